@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Rill",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Rill", targets: ["Rill"]),
+    .library(name: "RillCore", targets: ["RillCore"]),
+    .library(name: "RillExt", targets: ["RillExt"]),
+    .library(name: "RillTesting", targets: ["RillTesting"]),
+    .executable(name: "rill-demo", targets: ["rill-demo"]),
+  ],
+  targets: [
+    .target(name: "RillCore", swiftSettings: strict),
+    .target(name: "Rill", dependencies: ["RillCore"], swiftSettings: strict),
+    .target(name: "RillExt", dependencies: ["RillCore"], swiftSettings: strict),
+    .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
+    .executableTarget(name: "rill-demo", dependencies: ["Rill", "RillExt"], swiftSettings: strict),
+    .testTarget(name: "RillCoreTests", dependencies: ["RillCore", "RillTesting"], swiftSettings: strict),
+    .testTarget(name: "RillTests", dependencies: ["Rill", "RillTesting"], swiftSettings: strict),
+    .testTarget(name: "RillExtTests", dependencies: ["RillExt", "RillTesting"], swiftSettings: strict),
+    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+/// A type-erasing cancellable object that executes a provided closure when cancelled.
+///
+/// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized. The cancel action runs
+/// at most once, whichever thread calls it first.
+// SAFETY: the only mutable state, the pending cancel action, lives in `Locked`.
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+  private let action: Locked<(() -> Void)?>
+
+  /// Initializes the cancellable object with the given cancel-time closure.
+  public init(_ cancel: @escaping () -> Void) {
+    action = Locked(cancel)
+  }
+
+  /// Initializes the cancellable object with the given cancellable.
+  ///
+  /// The new object cancels the given one when cancelled or deinitialized.
+  public init<C: Cancellable>(_ canceller: C) {
+    action = Locked(canceller.cancel)
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Cancels the activity.
+  ///
+  /// Calling it again does nothing.
+  public func cancel() {
+    let pending = action.withLock { action in
+      let pending = action
+      action = nil
+      return pending
+    }
+    pending?()
+  }
+
+  public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+    lhs === rhs
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+
+  /// Stores this type-erasing cancellable instance in the specified collection.
+  public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+    collection.append(self)
+  }
+
+  /// Stores this type-erasing cancellable instance in the specified set.
+  public func store(in set: inout Set<AnyCancellable>) {
+    set.insert(self)
+  }
+}

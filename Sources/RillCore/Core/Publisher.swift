@@ -1,0 +1,35 @@
+/// Declares that a type can transmit a sequence of values over time.
+///
+/// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's `Input` and
+/// `Failure` associated types must match the publisher's `Output` and `Failure`.
+///
+/// Publishers do the work of delivering values lazily: nothing happens until a subscriber attaches and
+/// requests values with ``Subscription/request(_:)``. Each subscriber gets its own ``Subscription``, so the
+/// same publisher can be subscribed to many times, each subscription with its own state.
+public protocol Publisher<Output, Failure> {
+  /// The kind of values published by this publisher.
+  associatedtype Output
+
+  /// The kind of errors this publisher might publish.
+  ///
+  /// Use `Never` if it does not publish errors.
+  associatedtype Failure: Error
+
+  /// Attaches the specified subscriber to this publisher.
+  ///
+  /// Implementations must call ``Subscriber/receive(subscription:)`` on the subscriber exactly once.
+  /// Call `subscribe(_:)` rather than this method from your own code.
+  func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input
+}
+
+extension Publisher {
+  /// Attaches the specified subscriber to this publisher.
+  ///
+  /// - Parameter subscriber: The subscriber to attach.
+  public func subscribe<S: Subscriber>(_ subscriber: S) where Failure == S.Failure, Output == S.Input {
+    receive(subscriber: subscriber)
+  }
+}
+
+/// A namespace for types that serve as publishers.
+public enum Publishers {}

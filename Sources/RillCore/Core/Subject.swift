@@ -1,0 +1,96 @@
+/// A publisher that exposes a method for outside callers to publish elements.
+///
+/// A subject broadcasts values to its subscribers, and can also act as the subscriber of an upstream
+/// publisher through `subscribe(_:)`.
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+  /// Sends a value to the subscribers.
+  func send(_ value: Output)
+
+  /// Sends a completion signal to the subscribers.
+  func send(completion: Subscribers.Completion<Failure>)
+
+  /// Provides this subject with a subscription.
+  func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+  /// Sends a void value to the subscribers.
+  public func send() {
+    send(())
+  }
+}
+
+extension Publisher {
+  /// Attaches the specified subject to this publisher.
+  ///
+  /// - Parameter subject: The subject to attach.
+  /// - Returns: A cancellable that cancels the subject's subscription to this publisher.
+  public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
+    let subscriber = SubjectSubscriber(subject)
+    subscribe(subscriber)
+    return AnyCancellable(subscriber)
+  }
+}
+
+/// Feeds an upstream publisher's events into a subject.
+///
+/// It is the subscription the subject sees, so the subject's demand goes straight upstream.
+// SAFETY: all mutable state is in `state`; upstream and subject are called outside the lock.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Output
+  typealias Failure = Downstream.Failure
+
+  private struct State {
+    var subject: Downstream?
+    var link = SubscriptionState.awaitingSubscription
+  }
+
+  private let state: Locked<State>
+
+  init(_ subject: Downstream) {
+    state = Locked(State(subject: subject))
+  }
+
+  var description: String { "Subject" }
+
+  func receive(subscription: any Subscription) {
+    let subject = state.withLock { state -> Downstream? in
+      guard state.subject != nil, state.link.subscribe(subscription) else { return nil }
+      return state.subject
+    }
+    guard let subject else {
+      subscription.cancel()
+      return
+    }
+    subject.send(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let subject = state.withLock({ $0.link.upstream == nil ? nil : $0.subject }) else { return .none }
+    subject.send(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let subject = state.withLock { state -> Downstream? in
+      guard state.link.terminate() != nil else { return nil }
+      defer { state.subject = nil }
+      return state.subject
+    }
+    subject?.send(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    state.withLock { $0.link.upstream }?.request(demand)
+  }
+
+  func cancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      state.subject = nil
+      return state.link.terminate()
+    }
+    upstream?.cancel()
+  }
+}

@@ -1,0 +1,151 @@
+import Synchronization
+
+/// Delivers the elements of a sequence on demand, then a completion; the engine of `Publishers.Sequence` and
+/// `Record`.
+///
+/// The thread that delivers owns the iterator while it delivers, so no lock is taken per element: demand is
+/// taken from the shared state in batches, and cancellation is an atomic flag checked before each element.
+/// A `request` from inside `receive` adds to the batch and never recurses, so the stack does not grow.
+// SAFETY: mutable state is in `state` and `isCancelled`; the iterator is touched only by the one thread that
+// holds `isDelivering`.
+final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Elements.Element {
+  struct State {
+    var downstream: Downstream?
+    var iterator: Elements.Iterator?
+    var next: Elements.Element?
+    var demand = Subscribers.Demand.none
+    var isDelivering = false
+
+    init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+      self.downstream = downstream
+      self.iterator = iterator
+      self.next = next
+    }
+  }
+
+  let state: Locked<State>
+
+  let isCancelled = Atomic<Bool>(false)
+
+  let completion: Subscribers.Completion<Downstream.Failure>
+
+  private let name: () -> String
+
+  init(
+    downstream: Downstream,
+    iterator: Elements.Iterator,
+    first: Elements.Element,
+    completion: Subscribers.Completion<Downstream.Failure>,
+    name: @escaping () -> String
+  ) {
+    state = Locked(State(downstream: downstream, iterator: iterator, next: first))
+    self.completion = completion
+    self.name = name
+  }
+
+  /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
+  static func subscribe(
+    _ downstream: Downstream,
+    to elements: Elements,
+    completion: Subscribers.Completion<Downstream.Failure>,
+    name: @escaping () -> String
+  ) {
+    var iterator = elements.makeIterator()
+    guard let first = iterator.next() else {
+      downstream.receive(subscription: Subscriptions.empty)
+      downstream.receive(completion: completion)
+      return
+    }
+    let subscription = SequenceSubscription(
+      downstream: downstream,
+      iterator: iterator,
+      first: first,
+      completion: completion,
+      name: name
+    )
+    downstream.receive(subscription: subscription)
+  }
+
+  var description: String { name() }
+
+  var customMirror: Mirror { Mirror(self, children: ["sequence": name()]) }
+
+  var playgroundDescription: Any { description }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "\(name()): a subscriber requested \(demand); demand must be greater than zero")
+    let start = state.withLock { state -> (Downstream, Elements.Iterator, Elements.Element, Subscribers.Demand)? in
+      guard let downstream = state.downstream else { return nil }
+      state.demand += demand
+      guard !state.isDelivering, let iterator = state.iterator, let next = state.next else { return nil }
+      state.isDelivering = true
+      defer {
+        state.demand = .none
+        state.iterator = nil
+        state.next = nil
+      }
+      return (downstream, iterator, next, state.demand)
+    }
+    guard let (downstream, iterator, next, demand) = start else { return }
+    deliver(to: downstream, iterator: iterator, next: next, demand: demand)
+  }
+
+  func deliver(
+    to downstream: Downstream,
+    iterator: Elements.Iterator,
+    next: Elements.Element,
+    demand: Subscribers.Demand
+  ) {
+    var iterator = iterator
+    var element = next
+    var demand = demand
+    while true {
+      while demand > 0 {
+        if isCancelled.load(ordering: .acquiring) { return }
+        demand -= 1
+        demand += downstream.receive(element)
+        guard let following = iterator.next() else {
+          finish()
+          return
+        }
+        element = following
+      }
+      let more = state.withLock { state -> Subscribers.Demand? in
+        guard state.downstream != nil else { return nil }
+        guard state.demand > 0 else {
+          state.iterator = iterator
+          state.next = element
+          state.isDelivering = false
+          return nil
+        }
+        defer { state.demand = .none }
+        return state.demand
+      }
+      guard let more else { return }
+      demand = more
+    }
+  }
+
+  func finish() {
+    let downstream = state.withLock { state -> Downstream? in
+      defer { state.downstream = nil }
+      return state.downstream
+    }
+    downstream?.receive(completion: completion)
+  }
+
+  func cancel() {
+    isCancelled.store(true, ordering: .releasing)
+    let released = state.withLock { state -> (Downstream?, Elements.Iterator?) in
+      defer {
+        state.downstream = nil
+        state.iterator = nil
+        state.next = nil
+      }
+      return (state.downstream, state.iterator)
+    }
+    _ = released
+  }
+}

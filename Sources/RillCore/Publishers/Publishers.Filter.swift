@@ -1,0 +1,78 @@
+extension Publisher {
+  /// Republishes all elements that match a provided closure.
+  ///
+  /// ```
+  /// upstream:               -1-2-3-4-|
+  /// filter { $0 % 2 == 0 }: ---2---4-|
+  /// ```
+  ///
+  /// Each element that is dropped asks upstream for one more, so downstream's demand is met by elements that
+  /// pass the filter.
+  ///
+  /// - Parameter isIncluded: A closure that takes one element and returns whether to republish it.
+  /// - Returns: A publisher that republishes all elements that satisfy the closure.
+  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    Publishers.Filter(upstream: self, isIncluded: isIncluded)
+  }
+}
+
+extension Publishers {
+  /// A publisher that republishes all elements that match a provided closure.
+  public struct Filter<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// A closure that indicates whether to republish an element.
+    public let isIncluded: (Upstream.Output) -> Bool
+
+    /// Creates a publisher that republishes all elements that match a provided closure.
+    public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+      self.upstream = upstream
+      self.isIncluded = isIncluded
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+    }
+  }
+}
+
+extension Publishers.Filter {
+  /// Fuses two filters into one.
+  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    let first = self.isIncluded
+    return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+  }
+
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let isIncluded: (Upstream.Output) -> Bool
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "Filter" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}

@@ -1,0 +1,98 @@
+extension Publisher {
+  /// Transforms elements from the upstream publisher by providing the current element to a closure along with
+  /// the last value returned by the closure.
+  ///
+  /// ```
+  /// upstream:        -1-2-3-|
+  /// scan(0) { $0 + $1 }: -1-3-6-|
+  /// ```
+  ///
+  /// Each subscription keeps its own running result, starting from `initialResult`.
+  ///
+  /// - Parameters:
+  ///   - initialResult: The previous result returned by the `nextPartialResult` closure.
+  ///   - nextPartialResult: A closure that takes as its arguments the previous value returned by the closure
+  ///     and the next element emitted from the upstream publisher.
+  /// - Returns: A publisher that transforms elements by applying a closure that receives its previous return
+  ///   value and the next element from the upstream publisher.
+  public func scan<T>(
+    _ initialResult: T,
+    _ nextPartialResult: @escaping (T, Output) -> T
+  ) -> Publishers.Scan<Self, T> {
+    Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+  }
+}
+
+extension Publishers {
+  /// A publisher that transforms elements by applying a closure to each, along with the closure's previous result.
+  public struct Scan<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The previous result returned by the `nextPartialResult` closure.
+    public let initialResult: Output
+
+    /// An error-throwing closure that takes as its arguments the previous value returned by the closure and the
+    /// next element emitted from the upstream publisher.
+    public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+    /// Creates a publisher that transforms elements by applying a closure that receives its previous return value
+    /// and the next element from the upstream publisher.
+    public init(
+      upstream: Upstream,
+      initialResult: Output,
+      nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+    ) {
+      self.upstream = upstream
+      self.initialResult = initialResult
+      self.nextPartialResult = nextPartialResult
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+      upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult, next: nextPartialResult))
+    }
+  }
+}
+
+extension Publishers.Scan {
+  // SAFETY: the running result is in `result`; the closure and downstream are called outside the lock.
+  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private let downstream: Downstream
+    private let next: (Output, Upstream.Output) -> Output
+    private let result: Locked<Output>
+
+    init(downstream: Downstream, initialResult: Output, next: @escaping (Output, Upstream.Output) -> Output) {
+      self.downstream = downstream
+      self.next = next
+      result = Locked(initialResult)
+    }
+
+    var description: String { "Scan" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result.withLock { $0 }]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let previous = result.withLock { $0 }
+      let value = next(previous, input)
+      result.withLock { $0 = value }
+      return downstream.receive(value)
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+extension Subscribers {
+  /// A simple subscriber that assigns received elements to a property indicated by a key path.
+  ///
+  /// The subscriber holds the object strongly until it completes or is cancelled, then releases it.
+  // SAFETY: all mutable state is in `state`; the key path is written and the upstream called outside the lock.
+  public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  {
+    public typealias Failure = Never
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var object: Root?
+    }
+
+    private let state: Locked<State>
+
+    /// The object that contains the property to assign; `nil` once the subscriber has ended.
+    public var object: Root? {
+      state.withLock { $0.object }
+    }
+
+    /// The key path that indicates the property to assign.
+    public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+    /// Creates a subscriber to assign the value of a property indicated by a key path.
+    public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+      state = Locked(State(object: object))
+      self.keyPath = keyPath
+    }
+
+    public var description: String { "Assign \(Root.self)." }
+
+    public var customMirror: Mirror {
+      Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": "\(state.withLock { $0.link })"])
+    }
+
+    public var playgroundDescription: Any { description }
+
+    public func receive(subscription: any Subscription) {
+      if state.withLock({ $0.link.subscribe(subscription) }) {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    public func receive(_ value: Input) -> Subscribers.Demand {
+      let object = state.withLock { $0.link.upstream == nil ? nil : $0.object }
+      object?[keyPath: keyPath] = value
+      return .none
+    }
+
+    public func receive(completion: Subscribers.Completion<Never>) {
+      let object = state.withLock { state -> Root? in
+        guard state.link.terminate() != nil else { return nil }
+        defer { state.object = nil }
+        return state.object
+      }
+      _ = object
+    }
+
+    public func cancel() {
+      let (upstream, object) = state.withLock { state in
+        defer { state.object = nil }
+        return (state.link.terminate(), state.object)
+      }
+      upstream?.cancel()
+      _ = object
+    }
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Assigns each element from a publisher to a property on an object.
+  ///
+  /// The object is held strongly until the publisher completes or the returned cancellable is cancelled.
+  ///
+  /// - Parameters:
+  ///   - keyPath: A key path that indicates the property to assign.
+  ///   - object: The object that contains the property.
+  /// - Returns: An ``AnyCancellable`` instance.
+  public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+    let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+    subscribe(subscriber)
+    return AnyCancellable(subscriber)
+  }
+}

@@ -1,0 +1,3 @@
+import Rill
+
+print("rill-demo")

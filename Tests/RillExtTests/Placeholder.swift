@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct RillExtTestsPlaceholder {
+  @Test func builds() {}
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct RillTestingTestsPlaceholder {
+  @Test func builds() {}
+}
