@@ -27,6 +27,8 @@ final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
   private(set) var subscriptions: [OpsMiscSubscription] = []
   private var subscribers: [AnySubscriber<Output, Failure>] = []
   var onSubscribe: ((OpsMiscUpstream) -> Void)?
+  /// Called with each new subscription before the subscriber receives it.
+  var prepareSubscription: ((OpsMiscSubscription) -> Void)?
 
   init(onSubscribe: ((OpsMiscUpstream) -> Void)? = nil) {
     self.onSubscribe = onSubscribe
@@ -34,6 +36,7 @@ final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let subscription = OpsMiscSubscription()
+    prepareSubscription?(subscription)
     subscriptions.append(subscription)
     subscribers.append(AnySubscriber(subscriber))
     subscriber.receive(subscription: subscription)
