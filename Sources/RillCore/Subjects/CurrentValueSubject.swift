@@ -1,23 +1,19 @@
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
 /// A new subscriber receives the current value as soon as it requests one. While a subscriber has no demand,
-/// it keeps only the latest value for it, and delivers that when demand arrives. Once the subject completes,
-/// further sends, and writes to ``value``, are ignored.
+/// the subject keeps only the latest value for it, and delivers that when demand arrives. Once the subject
+/// completes, further sends, and writes to ``value``, are ignored. Sends are serialised as in
+/// ``PassthroughSubject``.
 // SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
   @unchecked Sendable
 {
-  struct State {
+  private struct State {
     var value: Output
-    var conduits: [SubjectConduitBase<Output, Failure>] = []
-    var completion: Subscribers.Completion<Failure>?
-
-    init(value: Output) {
-      self.value = value
-    }
+    var subject = SubjectState<Output, Failure>()
   }
 
-  let state: Locked<State>
+  private let state: Locked<State>
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
   public var value: Output {
@@ -35,8 +31,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
   }
 
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    let (completion, conduit) = state.withLock { state -> (Subscribers.Completion<Failure>?, SubjectConduit<S>?) in
-      if let completion = state.completion { return (completion, nil) }
+    let (conduit, completion) = state.withLock { state -> (SubjectConduit<S>, Subscribers.Completion<Failure>?) in
       let conduit = SubjectConduit(
         parent: self,
         downstream: subscriber,
@@ -44,49 +39,43 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
         keepsLatest: true,
         name: "CurrentValueSubject"
       )
-      state.conduits.append(conduit)
-      return (nil, conduit)
+      return (conduit, state.subject.attach(conduit))
     }
-    if let conduit {
-      subscriber.receive(subscription: conduit)
-    } else if let completion {
+    if let completion {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
+    } else {
+      subscriber.receive(subscription: conduit)
     }
   }
 
   /// Sends a value to the subscribers, and makes it the current value.
   public func send(_ input: Output) {
-    let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-      guard state.completion == nil else { return [] }
-      state.value = input
-      return state.conduits
-    }
-    for conduit in conduits {
-      conduit.offer(input)
-    }
+    deliver(
+      state.withLock { state in
+        guard state.subject.completion == nil else { return nil }
+        state.value = input
+        return state.subject.send(input)
+      }
+    )
   }
 
   /// Sends a completion signal to the subscribers.
   ///
   /// Later sends are ignored.
   public func send(completion: Subscribers.Completion<Failure>) {
-    let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-      guard state.completion == nil else { return [] }
-      state.completion = completion
-      defer { state.conduits = [] }
-      return state.conduits
-    }
-    for conduit in conduits {
-      conduit.finish(completion)
+    deliver(state.withLock { $0.subject.send(completion: completion) })
+  }
+
+  private func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
+    var delivery = first
+    while let current = delivery {
+      current.perform()
+      delivery = state.withLock { $0.subject.next() }
     }
   }
 
   func disassociate(_ conduit: SubjectConduitBase<Output, Failure>) {
-    let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
-      guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-      return state.conduits.remove(at: index)
-    }
-    _ = removed
+    _ = state.withLock { $0.subject.detach(conduit) }
   }
 }

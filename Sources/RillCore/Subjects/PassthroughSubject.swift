@@ -3,20 +3,14 @@
 /// Unlike ``CurrentValueSubject``, a `PassthroughSubject` has no initial value or buffer of the most recently
 /// published element. It drops values if there are no subscribers, or if a subscriber has no current demand.
 ///
-/// `send` may be called from any thread. Each subscriber receives one call at a time, in the order the values
-/// were sent; a `send` from inside a subscriber's own `receive` is delivered right after that call returns.
+/// `send` may be called from any thread. Every subscriber receives the values in the order they were sent, one
+/// call at a time. A `send` made while another is delivering (from another thread, or from inside a subscriber)
+/// is queued and delivered by the call already delivering, right after it; it never deadlocks.
 // SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
   @unchecked Sendable
 {
-  struct State {
-    var conduits: [SubjectConduitBase<Output, Failure>] = []
-    var completion: Subscribers.Completion<Failure>?
-
-    init() {}
-  }
-
-  let state = Locked(State())
+  private let state = Locked(SubjectState<Output, Failure>())
 
   /// Creates a subject with no subscribers.
   public init() {}
@@ -33,11 +27,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
       keepsLatest: false,
       name: "PassthroughSubject"
     )
-    let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-      if state.completion == nil { state.conduits.append(conduit) }
-      return state.completion
-    }
-    if let completion {
+    if let completion = state.withLock({ $0.attach(conduit) }) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
     } else {
@@ -47,32 +37,25 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
 
   /// Sends a value to the subscribers.
   public func send(_ input: Output) {
-    let conduits = state.withLock { $0.completion == nil ? $0.conduits : [] }
-    for conduit in conduits {
-      conduit.offer(input)
-    }
+    deliver(state.withLock { $0.send(input) })
   }
 
   /// Sends a completion signal to the subscribers.
   ///
   /// Later sends are ignored.
   public func send(completion: Subscribers.Completion<Failure>) {
-    let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-      guard state.completion == nil else { return [] }
-      state.completion = completion
-      defer { state.conduits = [] }
-      return state.conduits
-    }
-    for conduit in conduits {
-      conduit.finish(completion)
+    deliver(state.withLock { $0.send(completion: completion) })
+  }
+
+  private func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
+    var delivery = first
+    while let current = delivery {
+      current.perform()
+      delivery = state.withLock { $0.next() }
     }
   }
 
   func disassociate(_ conduit: SubjectConduitBase<Output, Failure>) {
-    let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
-      guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-      return state.conduits.remove(at: index)
-    }
-    _ = removed
+    _ = state.withLock { $0.detach(conduit) }
   }
 }

@@ -1,0 +1,85 @@
+import RillCore
+import Testing
+
+@Suite struct BackpressureTests {
+  @Test func oneAtATimeFromAMillionElementsByReturnedDemand() {
+    var count = 0
+    var finished = false
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.request(.max(1)) },
+      receiveValue: { value in
+        #expect(value == count)
+        count += 1
+        return .max(1)
+      },
+      receiveCompletion: { _ in finished = true }
+    )
+    (0..<1_000_000).publisher.subscribe(subscriber)
+    #expect(count == 1_000_000)
+    #expect(finished)
+  }
+
+  @Test func oneAtATimeFromAMillionElementsByRequestInsideReceive() {
+    var subscription: (any Subscription)?
+    var count = 0
+    var finished = false
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: {
+        subscription = $0
+        $0.request(.max(1))
+      },
+      receiveValue: { _ in
+        count += 1
+        subscription?.request(.max(1))
+        return .none
+      },
+      receiveCompletion: { _ in finished = true }
+    )
+    (0..<1_000_000).publisher.subscribe(subscriber)
+    #expect(count == 1_000_000)
+    #expect(finished)
+  }
+
+  @Test func nothingIsDeliveredBeyondDemand() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    (1...10).publisher.subscribe(recorder)
+    #expect(recorder.values == [1, 2])
+    recorder.request(.max(3))
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    #expect(recorder.completions.isEmpty)
+    recorder.request(.unlimited)
+    #expect(recorder.values == Array(1...10))
+    #expect(recorder.completions == [.finished])
+  }
+
+  @Test func finishesRightAfterTheLastElementWithoutExtraDemand() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(3))
+    [1, 2, 3].publisher.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+  }
+
+  @Test func emptySequenceFinishesWithoutDemand() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    [Int]().publisher.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func zeroDemandRequestTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+      [1].publisher.subscribe(recorder)
+      recorder.request(.none)
+    }
+  }
+
+  @Test func mapAndFilterKeepDemandExact() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    (1...10).publisher.filter { $0.isMultiple(of: 3) }.map { $0 * 10 }.subscribe(recorder)
+    #expect(recorder.values == [30, 60])
+    recorder.request(.max(1))
+    #expect(recorder.values == [30, 60, 90])
+    #expect(recorder.completions.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.completions == [.finished])
+  }
+}

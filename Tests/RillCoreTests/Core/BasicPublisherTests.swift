@@ -1,0 +1,110 @@
+import RillCore
+import Testing
+
+@Suite struct BasicPublisherTests {
+  @Test func justDeliversOnDemandThenFinishes() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    Just(7).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(7), .completion(.finished)])
+    #expect(Just(1) == Just(1))
+  }
+
+  @Test func justCancelledBeforeDemandIsSilent() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    Just(7).subscribe(recorder)
+    let subscription = recorder.subscription
+    recorder.cancel()
+    subscription?.request(.max(1))
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func emptyFinishesImmediatelyOrNever() {
+    let immediate = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    Empty<Int, CoreTestError>().subscribe(immediate)
+    #expect(immediate.events == [.subscription, .completion(.finished)])
+    let never = CoreRecorder<Int, CoreTestError>()
+    Empty(completeImmediately: false, outputType: Int.self, failureType: CoreTestError.self).subscribe(never)
+    #expect(never.events == [.subscription])
+    #expect(Empty<Int, Never>() == Empty<Int, Never>(completeImmediately: true))
+    #expect(Empty<Int, Never>() != Empty<Int, Never>(completeImmediately: false))
+  }
+
+  @Test func failFailsImmediately() {
+    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    Fail<Int, CoreTestError>(error: .boom).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+    #expect(Fail(outputType: Int.self, failure: CoreTestError.boom) == Fail<Int, CoreTestError>(error: .boom))
+  }
+
+  @Test func deferredCreatesAPublisherPerSubscriber() {
+    var created = 0
+    let deferred = Deferred { () -> Just<Int> in
+      created += 1
+      return Just(created)
+    }
+    #expect(created == 0)
+    let first = CoreRecorder<Int, Never>()
+    let second = CoreRecorder<Int, Never>()
+    deferred.subscribe(first)
+    deferred.subscribe(second)
+    #expect(first.values == [1])
+    #expect(second.values == [2])
+  }
+
+  @Test func optionalAndResultPublishers() {
+    let some = CoreRecorder<Int, Never>()
+    Optional(3).publisher.subscribe(some)
+    #expect(some.events == [.subscription, .value(3), .completion(.finished)])
+    let none = CoreRecorder<Int, Never>(initialDemand: .none)
+    Int?.none.publisher.subscribe(none)
+    #expect(none.events == [.subscription, .completion(.finished)])
+
+    let success = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    Result<Int, CoreTestError>.success(4).publisher.subscribe(success)
+    #expect(success.events == [.subscription])
+    success.request(.max(1))
+    #expect(success.events == [.subscription, .value(4), .completion(.finished)])
+    let failure = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    Result<Int, CoreTestError>.Publisher(.boom).subscribe(failure)
+    #expect(failure.events == [.subscription, .completion(.failure(.boom))])
+    #expect(Result<Int, CoreTestError>.Publisher(1).result == .success(1))
+  }
+
+  @Test func recordPlaysBackItsRecordingToEachSubscriber() {
+    let record = Record<Int, CoreTestError> { recording in
+      recording.receive(1)
+      recording.receive(2)
+      recording.receive(completion: .failure(.boom))
+    }
+    #expect(record.recording.output == [1, 2])
+    #expect(record.recording.completion == .failure(.boom))
+    for _ in 0..<2 {
+      let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .max(1))
+      record.subscribe(recorder)
+      #expect(recorder.events == [.subscription, .value(1)])
+      recorder.request(.max(1))
+      #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
+    }
+    let empty = CoreRecorder<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [], completion: .finished).subscribe(empty)
+    #expect(empty.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func recordingTrapsOnOutputAfterCompletion() async {
+    await #expect(processExitsWith: .failure) {
+      var recording = Record<Int, Never>.Recording()
+      recording.receive(completion: .finished)
+      recording.receive(1)
+    }
+  }
+
+  @Test func sequencePublisherDescriptionIsTheSequence() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    [1, 2, 3].publisher.subscribe(recorder)
+    #expect(recorder.subscription.map { "\($0)" } == "[1, 2, 3]")
+    #expect(Publishers.Sequence<[Int], Never>(sequence: [1]) == [1].publisher)
+  }
+}

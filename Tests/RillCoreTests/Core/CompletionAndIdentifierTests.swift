@@ -1,0 +1,43 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct CompletionAndIdentifierTests {
+  private enum TestError: Error, Hashable, Codable { case boom }
+
+  @Test func completionIsEquatableAndHashable() {
+    let finished = Subscribers.Completion<TestError>.finished
+    let failure = Subscribers.Completion<TestError>.failure(.boom)
+    #expect(finished == .finished)
+    #expect(failure == .failure(.boom))
+    #expect(finished != failure)
+    #expect(Set([finished, failure, .finished]).count == 2)
+  }
+
+  @Test func completionIsCodable() throws {
+    let completions: [Subscribers.Completion<TestError>] = [.finished, .failure(.boom)]
+    let data = try JSONEncoder().encode(completions)
+    #expect(try JSONDecoder().decode([Subscribers.Completion<TestError>].self, from: data) == completions)
+  }
+
+  @Test func identifiersAreUnique() {
+    let identifiers = (0..<1000).map { _ in CombineIdentifier() }
+    #expect(Set(identifiers).count == 1000)
+    #expect(identifiers[0].description.hasPrefix("0x"))
+  }
+
+  @Test func objectIdentifiersFollowIdentity() {
+    final class Object {}
+    let object = Object()
+    #expect(CombineIdentifier(object) == CombineIdentifier(object))
+    #expect(CombineIdentifier(object) != CombineIdentifier(Object()))
+  }
+
+  @Test func subscriptionsEmptyIgnoresEverything() {
+    let empty = Subscriptions.empty
+    empty.request(.max(1))
+    empty.cancel()
+    #expect(empty.combineIdentifier == Subscriptions.empty.combineIdentifier)
+    #expect("\(empty)" == "Empty")
+  }
+}

@@ -1,0 +1,49 @@
+import RillCore
+import Testing
+
+@Suite struct ErasureTests {
+  @Test func anyPublisherForwardsTheSubscriberItself() {
+    let erased = (1...3).publisher.map { $0 * 2 }.eraseToAnyPublisher()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    erased.subscribe(recorder)
+    #expect(recorder.values == [2, 4])
+    #expect("\(erased)" == "AnyPublisher")
+    let twice = erased.eraseToAnyPublisher()
+    let again = CoreRecorder<Int, Never>()
+    twice.subscribe(again)
+    #expect(again.values == [2, 4, 6])
+  }
+
+  @Test func anySubscriberFromClosures() {
+    var events: [String] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        events.append("subscription")
+        subscription.request(.unlimited)
+      },
+      receiveValue: { value in
+        events.append("value \(value)")
+        return .none
+      },
+      receiveCompletion: { _ in events.append("finished") }
+    )
+    [1, 2].publisher.subscribe(subscriber)
+    #expect(events == ["subscription", "value 1", "value 2", "finished"])
+  }
+
+  @Test func anySubscriberWrapsASubscriberKeepingItsIdentity() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    let erased = AnySubscriber(sink)
+    #expect(erased.combineIdentifier == sink.combineIdentifier)
+    #expect(erased.description == "Sink")
+    #expect(AnySubscriber(erased).combineIdentifier == sink.combineIdentifier)
+  }
+
+  @Test func anySubscriberWrappingASubject() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>()
+    subject.subscribe(recorder)
+    [4, 5].publisher.subscribe(AnySubscriber(subject))
+    #expect(recorder.events == [.subscription, .value(4), .value(5), .completion(.finished)])
+  }
+}

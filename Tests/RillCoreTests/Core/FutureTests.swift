@@ -1,0 +1,91 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct FutureTests {
+  @Test func runsItsClosureAtCreationOnce() {
+    var runs = 0
+    let future = Future<Int, Never> { promise in
+      runs += 1
+      promise(.success(1))
+    }
+    #expect(runs == 1)
+    let first = CoreRecorder<Int, Never>()
+    let second = CoreRecorder<Int, Never>()
+    future.subscribe(first)
+    future.subscribe(second)
+    #expect(runs == 1)
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func deliversToEarlierSubscribersWhenFulfilledLater() {
+    var fulfil: ((Result<Int, CoreTestError>) -> Void)?
+    let future = Future<Int, CoreTestError> { fulfil = $0 }
+    let early = CoreRecorder<Int, CoreTestError>()
+    let waiting = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    future.subscribe(early)
+    future.subscribe(waiting)
+    #expect(early.events == [.subscription])
+    fulfil?(.success(5))
+    fulfil?(.success(6))
+    #expect(early.events == [.subscription, .value(5), .completion(.finished)])
+    #expect(waiting.events == [.subscription])
+    waiting.request(.max(1))
+    #expect(waiting.values == [5])
+  }
+
+  @Test func failureIsDeliveredWithoutDemand() {
+    let future = Future<Int, CoreTestError> { $0(.failure(.boom)) }
+    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    future.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+  }
+
+  @Test func cancelledSubscriberGetsNothing() {
+    var fulfil: ((Result<Int, Never>) -> Void)?
+    let future = Future<Int, Never> { fulfil = $0 }
+    let recorder = CoreRecorder<Int, Never>()
+    future.subscribe(recorder)
+    recorder.cancel()
+    fulfil?(.success(1))
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func deferredFutureRunsPerSubscriber() {
+    var runs = 0
+    let deferred = Deferred {
+      Future<Int, Never> { promise in
+        runs += 1
+        promise(.success(runs))
+      }
+    }
+    #expect(runs == 0)
+    var values: [Int] = []
+    _ = deferred.sink { values.append($0) }
+    _ = deferred.sink { values.append($0) }
+    #expect(values == [1, 2])
+  }
+
+  @Test(.timeLimit(.minutes(1))) func promiseCalledFromManyThreadsResolvesOnce() async {
+    for _ in 0..<50 {
+      final class PromiseBox: @unchecked Sendable {
+        var promise: ((Result<Int, Never>) -> Void)?
+      }
+      let box = PromiseBox()
+      let future = Future<Int, Never> { box.promise = $0 }
+      let recorder = CoreRecorder<Int, Never>()
+      future.subscribe(recorder)
+      await withTaskGroup(of: Void.self) { group in
+        for value in 0..<8 {
+          group.addTask { box.promise?(.success(value)) }
+        }
+      }
+      #expect(recorder.values.count == 1)
+      #expect(recorder.completions == [.finished])
+      let late = CoreRecorder<Int, Never>()
+      future.subscribe(late)
+      #expect(late.values == recorder.values)
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import RillCore
+import Synchronization
+import Testing
+
+@Suite struct SubjectTests {
+  @Test func passthroughDropsValuesWithoutDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(recorder)
+    subject.send(1)
+    recorder.request(.max(1))
+    subject.send(2)
+    subject.send(3)
+    recorder.request(.max(1))
+    subject.send(4)
+    #expect(recorder.values == [2, 4])
+  }
+
+  @Test func passthroughDemandAccumulates() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1)) { _, value in value == 1 ? .max(1) : .none }
+    subject.subscribe(recorder)
+    for value in 1...5 { subject.send(value) }
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func passthroughRequestsUnlimitedFromUpstream() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>()
+    subject.subscribe(recorder)
+    let cancellable = (1...3).publisher.subscribe(subject)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    cancellable.cancel()
+  }
+
+  @Test func cancellingTheSubjectSubscriptionStopsUpstream() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>()
+    subject.subscribe(recorder)
+    let cancellable = upstream.subscribe(subject)
+    upstream.send(1)
+    cancellable.cancel()
+    upstream.send(2)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func sendFromInsideTheSubscriberDoesNotDeadlockAndKeepsOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    var first: [Int] = []
+    var second: [Int] = []
+    let a = subject.sink { value in
+      first.append(value)
+      if value < 3 { subject.send(value + 1) }
+    }
+    let b = subject.sink { second.append($0) }
+    subject.send(1)
+    #expect(first == [1, 2, 3])
+    #expect(second == [1, 2, 3])
+    _ = (a, b)
+  }
+
+  @Test func completionFromInsideTheSubscriber() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never> { _, _ in
+      subject.send(completion: .finished)
+      return .none
+    }
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(2)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func currentValueSubjectReplaysTheCurrentValueOnDemand() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(recorder)
+    #expect(recorder.values.isEmpty)
+    subject.value = 2
+    subject.send(3)
+    #expect(subject.value == 3)
+    recorder.request(.max(1))
+    #expect(recorder.values == [3])
+    recorder.request(.max(1))
+    subject.send(4)
+    #expect(recorder.values == [3, 4])
+  }
+
+  @Test func currentValueSubjectIgnoresSendsAfterCompletion() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let recorder = CoreRecorder<Int, Never>()
+    subject.subscribe(recorder)
+    subject.send(completion: .finished)
+    subject.send(2)
+    #expect(subject.value == 1)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    let late = CoreRecorder<Int, Never>()
+    subject.subscribe(late)
+    #expect(late.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func voidSubjectsSendWithoutArguments() {
+    let subject = PassthroughSubject<Void, Never>()
+    var count = 0
+    let cancellable = subject.sink { count += 1 }
+    subject.send()
+    subject.send()
+    #expect(count == 2)
+    cancellable.cancel()
+  }
+
+  /// Values sent from many threads at once reach each subscriber exactly once, one call at a time.
+  @Test(.timeLimit(.minutes(1))) func concurrentSendsReachEachSubscriberOnceSerially() async {
+    let subject = PassthroughSubject<Int, Never>()
+    let threads = 8
+    let perThread = 2_000
+    final class Checker: @unchecked Sendable {
+      let inside = Atomic<Int>(0)
+      let overlaps = Atomic<Int>(0)
+      let lock = NSLock()
+      var values: [Int] = []
+    }
+    let checkers = (0..<3).map { _ in Checker() }
+    let cancellables = checkers.map { checker in
+      subject.sink { value in
+        if checker.inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+          checker.overlaps.add(1, ordering: .relaxed)
+        }
+        checker.lock.withLock { checker.values.append(value) }
+        checker.inside.subtract(1, ordering: .sequentiallyConsistent)
+      }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<threads {
+        group.addTask {
+          for index in 0..<perThread { subject.send(thread * perThread + index) }
+        }
+      }
+    }
+    for checker in checkers {
+      let values = checker.lock.withLock { checker.values }
+      #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+      #expect(values.count == threads * perThread)
+      #expect(Set(values).count == threads * perThread)
+      for thread in 0..<threads {
+        let mine = values.filter { $0 / perThread == thread }
+        #expect(mine == mine.sorted())
+      }
+    }
+    _ = cancellables
+  }
+
+  @Test(.timeLimit(.minutes(1))) func subscribeAndCancelRacingWithSend() async {
+    let subject = PassthroughSubject<Int, Never>()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for value in 0..<20_000 { subject.send(value) }
+      }
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<500 {
+            let cancellable = subject.sink { _ in }
+            cancellable.cancel()
+          }
+        }
+      }
+    }
+    subject.send(completion: .finished)
+  }
+}
