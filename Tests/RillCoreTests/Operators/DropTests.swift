@@ -61,10 +61,11 @@ import Testing
   }
 
   @Test func isEquatable() {
-    let publisher = Just(1).dropFirst(3)
+    let publisher = Publishers.Drop(upstream: Just(1), count: 3)
     #expect(publisher.count == 3)
-    #expect(publisher == Just(1).dropFirst(3))
-    #expect(publisher != Just(1).dropFirst())
+    #expect(publisher == Publishers.Drop(upstream: Just(1), count: 3))
+    #expect(publisher != Publishers.Drop(upstream: Just(1), count: 1))
+    #expect(Empty<Int, Never>().dropFirst().count == 1)
   }
 
   @Test func contract() {

@@ -85,7 +85,9 @@ import Testing
   }
 
   @Test func isEquatable() {
-    #expect(Just(1).drop(untilOutputFrom: Just(2)) == Just(1).drop(untilOutputFrom: Just(2)))
+    let publisher = Publishers.DropUntilOutput(upstream: Just(1), other: Just(2))
+    #expect(publisher == Publishers.DropUntilOutput(upstream: Just(1), other: Just(2)))
+    #expect(publisher != Publishers.DropUntilOutput(upstream: Just(1), other: Just(3)))
   }
 
   @Test func contract() {
