@@ -1,5 +1,6 @@
 extension Publisher {
-  /// Combines elements from this publisher with those from another publisher, delivering pairs of elements in order as tuples.
+  /// Combines elements from this publisher with those from another publisher, delivering pairs of elements in order as
+  /// tuples.
   ///
   /// ```
   /// upstream: -1-2--|
@@ -20,7 +21,8 @@ extension Publisher {
     Publishers.Zip(self, other)
   }
 
-  /// Combines elements from this publisher with those from another publisher, delivering the result of a closure applied to each group of elements in order.
+  /// Combines elements from this publisher with those from another publisher, delivering the result of a closure
+  /// applied to each group of elements in order.
   ///
   /// ```
   /// upstream:    -1-2--|
@@ -44,7 +46,8 @@ extension Publisher {
     Publishers.Zip(self, other).map(transform)
   }
 
-  /// Combines elements from this publisher with those from two other publishers, delivering pairs of elements in order as tuples.
+  /// Combines elements from this publisher with those from two other publishers, delivering pairs of elements in order
+  /// as tuples.
   ///
   /// ```
   /// upstream: -1--2---|
@@ -70,7 +73,8 @@ extension Publisher {
     Publishers.Zip3(self, publisher1, publisher2)
   }
 
-  /// Combines elements from this publisher with those from two other publishers, delivering the result of a closure applied to each group of elements in order.
+  /// Combines elements from this publisher with those from two other publishers, delivering the result of a closure
+  /// applied to each group of elements in order.
   ///
   /// ```
   /// upstream:    -1--2---|
@@ -98,7 +102,8 @@ extension Publisher {
     Publishers.Zip3(self, publisher1, publisher2).map(transform)
   }
 
-  /// Combines elements from this publisher with those from three other publishers, delivering pairs of elements in order as tuples.
+  /// Combines elements from this publisher with those from three other publishers, delivering pairs of elements in
+  /// order as tuples.
   ///
   /// ```
   /// upstream: -1---2----|
@@ -128,7 +133,8 @@ extension Publisher {
     Publishers.Zip4(self, publisher1, publisher2, publisher3)
   }
 
-  /// Combines elements from this publisher with those from three other publishers, delivering the result of a closure applied to each group of elements in order.
+  /// Combines elements from this publisher with those from three other publishers, delivering the result of a closure
+  /// applied to each group of elements in order.
   ///
   /// ```
   /// upstream:    -1---2----|
