@@ -1,0 +1,306 @@
+extension Publisher {
+  /// Handles errors from an upstream publisher by replacing it with another publisher.
+  ///
+  /// ```
+  /// upstream:              -1-2-^
+  /// catch { _ in Just(9) }: -1-2-9|
+  /// ```
+  ///
+  /// Downstream demand that upstream had not met when it failed is requested from the replacement publisher.
+  ///
+  /// - Parameter handler: A closure that accepts the upstream failure as input and returns a publisher to replace
+  ///   the upstream publisher.
+  /// - Returns: A publisher that handles errors from an upstream publisher by replacing the failed publisher with
+  ///   another publisher.
+  public func `catch`<P: Publisher>(
+    _ handler: @escaping (Failure) -> P
+  ) -> Publishers.Catch<Self, P> where Output == P.Output {
+    Publishers.Catch(upstream: self, handler: handler)
+  }
+
+  /// Handles errors from an upstream publisher by either replacing it with another publisher or throwing a new
+  /// error.
+  ///
+  /// ```
+  /// upstream:                 -1-2-^
+  /// tryCatch { _ in Just(9) }: -1-2-9|
+  /// ```
+  ///
+  /// If `handler` throws, the publisher fails with the thrown error.
+  ///
+  /// - Parameter handler: A throwing closure that accepts the upstream failure as input and returns a publisher
+  ///   to replace the upstream publisher, or throws an error.
+  /// - Returns: A publisher that handles errors from an upstream publisher by replacing the failed publisher with
+  ///   another publisher, or by failing with the error the handler throws.
+  public func tryCatch<P: Publisher>(
+    _ handler: @escaping (Failure) throws -> P
+  ) -> Publishers.TryCatch<Self, P> where Output == P.Output {
+    Publishers.TryCatch(upstream: self, handler: handler)
+  }
+}
+
+extension Publishers {
+  /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another
+  /// publisher.
+  public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+  where Upstream.Output == NewPublisher.Output {
+    public typealias Output = Upstream.Output
+    public typealias Failure = NewPublisher.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// A closure that accepts the upstream failure as input and returns a publisher to replace the upstream
+    /// publisher.
+    public let handler: (Upstream.Failure) -> NewPublisher
+
+    /// Creates a publisher that handles errors from an upstream publisher by replacing the failed publisher with
+    /// another publisher.
+    public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+      self.upstream = upstream
+      self.handler = handler
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+      let handler = self.handler
+      let inner = CatchInner<Upstream, NewPublisher, S>(
+        downstream: subscriber,
+        name: "Catch",
+        handler: { .success(handler($0)) },
+        mapFailure: { $0 }
+      )
+      upstream.subscribe(CatchInner.Before(inner: inner))
+    }
+  }
+
+  /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another
+  /// publisher or producing a new error.
+  public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+  where Upstream.Output == NewPublisher.Output {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// A closure that accepts the upstream failure as input and either returns a publisher to replace the
+    /// upstream publisher or throws an error.
+    public let handler: (Upstream.Failure) throws -> NewPublisher
+
+    /// Creates a publisher that handles errors from an upstream publisher by replacing the failed publisher with
+    /// another publisher or by throwing an error.
+    public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+      self.upstream = upstream
+      self.handler = handler
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+      let handler = self.handler
+      let inner = CatchInner<Upstream, NewPublisher, S>(
+        downstream: subscriber,
+        name: "TryCatch",
+        handler: { error in Result { try handler(error) } },
+        mapFailure: { $0 }
+      )
+      upstream.subscribe(CatchInner.Before(inner: inner))
+    }
+  }
+}
+
+/// The engine of `catch` and `tryCatch`: forwards upstream until it fails, then subscribes to the replacement
+/// publisher and asks it for the demand upstream had not met.
+// SAFETY: all mutable state is in `state`; downstream, upstream, the replacement and the handler are called
+// outside the lock.
+private final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+  enum Phase {
+    case awaitingUpstream
+    case upstream(any Subscription)
+    case awaitingReplacement
+    case replacement(any Subscription)
+    case terminal
+  }
+
+  struct State {
+    var phase = Phase.awaitingUpstream
+    var downstream: Downstream?
+    /// Downstream demand not yet met: what the replacement publisher is asked for.
+    var demand = Subscribers.Demand.none
+
+    /// Ends the link; returns the subscription to cancel and the downstream to release outside the lock.
+    mutating func terminate() -> ((any Subscription)?, Downstream?) {
+      defer {
+        phase = .terminal
+        downstream = nil
+      }
+      switch phase {
+      case .upstream(let subscription), .replacement(let subscription): return (subscription, downstream)
+      case .awaitingUpstream, .awaitingReplacement, .terminal: return (nil, downstream)
+      }
+    }
+  }
+
+  /// The subscriber given to the upstream publisher.
+  struct Before: Subscriber, CustomStringConvertible {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let inner: CatchInner
+
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+    var description: String { inner.description }
+
+    func receive(subscription: any Subscription) { inner.receiveUpstream(subscription: subscription) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveUpstream(completion: completion) }
+  }
+
+  /// The subscriber given to the replacement publisher.
+  struct After: Subscriber, CustomStringConvertible {
+    typealias Input = NewPublisher.Output
+    typealias Failure = NewPublisher.Failure
+
+    let inner: CatchInner
+
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+    var description: String { inner.description }
+
+    func receive(subscription: any Subscription) { inner.receiveReplacement(subscription: subscription) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { inner.receiveReplacement(input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveReplacement(completion: completion) }
+  }
+
+  private let state: Locked<State>
+  private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+  private let mapFailure: (NewPublisher.Failure) -> Downstream.Failure
+  private let name: String
+
+  init(
+    downstream: Downstream,
+    name: String,
+    handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
+    mapFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure
+  ) {
+    state = Locked(State(downstream: downstream))
+    self.handler = handler
+    self.mapFailure = mapFailure
+    self.name = name
+  }
+
+  var description: String { name }
+
+  var customMirror: Mirror {
+    let (downstream, demand) = state.withLock { ($0.downstream, $0.demand) }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
+
+  var playgroundDescription: Any { description }
+
+  func receiveUpstream(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingUpstream = state.phase else { return nil }
+      state.phase = .upstream(subscription)
+      return state.downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  func receiveUpstream(_ input: Upstream.Output) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .upstream = state.phase else { return nil }
+      state.demand -= 1
+      return state.downstream
+    }
+    guard let downstream else { return .none }
+    let more = downstream.receive(input)
+    state.withLock { state in
+      if case .upstream = state.phase { state.demand += more }
+    }
+    return more
+  }
+
+  func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
+    let isCurrent = state.withLock { state -> Bool in
+      guard case .upstream = state.phase else { return false }
+      state.phase = .awaitingReplacement
+      return true
+    }
+    guard isCurrent else { return }
+    switch completion {
+    case .finished:
+      state.withLock { $0.terminate() }.1?.receive(completion: .finished)
+    case .failure(let error):
+      switch handler(error) {
+      case .success(let replacement):
+        replacement.subscribe(After(inner: self))
+      case .failure(let error):
+        state.withLock { $0.terminate() }.1?.receive(completion: .failure(error))
+      }
+    }
+  }
+
+  func receiveReplacement(subscription: any Subscription) {
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard case .awaitingReplacement = state.phase else { return nil }
+      state.phase = .replacement(subscription)
+      return state.demand
+    }
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .replacement = state.phase else { return nil }
+      return state.downstream
+    }
+    return downstream?.receive(input) ?? .none
+  }
+
+  func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .replacement = state.phase else { return nil }
+      return state.terminate().1
+    }
+    downstream?.receive(completion: completion.mapError(mapFailure))
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
+    let subscription = state.withLock { state -> (any Subscription)? in
+      switch state.phase {
+      case .upstream(let subscription):
+        state.demand += demand
+        return subscription
+      case .awaitingReplacement:
+        state.demand += demand
+        return nil
+      case .replacement(let subscription):
+        return subscription
+      case .awaitingUpstream, .terminal:
+        return nil
+      }
+    }
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    let (subscription, downstream) = state.withLock { $0.terminate() }
+    subscription?.cancel()
+    _ = downstream
+  }
+}

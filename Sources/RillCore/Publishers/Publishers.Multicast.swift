@@ -1,0 +1,119 @@
+extension Publisher {
+  /// Applies a closure to create a subject that delivers elements to subscribers.
+  ///
+  /// ```
+  /// upstream:                  -1-2-3-|
+  /// connect():                 ^ (at tick 2)
+  /// multicast { subject }:     ---2-3-|
+  /// ```
+  ///
+  /// The subject is created when the first subscriber arrives or on `connect()`, whichever comes first, and is
+  /// shared by all subscribers. Upstream is subscribed to only when `connect()` is called.
+  ///
+  /// - Parameter createSubject: A closure to create a new ``Subject`` each time a subscriber attaches to the
+  ///   multicast publisher.
+  /// - Returns: A connectable publisher that uses the subject to deliver elements to its subscribers.
+  public func multicast<S: Subject>(
+    _ createSubject: @escaping () -> S
+  ) -> Publishers.Multicast<Self, S> where Failure == S.Failure, Output == S.Output {
+    Publishers.Multicast(upstream: self, createSubject: createSubject)
+  }
+
+  /// Provides a subject to deliver elements to multiple subscribers.
+  ///
+  /// ```
+  /// upstream:                  -1-2-3-|
+  /// connect():                 ^ (at tick 2)
+  /// multicast(subject:):       ---2-3-|
+  /// ```
+  ///
+  /// - Parameter subject: A subject to deliver elements to downstream subscribers.
+  /// - Returns: A connectable publisher that uses `subject` to deliver elements to its subscribers.
+  public func multicast<S: Subject>(
+    subject: S
+  ) -> Publishers.Multicast<Self, S> where Failure == S.Failure, Output == S.Output {
+    Publishers.Multicast(upstream: self) { subject }
+  }
+}
+
+extension Publishers {
+  /// A publisher that uses a subject to deliver elements to multiple subscribers.
+  ///
+  /// Use a multicast publisher when you have multiple downstream subscribers, but you want upstream publishers to
+  /// only process one `receive(_:)` call per event.
+  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
+  where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// A closure to create a new ``Subject`` each time a subscriber attaches to the multicast publisher.
+    public let createSubject: () -> SubjectType
+
+    private let subject = Locked<SubjectType?>(nil)
+
+    /// Creates a multicast publisher that applies a closure to create a subject that delivers elements to
+    /// subscribers.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher from which this publisher receives elements.
+    ///   - createSubject: A closure that returns a ``Subject`` each time a subscriber attaches to the multicast
+    ///     publisher.
+    public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+      self.upstream = upstream
+      self.createSubject = createSubject
+    }
+
+    /// The shared subject, created on first use.
+    private var sharedSubject: SubjectType {
+      if let existing = subject.withLock({ $0 }) { return existing }
+      let created = createSubject()
+      return subject.withLock { subject in
+        if let existing = subject { return existing }
+        subject = created
+        return created
+      }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where SubjectType.Failure == S.Failure, SubjectType.Output == S.Input {
+      sharedSubject.subscribe(Inner(downstream: subscriber))
+    }
+
+    /// Connects the subject to the upstream publisher.
+    public func connect() -> any Cancellable {
+      upstream.subscribe(sharedSubject)
+    }
+  }
+}
+
+extension Publishers.Multicast {
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Output
+
+    let downstream: Downstream
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "Multicast" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}

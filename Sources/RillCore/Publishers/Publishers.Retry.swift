@@ -1,0 +1,176 @@
+extension Publisher {
+  /// Attempts to recreate a failed subscription with the upstream publisher up to the number of times you
+  /// specify.
+  ///
+  /// ```
+  /// upstream (1st): -1-^
+  /// upstream (2nd):     -2-|
+  /// retry(1):       -1---2-|
+  /// ```
+  ///
+  /// Each retry subscribes to upstream again and asks it for the downstream demand still outstanding. A failure
+  /// after the last retry is passed downstream.
+  ///
+  /// - Parameter retries: The number of times to attempt to recreate the subscription.
+  /// - Returns: A publisher that attempts to recreate its subscription to a failed upstream publisher.
+  public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+    Publishers.Retry(upstream: self, retries: retries)
+  }
+}
+
+extension Publishers {
+  /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
+  public struct Retry<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum number of retry attempts to perform; `nil` retries indefinitely.
+    public let retries: Int?
+
+    /// Creates a publisher that attempts to recreate its subscription to a failed upstream publisher.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher from which this publisher receives its elements.
+    ///   - retries: The maximum number of retry attempts to perform. If `nil`, this publisher attempts to
+    ///     reconnect with the upstream publisher an unlimited number of times.
+    public init(upstream: Upstream, retries: Int?) {
+      self.upstream = upstream
+      self.retries = retries
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+      upstream.subscribe(Inner(downstream: subscriber, upstream: upstream, retries: retries))
+    }
+  }
+}
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
+
+extension Publishers.Retry {
+  // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+      var link = SubscriptionState.awaitingSubscription
+      /// `nil` once downstream has completed or cancelled.
+      var downstream: Downstream?
+      var hasSentSubscription = false
+      /// Downstream demand not yet met: what a new upstream subscription is asked for.
+      var demand = Subscribers.Demand.none
+      /// Retries left; `nil` for no limit.
+      var remaining: Int?
+      /// Set while a resubscription runs on this thread, so that a synchronous failure loops instead of
+      /// recursing.
+      var isResubscribing = false
+      var needsResubscribe = false
+    }
+
+    enum CompletionAction {
+      case ignore
+      case complete(Downstream)
+      case resubscribe
+    }
+
+    private let state: Locked<State>
+    private let upstream: Upstream
+
+    init(downstream: Downstream, upstream: Upstream, retries: Int?) {
+      state = Locked(State(downstream: downstream, remaining: retries.map { Swift.max($0, 0) }))
+      self.upstream = upstream
+    }
+
+    var description: String { "Retry" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      let action = state.withLock { state -> (Downstream?, Subscribers.Demand)? in
+        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
+        if state.hasSentSubscription { return (nil, state.demand) }
+        state.hasSentSubscription = true
+        return (state.downstream, .none)
+      }
+      guard let (downstream, demand) = action else {
+        subscription.cancel()
+        return
+      }
+      downstream?.receive(subscription: self)
+      if demand > 0 { subscription.request(demand) }
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.link.upstream != nil else { return nil }
+        state.demand -= 1
+        return state.downstream
+      }
+      guard let downstream else { return .none }
+      let more = downstream.receive(input)
+      state.withLock { $0.demand += more }
+      return more
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      let action = state.withLock { state -> CompletionAction in
+        guard state.link.upstream != nil, let downstream = state.downstream else { return .ignore }
+        if case .failure = completion, state.remaining.map({ $0 > 0 }) ?? true {
+          state.remaining = state.remaining.map { $0 - 1 }
+          state.link = .awaitingSubscription
+          if state.isResubscribing {
+            state.needsResubscribe = true
+            return .ignore
+          }
+          state.isResubscribing = true
+          return .resubscribe
+        }
+        _ = state.link.terminate()
+        state.downstream = nil
+        return .complete(downstream)
+      }
+      switch action {
+      case .ignore:
+        return
+      case .complete(let downstream):
+        downstream.receive(completion: completion)
+      case .resubscribe:
+        var again = true
+        while again {
+          upstream.subscribe(self)
+          again = state.withLock { state in
+            defer { state.needsResubscribe = false }
+            state.isResubscribing = state.needsResubscribe
+            return state.needsResubscribe
+          }
+        }
+      }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Retry: a subscriber requested \(demand); demand must be greater than zero")
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard state.downstream != nil else { return nil }
+        state.demand += demand
+        return state.link.upstream
+      }
+      upstream?.request(demand)
+    }
+
+    func cancel() {
+      let (upstream, downstream) = state.withLock { state in
+        defer { state.downstream = nil }
+        return (state.link.terminate(), state.downstream)
+      }
+      upstream?.cancel()
+      _ = downstream
+    }
+  }
+}

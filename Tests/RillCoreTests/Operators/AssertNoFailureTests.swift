@@ -1,0 +1,60 @@
+import RillCore
+import Testing
+
+@Suite struct AssertNoFailureTests {
+  @Test func republishesValuesAndFinish() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(2))
+    upstream.assertNoFailure().subscribe(recorder)
+    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.send(1) == .none)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .finished])
+  }
+
+  @Test func keepsPrefixFileAndLine() {
+    let publisher = Fail<Int, OpsMiscError>(error: OpsMiscError()).assertNoFailure("tag", file: "f.swift", line: 3)
+    #expect(publisher.prefix == "tag")
+    #expect("\(publisher.file)" == "f.swift")
+    #expect(publisher.line == 3)
+  }
+
+  @Test func cancelAndReentrancyGoStraightUpstream() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    upstream.assertNoFailure().subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    upstream.send(2)
+    #expect(upstream.subscription.isCancelled)
+  }
+
+  @Test func releasedAfterCompletion() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>()
+        subject.assertNoFailure().subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+
+  @Test func failureTrapsWithPrefixedMessage() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let subject = PassthroughSubject<Int, OpsMiscError>()
+      let cancellable = subject.assertNoFailure("boom").sink { _ in }
+      subject.send(completion: .failure(OpsMiscError(4)))
+      cancellable.cancel()
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("boom: OpsMiscError(4)"))
+    }
+  }
+}

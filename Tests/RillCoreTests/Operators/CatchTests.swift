@@ -1,0 +1,223 @@
+import RillCore
+import Testing
+
+@Suite struct CatchTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func republishesValuesAndFinish() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    upstream.catch { _ in Just(9) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+  }
+
+  @Test func replacesFailedUpstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    var caught: [OpsMiscError] = []
+    upstream.catch { error -> Just<Int> in
+      caught.append(error)
+      return Just(9)
+    }
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError(7)))
+    #expect(caught == [OpsMiscError(7)])
+    #expect(recorder.events == [.subscription, .value(1), .value(9), .finished])
+  }
+
+  @Test func replacementFailureReachesDownstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.catch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(2)) }.subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError(1)))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+  }
+
+  @Test func replacementIsAskedForOutstandingDemand() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
+    upstream.catch { _ in replacement }.subscribe(recorder)
+    #expect(upstream.requests == [.max(3)])
+    upstream.send(1)
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.max(3), .max(2)])
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(replacement.requests == [.max(4)])
+    recorder.request(.max(1))
+    #expect(replacement.requests == [.max(4), .max(1)])
+    replacement.send(5)
+    replacement.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(5), .finished])
+  }
+
+  @Test func demandReturnedFromReceiveCountsTowardsReplacement() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { _ in .max(2) }
+    upstream.catch { _ in replacement }.subscribe(recorder)
+    #expect(upstream.send(1) == .max(2))
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(replacement.requests == [.max(2)])
+  }
+
+  @Test func noDemandIsNotRequestedFromReplacement() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    upstream.catch { _ in replacement }.subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(replacement.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(replacement.requests == [.max(1)])
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    upstream.catch { _ in Just(9) }.subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.send(1) == .none)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelCancelsReplacement() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    upstream.catch { _ in replacement }.subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError()))
+    recorder.cancel()
+    #expect(replacement.subscription.isCancelled)
+    replacement.send(1)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func secondSubscriptionIsCancelled() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    upstream.catch { _ in Just(9) }.subscribe(recorder)
+    let extra = upstream.sendExtraSubscription()
+    #expect(extra.isCancelled)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    upstream.catch { _ in Just(9) }.subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    upstream.send(2)
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    recorder.onValue = { value in
+      if value == 1 { subject.send(2) }
+      return .none
+    }
+    subject.catch { _ in Just(9) }.subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(9), .finished])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>()
+        subject.catch { _ in Just(9) }.subscribe(recorder)
+        subject.send(completion: .failure(OpsMiscError()))
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+    let other = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>()
+        other.catch { _ in Just(9) }.subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}
+
+@Suite struct TryCatchTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func replacesFailedUpstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>()
+    upstream.tryCatch { _ in Just(9) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .value(1), .value(9), .finished])
+  }
+
+  @Test func thrownErrorFailsDownstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>()
+    upstream.tryCatch { _ -> Just<Int> in throw OpsMiscError(5) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(5)")])
+    upstream.send(2)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func finishesAndReplacementFailure() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>()
+    upstream.tryCatch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(3)) }.subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(3)")])
+    let finishing = Upstream()
+    let other = OpsMiscRecorder<Int, any Error>()
+    finishing.tryCatch { _ in Just(9) }.subscribe(other)
+    finishing.complete()
+    #expect(other.events == [.subscription, .finished])
+  }
+
+  @Test func demandAndCancel() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, any Error>(demand: .max(2))
+    upstream.tryCatch { _ in replacement }.subscribe(recorder)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(replacement.requests == [.max(1)])
+    recorder.cancel()
+    #expect(replacement.subscription.isCancelled)
+  }
+
+  @Test func releasedAfterCompletion() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, any Error>()
+        subject.tryCatch { _ -> Just<Int> in throw OpsMiscError() }.subscribe(recorder)
+        subject.send(completion: .failure(OpsMiscError()))
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

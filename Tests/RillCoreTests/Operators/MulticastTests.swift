@@ -1,0 +1,184 @@
+import RillCore
+import Testing
+
+@Suite struct MulticastTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func subscribesUpstreamOnlyOnConnect() {
+    let upstream = Upstream()
+    let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    multicast.subscribe(first)
+    multicast.subscribe(second)
+    #expect(upstream.subscriptions.isEmpty)
+    let connection = multicast.connect()
+    #expect(upstream.subscriptions.count == 1)
+    #expect(upstream.requests == [.unlimited])
+    upstream.send(1)
+    upstream.complete()
+    #expect(first.events == [.subscription, .value(1), .finished])
+    #expect(second.events == [.subscription, .value(1), .finished])
+    connection.cancel()
+  }
+
+  @Test func createsTheSubjectOnce() {
+    var created = 0
+    let multicast = Just(1).multicast { () -> PassthroughSubject<Int, Never> in
+      created += 1
+      return PassthroughSubject()
+    }
+    multicast.subscribe(OpsMiscRecorder<Int, Never>())
+    multicast.subscribe(OpsMiscRecorder<Int, Never>())
+    _ = multicast.connect()
+    #expect(created == 1)
+  }
+
+  @Test func failureReachesAllSubscribers() {
+    let upstream = Upstream()
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let multicast = upstream.multicast(subject: subject)
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    multicast.subscribe(recorder)
+    let connection = multicast.connect()
+    upstream.complete(.failure(OpsMiscError(2)))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+    connection.cancel()
+  }
+
+  @Test func eachSubscriberHasItsOwnDemand() {
+    let upstream = Upstream()
+    let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
+    let limited = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let unlimited = OpsMiscRecorder<Int, OpsMiscError>()
+    multicast.subscribe(limited)
+    multicast.subscribe(unlimited)
+    let connection = multicast.connect()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(limited.values == [1])
+    #expect(unlimited.values == [1, 2])
+    connection.cancel()
+  }
+
+  @Test func cancellingTheConnectionCancelsUpstream() {
+    let upstream = Upstream()
+    let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    multicast.subscribe(recorder)
+    let connection = multicast.connect()
+    connection.cancel()
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func cancellingASubscriberSilencesOnlyIt() {
+    let upstream = Upstream()
+    let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    multicast.subscribe(first)
+    multicast.subscribe(second)
+    let connection = multicast.connect()
+    first.cancel()
+    upstream.send(1)
+    #expect(first.values.isEmpty)
+    #expect(second.values == [1])
+    #expect(!upstream.subscription.isCancelled)
+    connection.cancel()
+  }
+
+  @Test func requestCancelAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    recorder.onValue = { value in
+      switch value {
+      case 1:
+        recorder.request(.max(2))
+        subject.send(2)
+      case 2: break
+      default: recorder.cancel()
+      }
+      return .none
+    }
+    multicast.subscribe(recorder)
+    let connection = multicast.connect()
+    subject.send(1)
+    subject.send(3)
+    subject.send(4)
+    #expect(recorder.values == [1, 2, 3])
+    connection.cancel()
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    #expect(
+      opsMiscAllReleased {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+        let recorder = OpsMiscRecorder<Int, Never>()
+        multicast.subscribe(recorder)
+        let connection = multicast.connect()
+        subject.send(completion: .finished)
+        _ = connection
+        return [recorder, recorder.subscription! as AnyObject, multicast]
+      }
+    )
+    #expect(
+      opsMiscAllReleased {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+        let recorder = OpsMiscRecorder<Int, Never>()
+        multicast.subscribe(recorder)
+        multicast.connect().cancel()
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject, multicast]
+      }
+    )
+  }
+}
+
+@Suite struct MakeConnectableTests {
+  @Test func publishesOnlyAfterConnect() {
+    let upstream = OpsMiscUpstream<Int, Never>()
+    let connectable = upstream.makeConnectable()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    connectable.subscribe(recorder)
+    #expect(upstream.subscriptions.isEmpty)
+    let connection = connectable.connect()
+    #expect(upstream.requests == [.unlimited])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .finished])
+    connection.cancel()
+  }
+
+  @Test func connectionCancelCancelsUpstream() {
+    let upstream = OpsMiscUpstream<Int, Never>()
+    let connectable = upstream.makeConnectable()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    connectable.subscribe(recorder)
+    connectable.connect().cancel()
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    recorder.cancel()
+  }
+
+  @Test func releasedAfterCompletion() {
+    #expect(
+      opsMiscAllReleased {
+        let subject = PassthroughSubject<Int, Never>()
+        let connectable = subject.makeConnectable()
+        let recorder = OpsMiscRecorder<Int, Never>()
+        connectable.subscribe(recorder)
+        let connection = connectable.connect()
+        subject.send(completion: .finished)
+        connection.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

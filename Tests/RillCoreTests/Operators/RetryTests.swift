@@ -1,0 +1,151 @@
+import RillCore
+import Testing
+
+@Suite struct RetryTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func republishesValuesAndFinish() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.retry(2).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(upstream.subscriptions.count == 1)
+  }
+
+  @Test func resubscribesUpToRetriesThenFails() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.retry(2).subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError(1)))
+    upstream.send(2)
+    upstream.complete(.failure(OpsMiscError(2)))
+    upstream.send(3)
+    upstream.complete(.failure(OpsMiscError(3)))
+    #expect(upstream.subscriptions.count == 3)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("OpsMiscError(3)")])
+  }
+
+  @Test func retryZeroFailsAtOnce() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.retry(0).subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.subscriptions.count == 1)
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)")])
+  }
+
+  @Test func carriesOutstandingDemandOver() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3))
+    upstream.retry(1).subscribe(recorder)
+    #expect(upstream.requests == [.max(3)])
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.subscriptions.count == 2)
+    #expect(upstream.requests == [.max(2)])
+    recorder.request(.max(4))
+    #expect(upstream.requests == [.max(2), .max(4)])
+  }
+
+  @Test func noDemandIsNotRequestedOnRetry() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    upstream.retry(1).subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.requests.isEmpty)
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func synchronousFailuresDoNotRecurse() {
+    var subscriptions = 0
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    Deferred { () -> Fail<Int, OpsMiscError> in
+      subscriptions += 1
+      return Fail(error: OpsMiscError())
+    }
+    .retry(10_000)
+    .subscribe(recorder)
+    #expect(subscriptions == 10_001)
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)")])
+  }
+
+  @Test func equatableWhenUpstreamIs() {
+    #expect(Just(1).retry(2) == Just(1).retry(2))
+    #expect(Just(1).retry(2) != Just(1).retry(3))
+    #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.retry(3).subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.subscriptions.count == 1)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func secondSubscriptionIsCancelled() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    upstream.retry(1).subscribe(recorder)
+    #expect(upstream.sendExtraSubscription().isCancelled)
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    upstream.retry(1).subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    upstream.send(2)
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    recorder.onValue = { value in
+      if value == 1 { subject.send(2) }
+      return .none
+    }
+    subject.retry(1).subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        subject.retry(1).subscribe(recorder)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+    let other = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        other.retry(1).subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

@@ -1,0 +1,182 @@
+import RillCore
+import Testing
+
+@Suite struct AutoconnectTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func connectsOnFirstSubscriber() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    #expect(upstream.subscriptions.isEmpty)
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    autoconnect.subscribe(first)
+    #expect(upstream.subscriptions.count == 1)
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    autoconnect.subscribe(second)
+    #expect(upstream.subscriptions.count == 1)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(first.events == [.subscription, .value(1), .failure("OpsMiscError(1)")])
+    #expect(second.events == [.subscription, .value(1), .failure("OpsMiscError(1)")])
+  }
+
+  @Test func disconnectsWhenTheLastSubscriberCancelsAndReconnects() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    autoconnect.subscribe(first)
+    autoconnect.subscribe(second)
+    first.cancel()
+    first.cancel()
+    #expect(!upstream.subscription.isCancelled)
+    second.cancel()
+    #expect(upstream.subscription.isCancelled)
+    let third = OpsMiscRecorder<Int, OpsMiscError>()
+    autoconnect.subscribe(third)
+    #expect(upstream.subscriptions.count == 2)
+    upstream.send(5)
+    #expect(third.values == [5])
+    #expect(first.values.isEmpty)
+  }
+
+  @Test func limitedDemandIsPerSubscriber() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    autoconnect.subscribe(recorder)
+    #expect(upstream.requests == [.unlimited])
+    upstream.send(1)
+    upstream.send(2)
+    recorder.request(.max(1))
+    upstream.send(3)
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test func cancelFromInsideReceive() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    recorder.onValue = { _ in
+      recorder.cancel()
+      return .none
+    }
+    autoconnect.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.subscription.isCancelled)
+  }
+
+  @Test func keepsUpstream() {
+    let multicast = Just(1).multicast { PassthroughSubject<Int, Never>() }
+    #expect(multicast.autoconnect().upstream === multicast)
+  }
+}
+
+@Suite struct ShareTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func oneUpstreamSubscriptionForManySubscribers() {
+    let upstream = Upstream()
+    let shared = upstream.share()
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    shared.subscribe(first)
+    upstream.send(1)
+    shared.subscribe(second)
+    upstream.send(2)
+    upstream.complete()
+    #expect(upstream.subscriptions.count == 1)
+    #expect(upstream.requests == [.unlimited])
+    #expect(first.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(second.events == [.subscription, .value(2), .finished])
+  }
+
+  @Test func failureReachesEverySubscriber() {
+    let upstream = Upstream()
+    let shared = upstream.share()
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    shared.subscribe(first)
+    shared.subscribe(second)
+    upstream.complete(.failure(OpsMiscError(3)))
+    #expect(first.events == [.subscription, .failure("OpsMiscError(3)")])
+    #expect(second.events == [.subscription, .failure("OpsMiscError(3)")])
+  }
+
+  @Test func synchronousUpstreamFinishesBeforeLaterSubscribers() {
+    let shared = Just(1).share()
+    let first = OpsMiscRecorder<Int, Never>()
+    let second = OpsMiscRecorder<Int, Never>()
+    shared.subscribe(first)
+    shared.subscribe(second)
+    #expect(first.events == [.subscription, .value(1), .finished])
+    #expect(second.events == [.subscription, .finished])
+  }
+
+  @Test func equatableByIdentity() {
+    let upstream = Just(1)
+    let shared = upstream.share()
+    #expect(shared == shared)
+    #expect(shared != upstream.share())
+    #expect(shared.upstream == upstream)
+  }
+
+  @Test func cancellingAllSubscribersCancelsUpstream() {
+    let upstream = Upstream()
+    let shared = upstream.share()
+    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    shared.subscribe(first)
+    shared.subscribe(second)
+    first.cancel()
+    upstream.send(1)
+    #expect(!upstream.subscription.isCancelled)
+    second.cancel()
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(2)
+    #expect(first.values.isEmpty)
+    #expect(second.values == [1])
+  }
+
+  @Test func requestAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 {
+        recorder.request(.max(1))
+        subject.send(2)
+      }
+      return .none
+    }
+    shared.subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let shared = subject.share()
+        let recorder = OpsMiscRecorder<Int, Never>()
+        shared.subscribe(recorder)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject, shared]
+      }
+    )
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let shared = other.share()
+        let recorder = OpsMiscRecorder<Int, Never>()
+        shared.subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject, shared]
+      }
+    )
+  }
+}

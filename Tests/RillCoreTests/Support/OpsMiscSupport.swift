@@ -1,0 +1,174 @@
+import RillCore
+
+/// An error for the error-handling, sharing, buffering and debugging operator tests.
+struct OpsMiscError: Error, Equatable, CustomStringConvertible {
+  let code: Int
+
+  init(_ code: Int = 1) {
+    self.code = code
+  }
+
+  var description: String { "OpsMiscError(\(code))" }
+}
+
+/// A recorded event: what a subscriber or an upstream subscription saw.
+enum OpsMiscEvent<Value: Equatable>: Equatable {
+  case subscription
+  case value(Value)
+  case finished
+  /// A failure, recorded by its description.
+  case failure(String)
+}
+
+/// A hand-driven upstream that records every subscription and the demand and cancellation it receives.
+///
+/// Each `subscribe` creates a new ``OpsMiscSubscription``; `send` and `complete` go to the latest subscriber.
+final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
+  private(set) var subscriptions: [OpsMiscSubscription] = []
+  private var subscribers: [AnySubscriber<Output, Failure>] = []
+  var onSubscribe: ((OpsMiscUpstream) -> Void)?
+  /// Called with each new subscription before the subscriber receives it.
+  var prepareSubscription: ((OpsMiscSubscription) -> Void)?
+
+  init(onSubscribe: ((OpsMiscUpstream) -> Void)? = nil) {
+    self.onSubscribe = onSubscribe
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let subscription = OpsMiscSubscription()
+    prepareSubscription?(subscription)
+    subscriptions.append(subscription)
+    subscribers.append(AnySubscriber(subscriber))
+    subscriber.receive(subscription: subscription)
+    onSubscribe?(self)
+  }
+
+  /// The latest subscription.
+  var subscription: OpsMiscSubscription { subscriptions[subscriptions.count - 1] }
+
+  /// All demand requested from the latest subscription.
+  var requests: [Subscribers.Demand] { subscription.requests }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    subscribers[subscribers.count - 1].receive(value)
+  }
+
+  func complete(_ completion: Subscribers.Completion<Failure> = .finished) {
+    subscribers[subscribers.count - 1].receive(completion: completion)
+  }
+
+  /// Hands a second subscription to the latest subscriber.
+  func sendExtraSubscription() -> OpsMiscSubscription {
+    let extra = OpsMiscSubscription()
+    subscribers[subscribers.count - 1].receive(subscription: extra)
+    return extra
+  }
+
+  /// Drops the references to subscribers so that memory tests can observe them being released.
+  func releaseSubscribers() {
+    subscribers = []
+  }
+}
+
+/// A subscription that records the demand it is asked for and whether it was cancelled.
+final class OpsMiscSubscription: Subscription, CustomStringConvertible {
+  var description: String { "OpsMiscSubscription" }
+
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  var onRequest: ((Subscribers.Demand) -> Void)?
+
+  var isCancelled: Bool { cancelCount > 0 }
+
+  func request(_ demand: Subscribers.Demand) {
+    requests.append(demand)
+    onRequest?(demand)
+  }
+
+  func cancel() {
+    cancelCount += 1
+  }
+}
+
+/// A subscriber that records what it receives and asks for demand as told.
+final class OpsMiscRecorder<Input: Equatable, Failure: Error>: Subscriber {
+  typealias Event = OpsMiscEvent<Input>
+
+  private(set) var events: [Event] = []
+  private(set) var subscription: (any Subscription)?
+  private let initialDemand: Subscribers.Demand
+  var onValue: ((Input) -> Subscribers.Demand)?
+  var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
+  init(demand: Subscribers.Demand = .unlimited, onValue: ((Input) -> Subscribers.Demand)? = nil) {
+    initialDemand = demand
+    self.onValue = onValue
+  }
+
+  var values: [Input] {
+    events.compactMap {
+      if case .value(let value) = $0 { return value }
+      return nil
+    }
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    events.append(.subscription)
+    if initialDemand > 0 { subscription.request(initialDemand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    events.append(.value(input))
+    return onValue?(input) ?? .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished: events.append(.finished)
+    case .failure(let error): events.append(.failure("\(error)"))
+    }
+    onCompletion?(completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    subscription?.cancel()
+  }
+
+  /// Forgets the subscription so memory tests can see it go.
+  func releaseSubscription() {
+    subscription = nil
+  }
+}
+
+/// A weak reference, for checking that a pipeline's objects are freed.
+final class OpsMiscWeakBox {
+  weak var object: AnyObject?
+
+  init(_ object: AnyObject) {
+    self.object = object
+  }
+}
+
+/// Builds objects in `body`, drops the strong references, and reports whether all of them were freed.
+func opsMiscAllReleased(_ body: () -> [AnyObject]) -> Bool {
+  let boxes = body().map(OpsMiscWeakBox.init)
+  return boxes.allSatisfy { $0.object == nil }
+}
+
+/// A text stream that keeps what is written, for `print(_:to:)` tests.
+final class OpsMiscTextStream: TextOutputStream {
+  private(set) var text = ""
+
+  func write(_ string: String) {
+    text += string
+  }
+
+  /// The lines written so far.
+  var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+}
