@@ -1,3 +1,18 @@
 import Rill
 
-print("rill-demo")
+// rill-demo: runs the seed scenarios and prints each pipeline's events.
+
+var demos: [(title: String, run: () -> Void)] = []
+
+demos.append(("The shadow subscription graph: one scan, two independent subscriptions", shadowGraph))
+demos.append(("Subscribers joining a Deferred subject mid-stream", overlappingSubscriptions))
+demos.append(("Future runs once and replays; Deferred runs per subscriber", futureAndDeferred))
+demos.append(("sink and assign", sinkAndAssign))
+demos.append(("Backpressure: a subscriber that asks for one value at a time", backpressure))
+
+for (index, demo) in demos.enumerated() {
+  print("\(index + 1). \(demo.title)")
+  demo.run()
+  print("")
+}
+print("rill-demo: \(demos.count) scenarios ran")

@@ -1,0 +1,203 @@
+/// What a reducing operator does with each element: the rule behind `collect`, `reduce`, `count`, `min`/`max`,
+/// `contains` and `allSatisfy`, and their `try` variants.
+///
+/// A rule folds elements into a running `Partial` and turns the final partial into the one published value. Only
+/// `fold` may call user code; `result` and `failure` must be plain data transformations.
+protocol ReducingRule<Input, Output, Failure> {
+  associatedtype Input
+  associatedtype Output
+  associatedtype UpstreamFailure: Error
+  associatedtype Failure: Error
+  associatedtype Partial
+
+  /// The operator's name, used as the subscription's description.
+  var name: String { get }
+
+  /// The running value before the first element.
+  var initial: Partial { get }
+
+  /// Folds one element into `partial`; called outside the lock.
+  func fold(_ partial: inout Partial, _ input: Input) -> ReducingStep<Failure>
+
+  /// The value to publish once the reduction ends, or `nil` to finish without one.
+  func result(_ partial: consuming Partial) -> Output?
+
+  /// The failure to publish when upstream fails.
+  func failure(_ error: UpstreamFailure) -> Failure
+}
+
+extension ReducingRule where UpstreamFailure == Failure {
+  func failure(_ error: UpstreamFailure) -> Failure { error }
+}
+
+/// What a reducing rule decided about one element.
+enum ReducingStep<Failure: Error> {
+  /// Keep reducing.
+  case proceed
+  /// The answer is known: cancel upstream and publish the result.
+  case stop
+  /// Cancel upstream and fail.
+  case fail(Failure)
+}
+
+/// The subscription shared by the reducing operators.
+///
+/// It requests `.unlimited` from upstream as soon as it is subscribed (as Combine does), folds every element with
+/// its rule, and publishes the single result when both the reduction has ended and downstream has requested
+/// something. A rule that knows the answer early (`contains`, `allSatisfy`) or throws (`try` variants) cancels
+/// upstream at once. Upstream failures are forwarded immediately, without waiting for demand.
+// SAFETY: all mutable state is in `state`; the rule's closures, upstream and downstream are called outside the lock.
+final class ReducingSubscription<Rule: ReducingRule, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
+  typealias Input = Rule.Input
+  typealias Failure = Rule.UpstreamFailure
+
+  enum Phase {
+    /// Folding elements; `partial` is `nil` while a fold runs outside the lock.
+    case reducing(Rule.Partial?)
+    /// The reduction ended before downstream asked for anything.
+    case awaitingDemand(Rule.Output?)
+    /// The result or a failure was delivered, or downstream cancelled.
+    case ended
+  }
+
+  struct State {
+    var upstream = SubscriptionState.awaitingSubscription
+    var phase: Phase
+    var isDemanded = false
+  }
+
+  /// What to do after the reduction ends.
+  enum EndAction {
+    case deliver(Rule.Output?)
+    case fail(Rule.Failure)
+    case wait
+  }
+
+  private let rule: Rule
+  private let downstream: Downstream
+  private let state: Locked<State>
+
+  init(rule: Rule, downstream: Downstream) {
+    self.rule = rule
+    self.downstream = downstream
+    state = Locked(State(phase: .reducing(rule.initial)))
+  }
+
+  var description: String { rule.name }
+
+  var customMirror: Mirror {
+    let phase = state.withLock { $0.phase }
+    return Mirror(self, children: ["downstream": downstream, "phase": phase])
+  }
+
+  var playgroundDescription: Any { description }
+
+  func receive(subscription: any Subscription) {
+    guard state.withLock({ $0.upstream.subscribe(subscription) }) else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+    guard state.withLock({ $0.upstream.upstream }) != nil else { return }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let taken = state.withLock { state -> Rule.Partial? in
+      guard state.upstream.upstream != nil, case .reducing(let partial) = state.phase else { return nil }
+      state.phase = .reducing(nil)
+      return partial
+    }
+    guard var partial = taken else { return .none }
+    switch rule.fold(&partial, input) {
+    case .proceed:
+      state.withLock { state in
+        guard case .reducing = state.phase else { return }
+        state.phase = .reducing(partial)
+      }
+    case .stop:
+      let result = rule.result(partial)
+      let ended = state.withLock { state -> ((any Subscription), EndAction)? in
+        guard let upstream = state.upstream.terminate(), case .reducing = state.phase else { return nil }
+        return (upstream, end(&state, with: result))
+      }
+      guard let (upstream, action) = ended else { return .none }
+      upstream.cancel()
+      perform(action)
+    case .fail(let error):
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard let upstream = state.upstream.terminate(), case .reducing = state.phase else { return nil }
+        state.phase = .ended
+        return upstream
+      }
+      guard let upstream else { return .none }
+      upstream.cancel()
+      perform(.fail(error))
+    }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Rule.UpstreamFailure>) {
+    let action = state.withLock { state -> EndAction? in
+      guard state.upstream.terminate() != nil, case .reducing(let partial) = state.phase else { return nil }
+      switch completion {
+      case .finished:
+        return end(&state, with: partial.flatMap { rule.result($0) })
+      case .failure(let error):
+        state.phase = .ended
+        return .fail(rule.failure(error))
+      }
+    }
+    if let action {
+      perform(action)
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "\(rule.name): a subscriber requested \(demand); demand must be greater than zero")
+    let result = state.withLock { state -> Rule.Output?? in
+      guard !state.isDemanded else { return nil }
+      state.isDemanded = true
+      guard case .awaitingDemand(let result) = state.phase else { return nil }
+      state.phase = .ended
+      return .some(result)
+    }
+    if let result {
+      perform(.deliver(result))
+    }
+  }
+
+  func cancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      state.phase = .ended
+      return state.upstream.terminate()
+    }
+    upstream?.cancel()
+  }
+
+  /// Moves to the end of the reduction: delivers now if downstream has asked, otherwise keeps the result.
+  private func end(_ state: inout State, with result: Rule.Output?) -> EndAction {
+    if state.isDemanded {
+      state.phase = .ended
+      return .deliver(result)
+    }
+    state.phase = .awaitingDemand(result)
+    return .wait
+  }
+
+  private func perform(_ action: EndAction) {
+    switch action {
+    case .deliver(let result):
+      if let result {
+        _ = downstream.receive(result)
+      }
+      downstream.receive(completion: .finished)
+    case .fail(let error):
+      downstream.receive(completion: .failure(error))
+    case .wait:
+      break
+    }
+  }
+}

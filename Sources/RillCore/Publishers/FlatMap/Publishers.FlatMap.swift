@@ -1,0 +1,137 @@
+extension Publisher {
+  /// Transforms all elements from an upstream publisher into a new publisher up to a maximum number of
+  /// publishers you specify.
+  ///
+  /// ```
+  /// upstream:                 -a---b------|
+  /// transform(a):              -1--2|
+  /// transform(b):                  -3--4|
+  /// flatMap(transform):       --1--[23]--4|
+  /// ```
+  ///
+  /// Values from the new publishers interleave; their completions are swallowed; the result finishes once
+  /// upstream and every new publisher have finished, and fails as soon as any of them fails.
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
+  ///     elements of that type.
+  /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
+  ///   element's type.
+  public func flatMap<T, P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited,
+    _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Transforms all elements from an upstream publisher that never fails into new publishers that never fail,
+  /// up to a maximum number of publishers you specify.
+  ///
+  /// ```
+  /// upstream:                 -a---b------|
+  /// transform(a):              -1--2|
+  /// transform(b):                  -3--4|
+  /// flatMap(transform):       --1--[23]--4|
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
+  ///     elements of that type.
+  /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
+  ///   element's type.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited,
+    _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publishers {
+  /// A publisher that transforms elements from an upstream publisher into new publishers, and republishes the
+  /// elements those publishers produce.
+  ///
+  /// With a finite `maxPublishers` it exerts backpressure: it asks upstream for `maxPublishers` elements, and
+  /// for one more only when one of the new publishers finishes.
+  public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+  where NewPublisher.Failure == Upstream.Failure {
+    public typealias Output = NewPublisher.Output
+
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum number of concurrent publisher subscriptions.
+    public let maxPublishers: Subscribers.Demand
+
+    /// A closure that takes an element as a parameter and returns a publisher that produces elements of that
+    /// type.
+    public let transform: (Upstream.Output) -> NewPublisher
+
+    /// Creates a publisher that transforms elements from an upstream publisher into a new publisher.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher from which this publisher receives elements.
+    ///   - maxPublishers: The maximum number of concurrent publisher subscriptions.
+    ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
+    ///     elements of that type.
+    public init(
+      upstream: Upstream,
+      maxPublishers: Subscribers.Demand,
+      transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+      self.upstream = upstream
+      self.maxPublishers = maxPublishers
+      self.transform = transform
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
+      let subscription = FlatMapSubscription(
+        downstream: subscriber,
+        machine: FlatMapSubscription<S>.Machine(maxPublishers: maxPublishers),
+        name: "FlatMap"
+      )
+      subscriber.receive(subscription: subscription)
+      upstream.subscribe(Inner(parent: subscription, transform: transform))
+    }
+  }
+}
+
+extension Publishers.FlatMap {
+  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let parent: FlatMapSubscription<Downstream>
+    let transform: (Upstream.Output) -> NewPublisher
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "FlatMap" }
+
+    var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      parent.outerSubscribed(subscription)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      guard let index = parent.outerValue() else { return .none }
+      transform(input).subscribe(FlatMapChildSubscriber(index: index, parent: parent))
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      parent.outerCompleted(completion)
+    }
+  }
+}

@@ -1,0 +1,181 @@
+extension Publisher {
+  /// Collects all received elements, and emits a single array of the collection when the upstream publisher
+  /// finishes.
+  ///
+  /// ```
+  /// upstream:  -1-2-3-|
+  /// collect(): -------['[1, 2, 3]'|]
+  /// ```
+  ///
+  /// It requests `.unlimited` from upstream and keeps every element until upstream finishes; an upstream failure is
+  /// forwarded at once and the collected elements are dropped.
+  ///
+  /// - Returns: A publisher that collects all received items and emits a single array of the collection when the
+  ///   upstream publisher finishes.
+  public func collect() -> Publishers.Collect<Self> {
+    Publishers.Collect(upstream: self)
+  }
+
+  /// Collects up to the specified number of elements, and then emits a single array of the collection.
+  ///
+  /// ```
+  /// upstream:   -1-2-3-4-5-|
+  /// collect(2): ---'[1, 2]'---'[3, 4]'-['[5]'|]
+  /// ```
+  ///
+  /// Each array requested downstream asks upstream for `count` elements. When upstream finishes, a partial array is
+  /// published before `.finished`; when it fails, the partial array is dropped.
+  ///
+  /// - Parameter count: The maximum number of received elements to buffer before publishing.
+  /// - Returns: A publisher that collects up to the specified number of elements, and then publishes them as an
+  ///   array.
+  public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+    Publishers.CollectByCount(upstream: self, count: count)
+  }
+}
+
+extension Publishers {
+  /// A publisher that buffers items.
+  public struct Collect<Upstream: Publisher>: Publisher {
+    public typealias Output = [Upstream.Output]
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that buffers all elements from the upstream publisher.
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
+      upstream.subscribe(ReducingSubscription(rule: CollectRule<Upstream.Output, Failure>(), downstream: subscriber))
+    }
+  }
+
+  /// A publisher that buffers a maximum number of items.
+  public struct CollectByCount<Upstream: Publisher>: Publisher {
+    public typealias Output = [Upstream.Output]
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum number of received elements to buffer before publishing.
+    public let count: Int
+
+    /// Creates a publisher that buffers up to `count` elements from the upstream publisher.
+    public init(upstream: Upstream, count: Int) {
+      self.upstream = upstream
+      self.count = count
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
+      upstream.subscribe(Inner(downstream: subscriber, count: count))
+    }
+  }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+
+extension Publishers.Collect: Sendable where Upstream: Sendable {}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}
+
+private struct CollectRule<Input, Failure: Error>: ReducingRule {
+  typealias UpstreamFailure = Failure
+
+  var name: String { "Collect" }
+
+  var initial: [Input] { [] }
+
+  func fold(_ partial: inout [Input], _ input: Input) -> ReducingStep<Failure> {
+    partial.append(input)
+    return .proceed
+  }
+
+  func result(_ partial: consuming [Input]) -> [Input]? { partial }
+}
+
+extension Publishers.CollectByCount {
+  // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+      var upstream = SubscriptionState.awaitingSubscription
+      var buffer: [Input] = []
+    }
+
+    private let downstream: Downstream
+    private let count: Int
+    private let state = Locked(State())
+
+    init(downstream: Downstream, count: Int) {
+      self.downstream = downstream
+      self.count = count
+    }
+
+    var description: String { "CollectByCount" }
+
+    var customMirror: Mirror {
+      let buffer = state.withLock { $0.buffer }
+      return Mirror(self, children: ["downstream": downstream, "count": count, "buffer": buffer])
+    }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.upstream.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+      let full = state.withLock { state -> [Input]? in
+        guard state.upstream.upstream != nil else { return nil }
+        state.buffer.append(input)
+        guard state.buffer.count >= count else { return nil }
+        defer { state.buffer = [] }
+        return state.buffer
+      }
+      guard let full else { return .none }
+      return downstream.receive(full) * count
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      let rest = state.withLock { state -> [Input]? in
+        guard state.upstream.terminate() != nil else { return nil }
+        defer { state.buffer = [] }
+        return state.buffer
+      }
+      guard let rest else { return }
+      if case .finished = completion, !rest.isEmpty {
+        _ = downstream.receive(rest)
+      }
+      downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "CollectByCount: a subscriber requested \(demand); demand must be greater than zero")
+      state.withLock { $0.upstream.upstream }?.request(demand * count)
+    }
+
+    func cancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        state.buffer = []
+        return state.upstream.terminate()
+      }
+      upstream?.cancel()
+    }
+  }
+}

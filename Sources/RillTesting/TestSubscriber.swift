@@ -1,0 +1,314 @@
+/// A subscriber that records everything it receives, with demand a test controls.
+///
+/// It requests `initialDemand` when it gets its subscription, returns `demandPerValue` (plus whatever the
+/// `onValue` hook returns) from each value, and requests more when the test calls ``request(_:)``. It records
+/// every event, even ones a well-behaved publisher would never send (a second subscription, values beyond
+/// demand, events after completion or cancellation), so tests can check that an operator does not send them.
+/// Given a scheduler, it stamps each event with the scheduler's virtual time.
+///
+/// ```swift
+/// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+/// [1, 2, 3].publisher.subscribe(subscriber)
+/// #expect(subscriber.values == [1, 2])
+/// subscriber.request(.max(5))
+/// #expect(subscriber.values == [1, 2, 3] && subscriber.isFinished)
+/// ```
+///
+/// Like a sink, it lets go of its subscription when it completes or cancels, so pipelines can be freed. A
+/// second subscription is recorded and cancelled.
+// SAFETY: all mutable state is in `state`; the subscription and the hooks are called outside the lock.
+public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+  @unchecked Sendable
+{
+  /// Something that happened to a test subscriber.
+  public enum Event: CustomStringConvertible {
+    /// The subscriber received a subscription.
+    case subscription
+    /// The subscriber received a value.
+    case value(Input)
+    /// The subscriber received a completion.
+    case completion(Subscribers.Completion<Failure>)
+
+    /// `subscription`, `value(1)`, `finished` or `failure(error)`.
+    public var description: String {
+      switch self {
+      case .subscription: return "subscription"
+      case .value(let value): return "value(\(value))"
+      case .completion(.finished): return "finished"
+      case .completion(.failure(let error)): return "failure(\(error))"
+      }
+    }
+  }
+
+  /// An event with the virtual time it happened at.
+  public struct Record: CustomStringConvertible {
+    /// What happened.
+    public let event: Event
+    /// The scheduler's time when it happened, or `nil` without a scheduler.
+    public let time: TestScheduler.SchedulerTimeType?
+
+    /// The event, prefixed by its time if any: `3: value(1)`.
+    public var description: String { time.map { "\($0): \(event)" } ?? event.description }
+  }
+
+  private struct State {
+    var records: [Record] = []
+    var subscription: (any Subscription)?
+    var subscriptionCount = 0
+    var subscriptionTime: TestScheduler.SchedulerTimeType?
+    var pendingDemand = Subscribers.Demand.none
+    var requestedDemands: [Subscribers.Demand] = []
+    var isCancelled = false
+    var cancellationTime: TestScheduler.SchedulerTimeType?
+    /// The number of records when ``cancel()`` was first called.
+    var cancellationIndex: Int?
+    var completion: Subscribers.Completion<Failure>?
+  }
+
+  private let state = TestingLock(State())
+
+  /// The scheduler whose clock stamps the events, if any.
+  public let scheduler: TestScheduler?
+
+  /// The demand requested when the subscription arrives.
+  public let initialDemand: Subscribers.Demand
+
+  /// The demand returned from each value, before adding what `onValue` returns.
+  public let demandPerValue: Subscribers.Demand
+
+  private let onSubscription: ((TestSubscriber, any Subscription) -> Void)?
+  private let onValue: ((TestSubscriber, Input) -> Subscribers.Demand)?
+  private let onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)?
+
+  /// Creates a recording subscriber.
+  ///
+  /// The hooks run after the event is recorded and receive the subscriber itself, so a test can request,
+  /// cancel or drive a publisher from inside a delivery (re-entrancy tests) without a retain cycle.
+  ///
+  /// - Parameters:
+  ///   - scheduler: A scheduler whose time stamps each event; `nil` records no times.
+  ///   - initialDemand: The demand requested on subscription, after `onSubscription` runs; `.unlimited` by
+  ///     default. Nothing is requested if it is `.none` or the subscriber was cancelled by then.
+  ///   - demandPerValue: The demand returned from each value; `.none` by default.
+  ///   - onSubscription: Runs on the first subscription, before the initial request.
+  ///   - onValue: Runs on each value; what it returns is added to `demandPerValue`.
+  ///   - onCompletion: Runs on each completion.
+  public init(
+    scheduler: TestScheduler? = nil,
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandPerValue: Subscribers.Demand = .none,
+    onSubscription: ((TestSubscriber, any Subscription) -> Void)? = nil,
+    onValue: ((TestSubscriber, Input) -> Subscribers.Demand)? = nil,
+    onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)? = nil
+  ) {
+    self.scheduler = scheduler
+    self.initialDemand = initialDemand
+    self.demandPerValue = demandPerValue
+    self.onSubscription = onSubscription
+    self.onValue = onValue
+    self.onCompletion = onCompletion
+  }
+
+  // MARK: Subscriber
+
+  /// Records the subscription; keeps and requests from the first, cancels any later one.
+  public func receive(subscription: any Subscription) {
+    let time = scheduler?.now
+    let isFirst = state.withLock { state -> Bool in
+      state.records.append(Record(event: .subscription, time: time))
+      state.subscriptionCount += 1
+      guard state.subscriptionCount == 1, !state.isCancelled else { return false }
+      state.subscription = subscription
+      state.subscriptionTime = time
+      state.pendingDemand += initialDemand
+      return true
+    }
+    guard isFirst else {
+      subscription.cancel()
+      return
+    }
+    onSubscription?(self, subscription)
+    let demand = state.withLock { state -> Subscribers.Demand in
+      guard state.subscription != nil, state.pendingDemand > .none else { return .none }
+      defer { state.pendingDemand = .none }
+      state.requestedDemands.append(state.pendingDemand)
+      return state.pendingDemand
+    }
+    if demand > .none { subscription.request(demand) }
+  }
+
+  /// Records the value and returns `demandPerValue` plus what `onValue` returns.
+  public func receive(_ input: Input) -> Subscribers.Demand {
+    let time = scheduler?.now
+    state.withLock { $0.records.append(Record(event: .value(input), time: time)) }
+    let demand = demandPerValue + (onValue?(self, input) ?? .none)
+    if demand > .none {
+      state.withLock { state in
+        if state.subscription != nil { state.requestedDemands.append(demand) }
+      }
+    }
+    return demand
+  }
+
+  /// Records the completion and lets go of the subscription.
+  public func receive(completion: Subscribers.Completion<Failure>) {
+    let time = scheduler?.now
+    let subscription = state.withLock { state -> (any Subscription)? in
+      state.records.append(Record(event: .completion(completion), time: time))
+      if state.completion == nil { state.completion = completion }
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    _ = subscription
+    onCompletion?(self, completion)
+  }
+
+  // MARK: Control
+
+  /// Requests more values; before the subscription arrives, adds to what will be requested then.
+  ///
+  /// Does nothing for `.none`, after completion or after cancellation.
+  ///
+  /// - Parameter demand: The number of additional values to request.
+  public func request(_ demand: Subscribers.Demand) {
+    guard demand > .none else { return }
+    let subscription = state.withLock { state -> (any Subscription)? in
+      guard !state.isCancelled, state.completion == nil else { return nil }
+      guard let subscription = state.subscription else {
+        state.pendingDemand += demand
+        return nil
+      }
+      state.requestedDemands.append(demand)
+      return subscription
+    }
+    subscription?.request(demand)
+  }
+
+  /// Cancels the subscription, records the time, and lets go of it; later calls do nothing.
+  public func cancel() {
+    let time = scheduler?.now
+    let subscription = state.withLock { state -> (any Subscription)? in
+      guard !state.isCancelled else { return nil }
+      state.isCancelled = true
+      state.cancellationTime = time
+      state.cancellationIndex = state.records.count
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    subscription?.cancel()
+  }
+
+  // MARK: Accessors
+
+  /// Every event received, in order, with its time.
+  public var records: [Record] { state.withLock { $0.records } }
+
+  /// Every event received, in order.
+  public var events: [Event] { records.map(\.event) }
+
+  /// `events` as strings (`"subscription"`, `"value(1)"`, `"finished"`, `"failure(error)"`), for any `Input`.
+  public var eventDescriptions: [String] { events.map(\.description) }
+
+  /// Every value received, in order.
+  public var values: [Input] {
+    records.compactMap { record in
+      if case .value(let value) = record.event { return value }
+      return nil
+    }
+  }
+
+  /// The first completion received, if any.
+  public var completion: Subscribers.Completion<Failure>? { state.withLock { $0.completion } }
+
+  /// The number of completions received; more than one means the publisher broke the contract.
+  public var completionCount: Int {
+    records.count { record in
+      if case .completion = record.event { return true }
+      return false
+    }
+  }
+
+  /// Whether a completion has been received.
+  public var isCompleted: Bool { completion != nil }
+
+  /// Whether the first completion received is `.finished`.
+  public var isFinished: Bool {
+    if case .finished = completion { return true }
+    return false
+  }
+
+  /// The error of the first completion received, if it is a failure.
+  public var failure: Failure? {
+    if case .failure(let error) = completion { return error }
+    return nil
+  }
+
+  /// The subscription being held: set by the first subscription, cleared by completion or cancellation.
+  public var subscription: (any Subscription)? { state.withLock { $0.subscription } }
+
+  /// The number of subscriptions received; more than one means the publisher broke the contract.
+  public var subscriptionCount: Int { state.withLock { $0.subscriptionCount } }
+
+  /// The scheduler time of the first subscription, if there is a scheduler.
+  public var subscriptionTime: TestScheduler.SchedulerTimeType? { state.withLock { $0.subscriptionTime } }
+
+  /// Whether ``cancel()`` has been called.
+  public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+  /// The scheduler time of the first ``cancel()``, if there is a scheduler.
+  public var cancellationTime: TestScheduler.SchedulerTimeType? { state.withLock { $0.cancellationTime } }
+
+  /// Every demand handed to the subscription, in order: the initial demand, each non-zero demand returned
+  /// from a value, and each ``request(_:)``.
+  public var requestedDemands: [Subscribers.Demand] { state.withLock { $0.requestedDemands } }
+
+  /// The sum of ``requestedDemands``.
+  public var totalDemand: Subscribers.Demand { requestedDemands.reduce(.none, +) }
+
+  /// The recorded events with their times, for test failure messages.
+  public var description: String {
+    "TestSubscriber[" + records.map(\.description).joined(separator: ", ") + "]"
+  }
+}
+
+extension TestSubscriber {
+  /// Renders the recorded events as a marble diagram, tick 0 being `start`.
+  ///
+  /// Values render as themselves if they are one character, quoted otherwise (`'10'`); `|` is a finish, `^` a
+  /// failure, `!` the moment ``cancel()`` was called; events at one tick are grouped (`[ab]`). Ticks with
+  /// nothing are `-`, up to the last event or `length` ticks, whichever is longer. Events need times, so the
+  /// subscriber must have been made with a scheduler; without one every event is on tick 0.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler)
+  /// try scheduler.marblePublisher("-1-'10'-|", as: Int.self).subscribe(subscriber)
+  /// scheduler.run()
+  /// #expect(subscriber.marbles() == "-1-'10'-|")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - start: The time of tick 0.
+  ///   - length: The least number of ticks to render.
+  /// - Returns: The diagram.
+  public func marbles(from start: TestScheduler.SchedulerTimeType = 0, length: Int = 0) -> String {
+    let (records, cancelIndex, cancelTime) = state.withLock { ($0.records, $0.cancellationIndex, $0.cancellationTime) }
+    var events: [(tick: Int, symbol: String)] = []
+    func tick(_ time: TestScheduler.SchedulerTimeType?) -> Int { (time?.ticks ?? start.ticks) - start.ticks }
+    for (index, record) in records.enumerated() {
+      if cancelIndex == index { events.append((tick(cancelTime), "!")) }
+      switch record.event {
+      case .subscription: continue
+      case .value(let value): events.append((tick(record.time), MarbleRenderer.symbol(for: String(describing: value))))
+      case .completion(.finished): events.append((tick(record.time), "|"))
+      case .completion(.failure): events.append((tick(record.time), "^"))
+      }
+    }
+    if cancelIndex == records.count { events.append((tick(cancelTime), "!")) }
+    return MarbleRenderer.render(events, length: length)
+  }
+}
+
+extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
+
+extension TestSubscriber.Record: Equatable where Input: Equatable, Failure: Equatable {}

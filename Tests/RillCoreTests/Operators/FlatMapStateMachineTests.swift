@@ -1,0 +1,188 @@
+import Testing
+
+@testable import RillCore
+
+@Suite struct FlatMapStateMachineTests {
+  typealias Machine = FlatMapStateMachine<String, CombiningError>
+
+  private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, CombiningTestSubscription) {
+    var machine = Machine(maxPublishers: maxPublishers)
+    let upstream = CombiningTestSubscription()
+    guard case .request(_, let demand) = machine.outerSubscribed(upstream) else {
+      Issue.record("expected a request upstream")
+      return (machine, upstream)
+    }
+    #expect(demand == maxPublishers)
+    return (machine, upstream)
+  }
+
+  @Test func secondOuterSubscriptionIsCancelled() {
+    var (machine, _) = subscribed()
+    guard case .cancel = machine.outerSubscribed(CombiningTestSubscription()) else {
+      Issue.record("expected cancel")
+      return
+    }
+  }
+
+  @Test func directDeliveryUnderFiniteDemandReturnsOne() {
+    var (machine, _) = subscribed()
+    _ = machine.request(.max(1))
+    let index = machine.outerValue()!
+    guard case .request(_, let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
+      Issue.record("expected a request")
+      return
+    }
+    #expect(demand == .max(1))
+    guard case .deliver(let value, let request, let returning) = machine.childValue(index, "a") else {
+      Issue.record("expected delivery")
+      return
+    }
+    #expect(value == "a")
+    #expect(request == nil)
+    #expect(returning == .max(1))
+    guard case (.idle, let upgrade) = machine.delivered(.none) else {
+      Issue.record("expected idle")
+      return
+    }
+    #expect(upgrade.isEmpty)
+  }
+
+  @Test func valueWithoutDemandIsQueuedAndDeliveredOnRequest() {
+    var (machine, _) = subscribed()
+    let index = machine.outerValue()!
+    let child = CombiningTestSubscription()
+    _ = machine.childSubscribed(index, child)
+    guard case .none = machine.childValue(index, "a") else {
+      Issue.record("expected queueing")
+      return
+    }
+    guard case (.deliver(let value, let request), _) = machine.request(.max(1)) else {
+      Issue.record("expected delivery")
+      return
+    }
+    #expect(value == "a")
+    #expect(isSame(request, child))
+  }
+
+  @Test func valueWhileDeliveringIsQueuedForTheDrainer() {
+    var (machine, _) = subscribed()
+    _ = machine.request(.unlimited)
+    let first = machine.outerValue()!
+    let second = machine.outerValue()!
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    guard case .deliver = machine.childValue(first, "a") else {
+      Issue.record("expected delivery")
+      return
+    }
+    guard case .none = machine.childValue(second, "b") else {
+      Issue.record("expected queueing while delivering")
+      return
+    }
+    guard case (.deliver(let value, let request), _) = machine.delivered(.none) else {
+      Issue.record("expected the drainer to deliver the queued value")
+      return
+    }
+    #expect(value == "b")
+    #expect(request == nil)
+  }
+
+  @Test func finishWaitsForChildrenAndTheDrainer() {
+    var (machine, _) = subscribed()
+    _ = machine.request(.unlimited)
+    let index = machine.outerValue()!
+    _ = machine.childSubscribed(index, CombiningTestSubscription())
+    guard case .deliver = machine.childValue(index, "a") else {
+      Issue.record("expected delivery")
+      return
+    }
+    guard case .none = machine.outerCompleted(.finished) else {
+      Issue.record("a child is alive")
+      return
+    }
+    guard case .none = machine.childCompleted(index, .finished) else {
+      Issue.record("the drainer is delivering")
+      return
+    }
+    guard case (.finish, _) = machine.delivered(.none) else {
+      Issue.record("expected the drainer to finish")
+      return
+    }
+  }
+
+  @Test func childFinishingAsksOuterForOneMoreWhenLimited() {
+    var (machine, upstream) = subscribed(maxPublishers: .max(1))
+    let index = machine.outerValue()!
+    guard case .requestOuter(let subscription) = machine.childCompleted(index, .finished) else {
+      Issue.record("expected a request for one more")
+      return
+    }
+    #expect(isSame(subscription, upstream))
+  }
+
+  @Test func failureWhileDeliveringIsHandedToTheDrainer() {
+    var (machine, upstream) = subscribed()
+    _ = machine.request(.unlimited)
+    let first = machine.outerValue()!
+    let second = machine.outerValue()!
+    let firstChild = CombiningTestSubscription()
+    _ = machine.childSubscribed(first, firstChild)
+    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    _ = machine.childValue(first, "a")
+    guard case .cancel(let cancelling) = machine.childCompleted(second, .failure(.boom)) else {
+      Issue.record("expected cancellation only")
+      return
+    }
+    #expect(cancelling.count == 2)
+    #expect(cancelling.contains { isSame($0, firstChild) })
+    #expect(cancelling.contains { isSame($0, upstream) })
+    guard case (.fail(.boom), _) = machine.delivered(.max(3)) else {
+      Issue.record("expected the drainer to fail")
+      return
+    }
+  }
+
+  @Test func demandTurningUnlimitedUpgradesLiveChildren() {
+    var (machine, _) = subscribed()
+    let index = machine.outerValue()!
+    let child = CombiningTestSubscription()
+    _ = machine.childSubscribed(index, child)
+    let (_, upgrade) = machine.request(.unlimited)
+    #expect(upgrade.count == 1)
+    #expect(isSame(upgrade.first, child))
+    let (_, again) = machine.request(.max(1))
+    #expect(again.isEmpty)
+  }
+
+  @Test func cancelReturnsEverySubscriptionOnce() {
+    var (machine, upstream) = subscribed()
+    let index = machine.outerValue()!
+    let child = CombiningTestSubscription()
+    _ = machine.childSubscribed(index, child)
+    let cancelling = machine.cancel()
+    #expect(cancelling.count == 2)
+    #expect(cancelling.contains { isSame($0, upstream) })
+    #expect(machine.cancel().isEmpty)
+    #expect(machine.outerValue() == nil)
+    guard case .cancel = machine.childSubscribed(index, CombiningTestSubscription()) else {
+      Issue.record("expected cancel after termination")
+      return
+    }
+  }
+
+  @Test func mergingStateFinishesWhenEveryChildFinishes() {
+    var machine = Machine(mergingCount: 2)
+    guard case .none = machine.childCompleted(0, .finished) else {
+      Issue.record("one child is still alive")
+      return
+    }
+    guard case .finish = machine.childCompleted(1, .finished) else {
+      Issue.record("expected finish")
+      return
+    }
+  }
+}
+
+private func isSame(_ subscription: (any Subscription)?, _ expected: CombiningTestSubscription) -> Bool {
+  subscription?.combineIdentifier == expected.combineIdentifier
+}

@@ -1,0 +1,349 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct FlatMapTests {
+  typealias Source = CombiningTestPublisher<Int, CombiningError>
+  typealias Child = CombiningTestPublisher<String, CombiningError>
+
+  /// An upstream of child indices and the children they map to.
+  private struct Pipeline {
+    let upstream = Source()
+    let children = (0..<4).map { _ in Child() }
+    let recorder: CombiningRecorder<String, CombiningError>
+
+    init(maxPublishers: Subscribers.Demand = .unlimited, demand: Subscribers.Demand = .unlimited) {
+      recorder = CombiningRecorder(demand: demand)
+      let children = self.children
+      upstream.flatMap(maxPublishers: maxPublishers) { children[$0] }.subscribe(recorder)
+    }
+  }
+
+  @Test func valuesInterleaveAndFinishAfterUpstreamAndEveryChild() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.children[0].send("a1")
+    pipe.upstream.send(1)
+    pipe.children[1].send("b1")
+    pipe.children[0].send("a2")
+    pipe.children[0].send(completion: .finished)
+    pipe.children[1].send("b2")
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.children[1].send(completion: .finished)
+    #expect(pipe.recorder.values == ["a1", "b1", "a2", "b2"])
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func finishesWhenTheLastChildFinishesAfterUpstream() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.children[0].send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func finishesRightAwayWhenUpstreamFinishesWithNoChildren() {
+    let pipe = Pipeline()
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func childCompletionsAreSwallowed() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.children[0].send(completion: .finished)
+    pipe.upstream.send(1)
+    pipe.children[1].send("b")
+    #expect(pipe.recorder.values == ["b"])
+    #expect(pipe.recorder.completions.isEmpty)
+  }
+
+  @Test func childFailureFailsAndCancelsTheOtherChildrenAndUpstream() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[1].send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.children[0].isCancelled)
+    #expect(!pipe.children[1].isCancelled)
+    #expect(pipe.upstream.isCancelled)
+    pipe.children[0].send("late")
+    pipe.children[0].send(completion: .failure(.other))
+    pipe.upstream.send(2)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.count == 1)
+  }
+
+  @Test func upstreamFailureFailsAndCancelsEveryChild() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.upstream.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.children[0].isCancelled)
+    #expect(pipe.children[1].isCancelled)
+    #expect(!pipe.upstream.isCancelled)
+  }
+
+  @Test func unlimitedMaxPublishersRequestsUnlimitedUpstream() {
+    let pipe = Pipeline()
+    #expect(pipe.upstream.requests == [.unlimited])
+  }
+
+  @Test func maxPublishersExertsBackpressure() {
+    let pipe = Pipeline(maxPublishers: .max(2))
+    #expect(pipe.upstream.requests == [.max(2)])
+    #expect(pipe.upstream.send(0) == .none)
+    #expect(pipe.upstream.send(1) == .none)
+    #expect(pipe.upstream.requests == [.max(2)])
+    pipe.children[1].send("b")
+    pipe.children[1].send(completion: .finished)
+    #expect(pipe.upstream.requests == [.max(2), .max(1)])
+  }
+
+  @Test func maxOnePublisherSerializesChildren() {
+    let pipe = Pipeline(maxPublishers: .max(1))
+    pipe.upstream.send(0)
+    pipe.children[0].send("a")
+    #expect(pipe.upstream.requests == [.max(1)])
+    pipe.children[0].send(completion: .finished)
+    #expect(pipe.upstream.requests == [.max(1), .max(1)])
+    pipe.upstream.send(1)
+    pipe.children[1].send("b")
+    #expect(pipe.recorder.values == ["a", "b"])
+  }
+
+  @Test func maxOnePublisherKeepsSequenceOrder() {
+    let recorder = CombiningRecorder<Int, Never>()
+    [3, 1, 2].publisher
+      .flatMap(maxPublishers: .max(1)) { (1...$0).publisher }
+      .subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3, 1, 1, 2])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func childrenAreAskedForOneValueAtATimeUnderFiniteDemand() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.upstream.send(0)
+    #expect(pipe.children[0].requests == [.max(1)])
+    #expect(pipe.children[0].send("a1") == .max(1))
+    #expect(pipe.children[0].send("a2") == .none)
+    #expect(pipe.recorder.values == ["a1"])
+    pipe.recorder.request(.max(1))
+    #expect(pipe.recorder.values == ["a1", "a2"])
+    #expect(pipe.children[0].requests == [.max(1), .max(1)])
+  }
+
+  @Test func queuedValuesFromSeveralChildrenDrainInArrivalOrder() {
+    let pipe = Pipeline(demand: .none)
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[1].send("b1")
+    pipe.children[0].send("a1")
+    pipe.children[0].send(completion: .finished)
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    pipe.recorder.request(.max(1))
+    #expect(pipe.recorder.values == ["b1"])
+    #expect(pipe.children[1].requests == [.max(1), .max(1)])
+    pipe.recorder.request(.max(5))
+    #expect(pipe.recorder.values == ["b1", "a1"])
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.children[1].send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func unlimitedDownstreamDemandUpgradesChildren() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.upstream.send(0)
+    pipe.recorder.request(.unlimited)
+    #expect(pipe.children[0].requests == [.max(1), .unlimited])
+    pipe.upstream.send(1)
+    #expect(pipe.children[1].requests == [.unlimited])
+    #expect(pipe.children[1].send("b") == .none)
+  }
+
+  @Test func cancelCancelsUpstreamAndChildrenAndSilencesDownstream() {
+    let pipe = Pipeline()
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.recorder.cancel()
+    #expect(pipe.upstream.isCancelled)
+    #expect(pipe.children[0].isCancelled)
+    #expect(pipe.children[1].isCancelled)
+    pipe.children[0].send("late")
+    pipe.upstream.send(2)
+    pipe.children[1].send(completion: .failure(.boom))
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.isEmpty)
+    #expect(pipe.children[2].subscriptionCount == 0)
+  }
+
+  @Test func secondUpstreamSubscriptionIsCancelled() {
+    let extra = CombiningTestSubscription()
+    let recorder = CombiningRecorder<String, CombiningError>()
+    TwiceSubscribingPublisher(extra: extra).flatMap { _ in Child() }.subscribe(recorder)
+    #expect(extra.isCancelled)
+    #expect(recorder.completions.isEmpty)
+  }
+
+  @Test func requestFromInsideReceiveDeliversQueuedValuesInOrder() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.recorder.onValue = { _ in .max(1) }
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[0].send("a")
+    pipe.children[1].send("b")
+    #expect(pipe.recorder.values == ["a", "b"])
+  }
+
+  @Test func cancelFromInsideReceiveStopsEverything() {
+    let pipe = Pipeline(demand: .none)
+    let recorder = pipe.recorder
+    recorder.onValue = { _ in
+      recorder.cancel()
+      return .max(5)
+    }
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[0].send("a")
+    pipe.children[1].send("b")
+    recorder.request(.max(2))
+    #expect(recorder.values == ["a"])
+    #expect(pipe.children[1].isCancelled)
+    #expect(pipe.upstream.isCancelled)
+    #expect(recorder.completions.isEmpty)
+  }
+
+  @Test func sendFromInsideReceiveIsQueuedNotNested() {
+    let pipe = Pipeline()
+    let children = pipe.children
+    pipe.recorder.onValue = { value in
+      if value == "a1" { children[1].send("b1") }
+      if value == "b1" { children[0].send("a2") }
+      return .none
+    }
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[0].send("a1")
+    #expect(pipe.recorder.values == ["a1", "b1", "a2"])
+    #expect(pipe.recorder.overlappingCalls == 0)
+  }
+
+  @Test func failureDuringDeliveryIsSentAfterTheCurrentValue() {
+    let pipe = Pipeline()
+    let children = pipe.children
+    pipe.recorder.onValue = { _ in
+      children[1].send(completion: .failure(.boom))
+      return .none
+    }
+    pipe.upstream.send(0)
+    pipe.upstream.send(1)
+    pipe.children[0].send("a")
+    #expect(pipe.recorder.values == ["a"])
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.children[0].isCancelled)
+    #expect(pipe.upstream.isCancelled)
+  }
+
+  @Test func synchronousChildren() {
+    let recorder = CombiningRecorder<Int, Never>()
+    (1...3).publisher.flatMap { Just($0 * 10) }.subscribe(recorder)
+    #expect(recorder.values == [10, 20, 30])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func synchronousChildrenUnderLimitedDemand() {
+    let recorder = CombiningRecorder<Int, Never>(demand: .max(2))
+    (1...3).publisher.flatMap { (0..<$0).publisher }.subscribe(recorder)
+    #expect(recorder.values == [0, 0])
+    recorder.request(.max(10))
+    #expect(recorder.values == [0, 0, 1, 0, 1, 2])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func everyFailureCombinationTypeChecks() {
+    let never = PassthroughSubject<Int, Never>()
+    let failing = PassthroughSubject<Int, CombiningError>()
+    let a: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap { Just($0) }
+    let b: Publishers.FlatMap<Fail<Int, CombiningError>, PassthroughSubject<Int, CombiningError>> =
+      failing.flatMap { _ in Fail<Int, CombiningError>(error: .boom) }
+    #expect(a.maxPublishers == .unlimited)
+    #expect(b.maxPublishers == .unlimited)
+  }
+
+  @Test func releasesThePipelineAfterCompletion() {
+    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakChild: Child?
+    do {
+      let upstream = Source()
+      let child = Child()
+      let recorder = CombiningRecorder<String, CombiningError>()
+      weakRecorder = recorder
+      weakChild = child
+      upstream.flatMap { _ in child }.subscribe(recorder)
+      upstream.send(0)
+      child.send("a")
+      child.send(completion: .finished)
+      upstream.send(completion: .finished)
+      child.release()
+      upstream.release()
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakChild == nil)
+  }
+
+  @Test func releasesThePipelineAfterCancel() {
+    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakSubscription: AnyObject?
+    do {
+      let upstream = Source()
+      let child = Child()
+      let recorder = CombiningRecorder<String, CombiningError>()
+      weakRecorder = recorder
+      upstream.flatMap { _ in child }.subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      upstream.send(0)
+      recorder.cancel()
+      child.release()
+      upstream.release()
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test(.tags(.stress)) func concurrentChildrenLoseNothingAndNeverOverlap() {
+    let producers = 4
+    let perProducer = 2_000
+    let upstream = PassthroughSubject<Int, Never>()
+    let children = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = CombiningRecorder<Int, Never>()
+    upstream.flatMap { children[$0] }.subscribe(recorder)
+    for index in 0..<producers { upstream.send(index) }
+    combiningConcurrently(producers) { producer in
+      for value in 0..<perProducer { children[producer].send(producer * 1_000_000 + value) }
+    }
+    #expect(recorder.overlappingCalls == 0)
+    #expect(recorder.values.count == producers * perProducer)
+    for producer in 0..<producers {
+      let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }
+      #expect(mine == Array(0..<perProducer))
+    }
+  }
+}
+
+/// A publisher that hands its subscriber two subscriptions, the second of which must be cancelled.
+private struct TwiceSubscribingPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = CombiningError
+
+  let extra: CombiningTestSubscription
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == CombiningError {
+    subscriber.receive(subscription: CombiningTestSubscription())
+    subscriber.receive(subscription: extra)
+  }
+}

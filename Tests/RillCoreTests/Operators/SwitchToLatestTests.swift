@@ -1,0 +1,219 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct SwitchToLatestTests {
+  typealias Child = CombiningTestPublisher<String, CombiningError>
+  typealias Source = CombiningTestPublisher<Child, CombiningError>
+
+  private struct Pipeline {
+    let upstream = Source()
+    let children = (0..<3).map { _ in Child() }
+    let recorder: CombiningRecorder<String, CombiningError>
+
+    init(demand: Subscribers.Demand = .unlimited) {
+      recorder = CombiningRecorder(demand: demand)
+      upstream.switchToLatest().subscribe(recorder)
+    }
+
+    func switchTo(_ index: Int) { upstream.send(children[index]) }
+  }
+
+  @Test func republishesOnlyTheLatestChild() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.children[0].send("a1")
+    pipe.switchTo(1)
+    #expect(pipe.children[0].isCancelled)
+    pipe.children[0].send("a2")
+    pipe.children[1].send("b1")
+    #expect(pipe.recorder.values == ["a1", "b1"])
+  }
+
+  @Test func finishesWhenUpstreamAndTheCurrentChildHaveFinished() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.children[0].send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.switchTo(1)
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.children[1].send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func finishesRightAwayWhenUpstreamFinishesWithoutAChild() {
+    let pipe = Pipeline()
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func aReplacedChildsCompletionIsIgnored() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.switchTo(1)
+    pipe.upstream.send(completion: .finished)
+    pipe.children[0].send(completion: .failure(.boom))
+    pipe.children[0].send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+  }
+
+  @Test func childFailureFailsAndCancelsUpstream() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.children[0].send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.upstream.isCancelled)
+  }
+
+  @Test func upstreamFailureFailsAndCancelsTheChild() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.upstream.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.children[0].isCancelled)
+    pipe.children[0].send("late")
+    #expect(pipe.recorder.values.isEmpty)
+  }
+
+  @Test func requestsUnlimitedUpstreamAndForwardsDemandToTheChild() {
+    let pipe = Pipeline(demand: .max(2))
+    #expect(pipe.upstream.requests == [.unlimited])
+    pipe.switchTo(0)
+    #expect(pipe.children[0].requests == [.max(2)])
+    pipe.recorder.request(.max(3))
+    #expect(pipe.children[0].requests == [.max(2), .max(3)])
+  }
+
+  @Test func outstandingDemandCarriesOverToTheNextChild() {
+    let pipe = Pipeline(demand: .max(3))
+    pipe.switchTo(0)
+    pipe.children[0].send("a1")
+    pipe.switchTo(1)
+    #expect(pipe.children[1].requests == [.max(2)])
+  }
+
+  @Test func noDemandNoRequest() {
+    let pipe = Pipeline(demand: .none)
+    pipe.switchTo(0)
+    #expect(pipe.children[0].requests.isEmpty)
+    pipe.recorder.request(.max(1))
+    #expect(pipe.children[0].requests == [.max(1)])
+  }
+
+  @Test func additionalDemandIsReturnedToTheChild() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.recorder.onValue = { _ in .max(2) }
+    pipe.switchTo(0)
+    #expect(pipe.children[0].send("a") == .max(2))
+  }
+
+  @Test func cancelCancelsUpstreamAndChildAndSilences() {
+    let pipe = Pipeline()
+    pipe.switchTo(0)
+    pipe.recorder.cancel()
+    #expect(pipe.upstream.isCancelled)
+    #expect(pipe.children[0].isCancelled)
+    pipe.children[0].send("late")
+    pipe.switchTo(1)
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.isEmpty)
+    #expect(pipe.children[1].subscriptionCount == 0)
+  }
+
+  @Test func switchingFromInsideReceive() {
+    let pipe = Pipeline()
+    let upstream = pipe.upstream
+    let children = pipe.children
+    pipe.recorder.onValue = { value in
+      if value == "a1" {
+        upstream.send(children[1])
+        children[1].send("b1")
+        children[0].send("a2")
+      }
+      return .none
+    }
+    pipe.switchTo(0)
+    pipe.children[0].send("a1")
+    #expect(pipe.recorder.values == ["a1", "b1"])
+    #expect(pipe.recorder.overlappingCalls == 0)
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let pipe = Pipeline(demand: .max(1))
+    let recorder = pipe.recorder
+    recorder.onValue = { value in
+      if value == "a1" { recorder.request(.max(1)) }
+      if value == "a2" { recorder.cancel() }
+      return .none
+    }
+    pipe.switchTo(0)
+    pipe.children[0].send("a1")
+    #expect(pipe.children[0].requests == [.max(1), .max(1)])
+    pipe.children[0].send("a2")
+    pipe.children[0].send("a3")
+    #expect(recorder.values == ["a1", "a2"])
+    #expect(pipe.children[0].isCancelled)
+    #expect(pipe.upstream.isCancelled)
+  }
+
+  @Test func synchronousChildren() {
+    let recorder = CombiningRecorder<Int, Never>()
+    [1, 2, 3].publisher.map { (0..<$0).publisher }.switchToLatest().subscribe(recorder)
+    #expect(recorder.values == [0, 0, 1, 0, 1, 2])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func releasesThePipelineAfterCompletion() {
+    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakSubscription: AnyObject?
+    do {
+      let pipe = Pipeline()
+      weakRecorder = pipe.recorder
+      weakSubscription = pipe.recorder.subscription as AnyObject?
+      pipe.switchTo(0)
+      pipe.children[0].send(completion: .finished)
+      pipe.upstream.send(completion: .finished)
+      pipe.upstream.release()
+      pipe.children[0].release()
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func releasesThePipelineAfterCancel() {
+    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakSubscription: AnyObject?
+    do {
+      let pipe = Pipeline()
+      weakRecorder = pipe.recorder
+      weakSubscription = pipe.recorder.subscription as AnyObject?
+      pipe.switchTo(0)
+      pipe.recorder.cancel()
+      pipe.upstream.release()
+      pipe.children[0].release()
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test(.tags(.stress)) func concurrentSwitchingNeverOverlapsDownstream() {
+    let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    let children = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = CombiningRecorder<Int, Never>()
+    upstream.switchToLatest().subscribe(recorder)
+    let lock = NSLock()
+    combiningConcurrently(4) { producer in
+      for value in 0..<1_000 {
+        if value % 100 == 0 { lock.withLock { upstream.send(children[producer]) } }
+        children[producer].send(producer * 1_000_000 + value)
+      }
+    }
+    #expect(recorder.overlappingCalls == 0)
+    for producer in 0..<4 {
+      let mine = recorder.values.filter { $0 / 1_000_000 == producer }
+      #expect(mine == mine.sorted())
+    }
+  }
+}

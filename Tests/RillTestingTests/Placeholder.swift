@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct RillTestingTestsPlaceholder {
-  @Test func builds() {}
-}

@@ -1,0 +1,66 @@
+import RillTesting
+import Testing
+
+@Suite struct TestPublisherTests {
+  @Test func recordsDemandAndCancellationThroughAnOperator() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.map { $0 * 10 }.subscribe(subscriber)
+    #expect(upstream.subscriberCount == 1)
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.pendingDemand == .max(2))
+    upstream.send(1)
+    #expect(upstream.pendingDemand == .max(1))
+    subscriber.cancel()
+    #expect(upstream.isCancelled)
+    #expect(upstream.subscriptions.first?.isCancelled == true)
+    #expect(subscriber.values == [10])
+  }
+
+  @Test func sendReturnsTheDemandSubscribersReturn() {
+    let upstream = TestPublisher<Int, Never>()
+    let first = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    let second = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
+    upstream.subscribe(first)
+    upstream.subscribe(second)
+    #expect(upstream.send(5) == .max(3))
+    #expect(upstream.totalDemand == .max(4))
+    #expect(first.values == [5])
+    #expect(second.values == [5])
+  }
+
+  @Test func sendsRegardlessOfDemand() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.isFinished)
+    #expect(upstream.pendingDemand == .none)
+  }
+
+  @Test func onRequestHookCanSendSynchronously() {
+    let upstream = TestPublisher<Int, Never>(onRequest: { publisher, demand in
+      for value in 0..<(demand.max ?? 3) { publisher.send(value) }
+    })
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .none)
+    upstream.subscribe(subscriber)
+    #expect(subscriber.values == [0, 1])
+  }
+
+  @Test func releasesNothingUntilItIsReleased() {
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
+    weak var weakPublisher: TestPublisher<Int, Never>?
+    do {
+      let upstream = TestPublisher<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
+      upstream.subscribe(subscriber)
+      weakSubscriber = subscriber
+      weakPublisher = upstream
+      subscriber.cancel()
+    }
+    #expect(weakSubscriber == nil)
+    #expect(weakPublisher == nil)
+  }
+}

@@ -1,0 +1,129 @@
+import RillTesting
+import Testing
+
+@Suite struct TestSubscriberTests {
+  @Test func recordsValuesAndCompletionWithUnlimitedDemand() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(subscriber.isFinished)
+    #expect(subscriber.failure == nil)
+    #expect(subscriber.requestedDemands == [.unlimited])
+    #expect(subscriber.subscription == nil)
+  }
+
+  @Test func controlsDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
+    [1, 2, 3, 4].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(!subscriber.isCompleted)
+    subscriber.request(.max(5))
+    #expect(subscriber.isFinished)
+    #expect(subscriber.requestedDemands == [.max(1), .max(2), .max(5)])
+    #expect(subscriber.totalDemand == .max(8))
+  }
+
+  @Test func demandPerValueAndHook() {
+    let subscriber = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1),
+      onValue: { _, value in
+        value == 2 ? .max(1) : .none
+      }
+    )
+    (1...10).publisher.subscribe(subscriber)
+    #expect(subscriber.values == Array(1...10))
+    #expect(subscriber.requestedDemands.prefix(3) == [.max(1), .max(1), .max(2)])
+  }
+
+  @Test func requestBeforeSubscriptionIsAddedToTheInitialRequest() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subscriber.request(.max(2))
+    [1, 2, 3, 4].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.requestedDemands == [.max(3)])
+  }
+
+  @Test func recordsFailure() {
+    struct Boom: Error, Equatable {}
+    let subscriber = TestSubscriber<Int, Boom>()
+    Fail(error: Boom()).subscribe(subscriber)
+    #expect(subscriber.failure == Boom())
+    #expect(!subscriber.isFinished)
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(Boom())"])
+  }
+
+  @Test func cancelCancelsTheSubscriptionOnceAndRecordsTheTime() {
+    let scheduler = TestScheduler(now: 7)
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+    upstream.subscribe(subscriber)
+    scheduler.advance(by: 3)
+    subscriber.cancel()
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.isCancelled)
+    #expect(subscriber.subscriptionTime == 7)
+    #expect(subscriber.cancellationTime == 10)
+    subscriber.request(.max(1))
+    #expect(upstream.requestedDemands == [.unlimited])
+  }
+
+  @Test func recordsTimesAndEventsAfterCompletion() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<String, Never>()
+    let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
+    upstream.subscribe(subscriber)
+    scheduler.advance(by: 2)
+    upstream.send("a")
+    upstream.send(completion: .finished)
+    upstream.send("late")
+    upstream.send(completion: .finished)
+    #expect(subscriber.records.map(\.time) == [0, 2, 2, 2, 2])
+    #expect(subscriber.completionCount == 2)
+    #expect(subscriber.values == ["a", "late"])
+    #expect(
+      subscriber.description == "TestSubscriber[0: subscription, 2: value(a), 2: finished, 2: value(late), 2: finished]"
+    )
+  }
+
+  @Test func secondSubscriptionIsRecordedAndCancelled() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.subscribe(subscriber)
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
+    #expect(extra.isCancelled)
+    #expect(extra.requestedDemands.isEmpty)
+    #expect(subscriber.subscriptionCount == 2)
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func hooksCanReenter() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { subscriber, value in
+        if value == 1 { subscriber.request(.max(1)) }
+        if value == 2 { subscriber.cancel() }
+        return .none
+      }
+    )
+    upstream.subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    #expect(upstream.isCancelled)
+  }
+
+  @Test func cancelInsideOnSubscriptionSkipsTheInitialRequest() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(onSubscription: { subscriber, _ in subscriber.cancel() })
+    upstream.subscribe(subscriber)
+    #expect(upstream.requestedDemands.isEmpty)
+    #expect(upstream.cancelCount == 1)
+  }
+}
