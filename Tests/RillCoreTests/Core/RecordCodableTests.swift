@@ -1,0 +1,31 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct RecordCodableTests {
+  private enum CodableError: Error, Codable, Equatable {
+    case broken(code: Int)
+  }
+
+  @Test func recordRoundTripsThroughJSON() throws {
+    let record = Record<String, CodableError>(output: ["a", "b"], completion: .failure(.broken(code: 7)))
+    let data = try JSONEncoder().encode(record)
+    let decoded = try JSONDecoder().decode(Record<String, CodableError>.self, from: data)
+    #expect(decoded.recording.output == ["a", "b"])
+    #expect(decoded.recording.completion == .failure(.broken(code: 7)))
+    var values: [String] = []
+    var completion: Subscribers.Completion<CodableError>?
+    let cancellable = decoded.sink(receiveCompletion: { completion = $0 }, receiveValue: { values.append($0) })
+    #expect(values == ["a", "b"])
+    #expect(completion == .failure(.broken(code: 7)))
+    cancellable.cancel()
+  }
+
+  @Test func recordingRoundTripsThroughJSON() throws {
+    let recording = Record<Int, Never>.Recording(output: [1, 2, 3])
+    let encoded = try JSONEncoder().encode(recording)
+    let decoded = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: encoded)
+    #expect(decoded.output == [1, 2, 3])
+    #expect(decoded.completion == .finished)
+  }
+}
