@@ -1,0 +1,108 @@
+import RillCore
+import Testing
+
+/// Operators that own their downstream's demand, facing a publisher that ignores demand, sends after its
+/// completion, completes twice and sends a second subscription: no value beyond demand, nothing after the
+/// completion or a cancel, at most one completion, and no crash.
+@Suite struct OwningOperatorMisbehaviourTests {
+  typealias Source = ReliabilityMisbehavingPublisher<Int, ReliabilityError>
+
+  typealias Pipeline = @Sendable (Source) -> AnyPublisher<String, ReliabilityError>
+
+  private static func once<Element>(_ element: Element) -> Publishers.Sequence<[Element], ReliabilityError> {
+    Publishers.Sequence(sequence: [element])
+  }
+
+  /// The operators on trial; `misbehaving` is the upstream they meet (for flatMap, an inner publisher).
+  static let operators: [(String, Pipeline)] = [
+    (
+      "flatMap (outer)",
+      { $0.flatMap { Publishers.Sequence(sequence: [$0, $0]) }.map { "\($0)" }.eraseToAnyPublisher() }
+    ),
+    ("flatMap (inner)", { source in once(0).flatMap { _ in source }.map { "\($0)" }.eraseToAnyPublisher() }),
+    (
+      "flatMap (maxPublishers: 1)",
+      {
+        $0.flatMap(maxPublishers: .max(1)) { Publishers.Sequence(sequence: [$0]) }.map { "\($0)" }.eraseToAnyPublisher()
+      }
+    ),
+    ("switchToLatest (inner)", { once($0).switchToLatest().map { "\($0)" }.eraseToAnyPublisher() }),
+    ("catch", { $0.catch { _ in once(-1) }.map { "\($0)" }.eraseToAnyPublisher() }),
+    ("retry", { $0.retry(1).map { "\($0)" }.eraseToAnyPublisher() }),
+    ("collect", { $0.collect().map { "\($0)" }.eraseToAnyPublisher() }),
+    ("collect(2)", { $0.collect(2).map { "\($0)" }.eraseToAnyPublisher() }),
+    ("reduce", { $0.reduce(0, +).map { "\($0)" }.eraseToAnyPublisher() }),
+    ("count", { $0.count().map { "\($0)" }.eraseToAnyPublisher() }),
+    ("allSatisfy", { $0.allSatisfy { $0 > 0 }.map { "\($0)" }.eraseToAnyPublisher() }),
+    ("contains", { $0.contains(3).map { "\($0)" }.eraseToAnyPublisher() }),
+    ("min", { $0.min().map { "\($0)" }.eraseToAnyPublisher() }),
+    ("max", { $0.max().map { "\($0)" }.eraseToAnyPublisher() }),
+    ("share", { $0.share().map { "\($0)" }.eraseToAnyPublisher() }),
+    (
+      "multicast.autoconnect",
+      { $0.multicast { PassthroughSubject() }.autoconnect().map { "\($0)" }.eraseToAnyPublisher() }
+    ),
+  ]
+
+  /// Operators that count demand but, like Combine's, pass a misbehaving upstream's surplus values on instead of
+  /// dropping them (Combine's `switchToLatest` traps on them; Rill's does not): `catch` and `retry` before a
+  /// failure, and `collect(_:)` by count.
+  static let forwardsSurplusAsCombine: Set<String> = ["switchToLatest (inner)", "catch", "retry", "collect(2)"]
+
+  @Test(arguments: 0..<operators.count)
+  func surplusLateEventsAndASecondSubscriptionAreContained(index: Int) {
+    let (name, make) = Self.operators[index]
+    let source = Source()
+    let recorder = ReliabilityStrictRecorder<String, ReliabilityError>(initialDemand: .max(1))
+    make(source).subscribe(recorder)
+    #expect(source.subscriptions.count == 1, "\(name)")
+    for value in 1...5 { source.send(value) }
+    let extra = source.sendSubscription()
+    source.send(completion: .finished)
+    source.send(6)
+    source.send(completion: .failure(.boom))
+    recorder.request(.max(5))
+    if Self.forwardsSurplusAsCombine.contains(name) {
+      #expect(recorder.violations.allSatisfy { $0.hasSuffix("beyond demand") }, "\(name)")
+    } else {
+      #expect(recorder.violations == [], "\(name)")
+    }
+    #expect(recorder.extraSubscriptions == 0, "\(name): the second subscription leaked downstream")
+    #expect(extra.cancels == 1, "\(name): the second subscription was not cancelled")
+    #expect(recorder.completions <= 1, "\(name)")
+  }
+
+  @Test(arguments: 0..<operators.count)
+  func silenceAfterCancelWhileUpstreamKeepsSending(index: Int) {
+    let (name, make) = Self.operators[index]
+    let source = Source()
+    let recorder = ReliabilityStrictRecorder<String, ReliabilityError>(initialDemand: .unlimited)
+    make(source).subscribe(recorder)
+    source.send(1)
+    recorder.cancel()
+    let seen = recorder.events
+    source.send(2)
+    source.sendSubscription()
+    source.send(completion: .failure(.boom))
+    #expect(recorder.events == seen, "\(name)")
+    #expect(recorder.violations == [], "\(name)")
+  }
+
+  @Test(arguments: 0..<operators.count)
+  func valuesAfterAFailureAreIgnored(index: Int) {
+    let (name, make) = Self.operators[index]
+    let source = Source()
+    let recorder = ReliabilityStrictRecorder<String, ReliabilityError>(initialDemand: .unlimited)
+    make(source).subscribe(recorder)
+    source.send(1)
+    source.send(completion: .failure(.boom))
+    let seen = recorder.events
+    source.send(2)
+    source.send(completion: .finished)
+    #expect(recorder.violations == [], "\(name)")
+    // catch and retry subscribe anew on failure; the rest must be silent after the failure.
+    if !name.hasPrefix("catch"), !name.hasPrefix("retry") {
+      #expect(recorder.events == seen, "\(name)")
+    }
+  }
+}
