@@ -60,6 +60,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var requestedDemands: [Subscribers.Demand] = []
     var isCancelled = false
     var cancellationTime: TestScheduler.SchedulerTimeType?
+    /// The number of records when ``cancel()`` was first called.
+    var cancellationIndex: Int?
     var completion: Subscribers.Completion<Failure>?
   }
 
@@ -189,6 +191,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       guard !state.isCancelled else { return nil }
       state.isCancelled = true
       state.cancellationTime = time
+      state.cancellationIndex = state.records.count
       defer { state.subscription = nil }
       return state.subscription
     }
@@ -265,6 +268,44 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// The recorded events with their times, for test failure messages.
   public var description: String {
     "TestSubscriber[" + records.map(\.description).joined(separator: ", ") + "]"
+  }
+}
+
+extension TestSubscriber {
+  /// Renders the recorded events as a marble diagram, tick 0 being `start`.
+  ///
+  /// Values render as themselves if they are one character, quoted otherwise (`'10'`); `|` is a finish, `^` a
+  /// failure, `!` the moment ``cancel()`` was called; events at one tick are grouped (`[ab]`). Ticks with
+  /// nothing are `-`, up to the last event or `length` ticks, whichever is longer. Events need times, so the
+  /// subscriber must have been made with a scheduler; without one every event is on tick 0.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler)
+  /// try scheduler.marblePublisher("-1-'10'-|", as: Int.self).subscribe(subscriber)
+  /// scheduler.run()
+  /// #expect(subscriber.marbles() == "-1-'10'-|")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - start: The time of tick 0.
+  ///   - length: The least number of ticks to render.
+  /// - Returns: The diagram.
+  public func marbles(from start: TestScheduler.SchedulerTimeType = 0, length: Int = 0) -> String {
+    let (records, cancelIndex, cancelTime) = state.withLock { ($0.records, $0.cancellationIndex, $0.cancellationTime) }
+    var events: [(tick: Int, symbol: String)] = []
+    func tick(_ time: TestScheduler.SchedulerTimeType?) -> Int { (time?.ticks ?? start.ticks) - start.ticks }
+    for (index, record) in records.enumerated() {
+      if cancelIndex == index { events.append((tick(cancelTime), "!")) }
+      switch record.event {
+      case .subscription: continue
+      case .value(let value): events.append((tick(record.time), MarbleRenderer.symbol(for: String(describing: value))))
+      case .completion(.finished): events.append((tick(record.time), "|"))
+      case .completion(.failure): events.append((tick(record.time), "^"))
+      }
+    }
+    if cancelIndex == records.count { events.append((tick(cancelTime), "!")) }
+    return MarbleRenderer.render(events, length: length)
   }
 }
 

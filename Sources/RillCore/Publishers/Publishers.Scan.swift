@@ -21,6 +21,29 @@ extension Publisher {
   ) -> Publishers.Scan<Self, T> {
     Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
   }
+
+  /// Transforms elements from the upstream publisher by providing the current element to an error-throwing
+  /// closure along with the last value returned by the closure.
+  ///
+  /// ```
+  /// upstream:                       -1-2-3-|
+  /// tryScan(0) { try add($0, $1) }: -1-3-^
+  /// ```
+  ///
+  /// If the closure throws, the publisher cancels upstream and fails with the thrown error.
+  ///
+  /// - Parameters:
+  ///   - initialResult: The previous result returned by the `nextPartialResult` closure.
+  ///   - nextPartialResult: An error-throwing closure that takes as its arguments the previous value returned by
+  ///     the closure and the next element emitted from the upstream publisher.
+  /// - Returns: A publisher that transforms elements by applying a closure that receives its previous return
+  ///   value and the next element from the upstream publisher.
+  public func tryScan<T>(
+    _ initialResult: T,
+    _ nextPartialResult: @escaping (T, Output) throws -> T
+  ) -> Publishers.TryScan<Self, T> {
+    Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+  }
 }
 
 extension Publishers {
@@ -52,6 +75,52 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult, next: nextPartialResult))
+    }
+  }
+}
+
+extension Publishers {
+  /// A publisher that transforms elements by applying an error-throwing closure to each, along with the closure's
+  /// previous result.
+  public struct TryScan<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = any Error
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The previous result returned by the `nextPartialResult` closure.
+    public let initialResult: Output
+
+    /// An error-throwing closure that takes as its arguments the previous value returned by the closure and the
+    /// next element emitted from the upstream publisher.
+    public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+    /// Creates a publisher that transforms elements by applying an error-throwing closure that receives its
+    /// previous return value and the next element from the upstream publisher.
+    public init(
+      upstream: Upstream,
+      initialResult: Output,
+      nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+    ) {
+      self.upstream = upstream
+      self.initialResult = initialResult
+      self.nextPartialResult = nextPartialResult
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
+      let next = nextPartialResult
+      upstream.subscribe(
+        FilteringInner("TryScan", downstream: subscriber, memory: initialResult, convertFailure: { $0 }) {
+          result,
+          input in
+          do {
+            result = try next(result, input)
+            return .send(result)
+          } catch {
+            return .fail(error)
+          }
+        }
+      )
     }
   }
 }

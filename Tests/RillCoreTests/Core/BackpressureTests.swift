@@ -74,7 +74,8 @@ import Testing
 
   @Test func mapAndFilterKeepDemandExact() {
     let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
-    (1...10).publisher.filter { $0.isMultiple(of: 3) }.map { $0 * 10 }.subscribe(recorder)
+    // Erased so that the lazy operators run: Combine specializes `filter` and `map` on `Publishers.Sequence`.
+    (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.map { $0 * 10 }.subscribe(recorder)
     #expect(recorder.values == [30, 60])
     recorder.request(.max(1))
     #expect(recorder.values == [30, 60, 90])

@@ -27,6 +27,8 @@ final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
   private(set) var subscriptions: [OpsMiscSubscription] = []
   private var subscribers: [AnySubscriber<Output, Failure>] = []
   var onSubscribe: ((OpsMiscUpstream) -> Void)?
+  /// Called with each new subscription before the subscriber receives it.
+  var prepareSubscription: ((OpsMiscSubscription) -> Void)?
 
   init(onSubscribe: ((OpsMiscUpstream) -> Void)? = nil) {
     self.onSubscribe = onSubscribe
@@ -34,6 +36,7 @@ final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let subscription = OpsMiscSubscription()
+    prepareSubscription?(subscription)
     subscriptions.append(subscription)
     subscribers.append(AnySubscriber(subscriber))
     subscriber.receive(subscription: subscription)
@@ -69,7 +72,9 @@ final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
 }
 
 /// A subscription that records the demand it is asked for and whether it was cancelled.
-final class OpsMiscSubscription: Subscription {
+final class OpsMiscSubscription: Subscription, CustomStringConvertible {
+  var description: String { "OpsMiscSubscription" }
+
   private(set) var requests: [Subscribers.Demand] = []
   private(set) var cancelCount = 0
   var onRequest: ((Subscribers.Demand) -> Void)?
@@ -154,4 +159,16 @@ final class OpsMiscWeakBox {
 func opsMiscAllReleased(_ body: () -> [AnyObject]) -> Bool {
   let boxes = body().map(OpsMiscWeakBox.init)
   return boxes.allSatisfy { $0.object == nil }
+}
+
+/// A text stream that keeps what is written, for `print(_:to:)` tests.
+final class OpsMiscTextStream: TextOutputStream {
+  private(set) var text = ""
+
+  func write(_ string: String) {
+    text += string
+  }
+
+  /// The lines written so far.
+  var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }

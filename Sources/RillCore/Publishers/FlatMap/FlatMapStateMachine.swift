@@ -40,6 +40,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     for index in 0..<count { children[index] = .some(nil) }
   }
 
+  /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished`.
+  mutating func finishIfEmpty() -> Bool {
+    !isTerminated && finishIfDone()
+  }
+
   // MARK: Outer upstream
 
   enum OuterSubscriptionAction {

@@ -22,6 +22,20 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   var playgroundDescription: Any { description }
 
+  /// Presents a merge of `count` upstreams to `downstream`; the caller then subscribes each upstream `i` with
+  /// `child(i)`.
+  static func merging(_ downstream: Downstream, count: Int) -> FlatMapSubscription {
+    let merger = FlatMapSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
+    downstream.receive(subscription: merger)
+    if merger.machine.withLock({ $0.finishIfEmpty() }) { downstream.receive(completion: .finished) }
+    return merger
+  }
+
+  /// The subscriber for child `index`.
+  func child(_ index: Int) -> FlatMapChildSubscriber<Downstream> {
+    FlatMapChildSubscriber(index: index, parent: self)
+  }
+
   // MARK: Outer upstream (flatMap)
 
   func outerSubscribed(_ subscription: any Subscription) {

@@ -1,0 +1,5 @@
+// The framework under test for Workloads.swift (a symlink to RillWorkloads/Workloads.swift).
+@_exported import OpenCombine
+
+/// The framework's name, as shown in the benchmark table.
+public let frameworkName = "OpenCombine"

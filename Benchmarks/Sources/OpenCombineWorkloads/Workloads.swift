@@ -1,0 +1,1 @@
+../RillWorkloads/Workloads.swift

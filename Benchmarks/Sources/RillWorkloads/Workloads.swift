@@ -1,0 +1,150 @@
+// Each workload is written once, here, and compiled twice: against Rill (RillWorkloads, where `RILL` is
+// defined) and against OpenCombine (OpenCombineWorkloads, through a symlink to this file). A workload pushes `n`
+// elements through a pipeline and returns a checksum, so the optimiser cannot drop the work. Sinks add to a
+// pointer's pointee, not to a captured `var`, so the closure costs no exclusivity check (PERFORMANCE.md, 9).
+import Dispatch
+
+/// A counter that sink closures add to without exclusivity checks.
+final class Accumulator: @unchecked Sendable {
+  let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+  init() { pointer.initialize(to: 0) }
+
+  deinit { pointer.deallocate() }
+
+  @inline(__always) func add(_ value: Int) { pointer.pointee &+= value }
+
+  var value: Int { pointer.pointee }
+}
+
+/// One workload: a name, and how to run it over `n` elements (nil when the framework lacks the operator).
+public struct Workload: @unchecked Sendable {
+  public let name: String
+  public let run: ((Int) -> Int)?
+}
+
+public enum Workloads {
+  /// Every workload, in table order.
+  public static let all: [Workload] = [
+    Workload(name: "sequence → map → filter → sink", run: sequenceMapFilter),
+    Workload(name: "subject → 10 stacked maps → sink", run: tenMaps),
+    Workload(name: "PassthroughSubject send, 1 sink", run: passthroughOne),
+    Workload(name: "PassthroughSubject send, 10 sinks", run: passthroughTen),
+    Workload(name: "CurrentValueSubject send, 1 sink", run: currentValue),
+    Workload(name: "sink + cancel churn (per subscription)", run: churn),
+    Workload(name: "two threads send into one subject", run: twoThreads),
+    Workload(name: "sequence → scan → sink", run: sequenceScan),
+    Workload(name: "subject → scan → sink", run: subjectScan),
+    Workload(name: "sequence → map → erase → filter → erase → sink", run: erasedChain),
+    Workload(name: "subject → 20 mixed operators → sink", run: twentyMixed),
+  ]
+
+  static func sequenceMapFilter(_ n: Int) -> Int {
+    let sum = Accumulator()
+    _ = (0..<n).publisher.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum.add($0) }
+    return sum.value
+  }
+
+  static func tenMaps(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.map { $0 &+ 1 }.map { $0 &+ 2 }.map { $0 &+ 3 }.map { $0 &+ 4 }.map { $0 &+ 5 }
+      .map { $0 &+ 6 }.map { $0 &+ 7 }.map { $0 &+ 8 }.map { $0 &+ 9 }.map { $0 &+ 10 }
+      .sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func passthroughOne(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func passthroughTen(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellables = (0..<10).map { _ in subject.sink { sum.add($0) } }
+    for i in 0..<n { subject.send(i) }
+    for cancellable in cancellables { cancellable.cancel() }
+    return sum.value
+  }
+
+  static func currentValue(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellable = subject.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func churn(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    for _ in 0..<n {
+      let cancellable = subject.sink { sum.add($0) }
+      cancellable.cancel()
+    }
+    return sum.value &+ n
+  }
+
+  static func twoThreads(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.sink { sum.add($0) }
+    let half = n / 2
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      for i in 0..<half { subject.send(i) }
+    }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func sequenceScan(_ n: Int) -> Int {
+    let sum = Accumulator()
+    _ = (0..<n).publisher.scan(0) { $0 &+ $1 }.sink { sum.add($0) }
+    return sum.value
+  }
+
+  static func subjectScan(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.scan(0) { $0 &+ $1 }.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func erasedChain(_ n: Int) -> Int {
+    let sum = Accumulator()
+    _ = (0..<n).publisher.map { $0 &* 3 }.eraseToAnyPublisher().filter { $0 & 1 == 0 }.eraseToAnyPublisher()
+      .sink { sum.add($0) }
+    return sum.value
+  }
+
+  static func twentyMixed(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let first: AnyPublisher<Int, Never> = subject
+      .map { (v: Int) in v &+ 1 }.filter { (v: Int) in v >= 0 }.scan(0) { (a: Int, v: Int) in a &+ v }
+      .map { (v: Int) in v & 0xFFFF }.filter { (v: Int) in v != -1 }
+      .eraseToAnyPublisher()
+    let second: AnyPublisher<Int, Never> = first
+      .map { (v: Int) in v &* 3 }.filter { (v: Int) in v >= 0 }.scan(0) { (a: Int, v: Int) in a ^ v }
+      .map { (v: Int) in v &+ 7 }.filter { (v: Int) in v != -2 }
+      .eraseToAnyPublisher()
+    let third: AnyPublisher<Int, Never> = second
+      .map { (v: Int) in v >> 1 }.filter { (v: Int) in v != -3 }.scan(1) { (a: Int, v: Int) in a &+ v }
+      .map { (v: Int) in v & 0xFFFFF }.filter { (v: Int) in v != -4 }
+      .eraseToAnyPublisher()
+    let cancellable = third.map { (v: Int) in v &+ 2 }.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+}

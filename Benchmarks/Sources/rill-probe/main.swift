@@ -1,0 +1,42 @@
+// Runs one workload for a given number of elements, for valgrind and quick timing:
+//   rill-probe <Rill|OpenCombine|loop> <workload name or a unique part of it> <elements> [repeats]
+// Prints the checksum and the time per element. `valgrind` with two element counts gives allocations and
+// instructions per element from the difference.
+import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#endif
+import HandLoops
+import OpenCombineWorkloads
+import RillWorkloads
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let n = Int(arguments[3]) else {
+  print("usage: rill-probe <Rill|OpenCombine|loop> <workload> <elements> [repeats]")
+  for workload in RillWorkloads.Workloads.all { print("  \(workload.name)") }
+  exit(2)
+}
+let repeats = arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1
+
+func find(_ workloads: [(name: String, run: ((Int) -> Int)?)]) -> ((Int) -> Int)? {
+  if let exact = workloads.first(where: { $0.name == arguments[2] }) { return exact.run }
+  let matches = workloads.filter { $0.name.contains(arguments[2]) }
+  guard matches.count == 1 else { return nil }
+  return matches[0].run
+}
+
+let run: ((Int) -> Int)?
+switch arguments[1] {
+case "Rill": run = find(RillWorkloads.Workloads.all.map { ($0.name, $0.run) })
+case "OpenCombine": run = find(OpenCombineWorkloads.Workloads.all.map { ($0.name, $0.run) })
+default: run = find(HandLoops.byWorkload.map { ($0.key, $0.value) })
+}
+guard let run else {
+  print("no single workload matches \(arguments[2]) for \(arguments[1])")
+  exit(2)
+}
+var checksum = 0
+let start = DispatchTime.now().uptimeNanoseconds
+for _ in 0..<repeats { checksum &+= run(n) }
+let elapsed = DispatchTime.now().uptimeNanoseconds - start
+print("checksum \(checksum); \(Double(elapsed) / Double(n * repeats)) ns/element")

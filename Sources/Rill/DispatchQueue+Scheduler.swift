@@ -1,0 +1,216 @@
+public import Dispatch
+public import RillCore
+
+extension DispatchQueue: Scheduler {
+  /// The scheduler time type used by the dispatch queue.
+  public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    /// The dispatch time represented by this type.
+    public var dispatchTime: DispatchTime
+
+    /// Creates a dispatch queue time type instance.
+    public init(_ time: DispatchTime) {
+      dispatchTime = time
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(dispatchTime.uptimeNanoseconds)
+    }
+
+    /// Returns the distance to another dispatch queue time.
+    public func distance(to other: SchedulerTimeType) -> Stride {
+      let start = dispatchTime.uptimeNanoseconds
+      let end = other.dispatchTime.uptimeNanoseconds
+      return end >= start ? .nanoseconds(Int(clamping: end - start)) : .nanoseconds(-Int(clamping: start - end))
+    }
+
+    /// Returns a dispatch queue scheduler time calculated by advancing this instance's time by the given
+    /// interval.
+    public func advanced(by n: Stride) -> SchedulerTimeType {
+      let now = dispatchTime.uptimeNanoseconds
+      let moved =
+        n.magnitude >= 0
+        ? now.addingReportingOverflow(UInt64(n.magnitude)).partialValue
+        : now
+          - Swift.min(now, UInt64(-n.magnitude))
+      return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
+    }
+
+    public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+      lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(dispatchTime.uptimeNanoseconds)
+    }
+
+    /// A type that represents the distance between two dispatch queue times, in nanoseconds.
+    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
+      Hashable, Codable, Sendable
+    {
+      public typealias FloatLiteralType = Double
+      public typealias IntegerLiteralType = Int
+      public typealias Magnitude = Int
+
+      /// The value of this time interval in nanoseconds.
+      public var magnitude: Int
+
+      /// A `DispatchTimeInterval` created with the value of this type in nanoseconds.
+      public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
+
+      /// Creates a dispatch queue time interval from a dispatch time interval.
+      public init(_ timeInterval: DispatchTimeInterval) {
+        switch timeInterval {
+        case .seconds(let s): magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        case .milliseconds(let ms): magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
+        case .microseconds(let us): magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
+        case .nanoseconds(let ns): magnitude = ns
+        case .never: magnitude = .max
+        @unknown default: magnitude = .max
+        }
+      }
+
+      private init(nanoseconds: Int) {
+        magnitude = nanoseconds
+      }
+
+      /// Creates a dispatch queue time interval from a floating-point seconds value.
+      public init(floatLiteral value: Double) {
+        magnitude = Int(clamping: Int64((value * 1_000_000_000).rounded()))
+      }
+
+      /// Creates a dispatch queue time interval from an integer seconds value.
+      public init(integerLiteral value: Int) {
+        magnitude = value * 1_000_000_000
+      }
+
+      /// Creates a dispatch queue time interval from a binary integer seconds value, if it can be represented
+      /// exactly.
+      public init?<T: BinaryInteger>(exactly source: T) {
+        guard let seconds = Int(exactly: source) else { return nil }
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        magnitude = nanoseconds
+      }
+
+      public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+
+      public static func * (lhs: Stride, rhs: Stride) -> Stride {
+        Stride(nanoseconds: Int(Double(lhs.magnitude) * Double(rhs.magnitude) / 1_000_000_000))
+      }
+
+      public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+
+      public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+
+      public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+
+      public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+
+      public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+      /// Converts the specified number of seconds into a stride.
+      public static func seconds(_ s: Int) -> Stride { Stride(.seconds(s)) }
+
+      /// Converts the specified number of seconds, as a floating-point value, into a stride.
+      public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
+
+      /// Converts the specified number of milliseconds into a stride.
+      public static func milliseconds(_ ms: Int) -> Stride { Stride(.milliseconds(ms)) }
+
+      /// Converts the specified number of microseconds into a stride.
+      public static func microseconds(_ us: Int) -> Stride { Stride(.microseconds(us)) }
+
+      /// Converts the specified number of nanoseconds into a stride.
+      public static func nanoseconds(_ ns: Int) -> Stride { Stride(.nanoseconds(ns)) }
+    }
+  }
+
+  /// Options that affect the operation of the dispatch queue scheduler.
+  public struct SchedulerOptions {
+    /// The dispatch queue quality of service.
+    public var qos: DispatchQoS
+
+    /// The dispatch queue work item flags.
+    public var flags: DispatchWorkItemFlags
+
+    /// The dispatch group, if any, that should be used for performing actions.
+    public var group: DispatchGroup?
+
+    /// Creates scheduler options for a dispatch queue.
+    public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
+      self.qos = qos
+      self.flags = flags
+      self.group = group
+    }
+  }
+
+  /// The minimum tolerance allowed by the scheduler.
+  public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+
+  /// This scheduler's definition of the current moment in time.
+  public var now: SchedulerTimeType { SchedulerTimeType(DispatchTime.now()) }
+
+  /// Performs the action on the queue at the next possible opportunity.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    let work = RillScheduledAction(action)
+    let options = options ?? SchedulerOptions()
+    async(group: options.group, qos: options.qos, flags: options.flags) { work.run() }
+  }
+
+  /// Performs the action on the queue at some time after the specified date.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) {
+    let work = RillScheduledAction(action)
+    let options = options ?? SchedulerOptions()
+    asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) { work.run() }
+  }
+
+  /// Performs the action on the queue at some time after the specified date, at the specified frequency, with
+  /// a timer source that the returned cancellable cancels.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    let work = RillScheduledAction(action)
+    let options = options ?? SchedulerOptions()
+    let timer = DispatchSource.makeTimerSource(queue: self)
+    timer.setEventHandler(qos: options.qos, flags: options.flags) { work.run() }
+    timer.schedule(
+      deadline: date.dispatchTime,
+      repeating: .nanoseconds(Swift.max(interval.magnitude, 1)),
+      leeway: .nanoseconds(Swift.max(tolerance.magnitude, 0))
+    )
+    timer.activate()
+    return AnyCancellable { timer.cancel() }
+  }
+}
+
+/// Carries a scheduler action across the `@Sendable` boundary of Dispatch and Foundation.
+///
+/// A scheduler runs each action it is given exactly where the `Scheduler` contract says: handing it to
+/// another thread is the point of scheduling it.
+// SAFETY: immutable; the wrapped closure is only called, never mutated.
+final class RillScheduledAction: @unchecked Sendable {
+  private let action: () -> Void
+
+  init(_ action: @escaping () -> Void) {
+    self.action = action
+  }
+
+  func run() {
+    action()
+  }
+}

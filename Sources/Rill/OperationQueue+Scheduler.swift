@@ -1,0 +1,155 @@
+public import Foundation
+public import RillCore
+
+extension OperationQueue: Scheduler {
+  /// The scheduler time type used by the operation queue.
+  public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    /// The date represented by this type.
+    public var date: Date
+
+    /// Initializes a operation queue scheduler time with the given date.
+    public init(_ date: Date) {
+      self.date = date
+    }
+
+    /// Returns the distance to another operation queue scheduler time.
+    public func distance(to other: SchedulerTimeType) -> Stride {
+      Stride(other.date.timeIntervalSince(date))
+    }
+
+    /// Returns a operation queue scheduler time calculated by advancing this instance's time by the given interval.
+    public func advanced(by n: Stride) -> SchedulerTimeType {
+      SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
+    }
+
+    /// The interval by which operation queue times advance, in seconds.
+    public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable, Sendable,
+      SchedulerTimeIntervalConvertible
+    {
+      public typealias FloatLiteralType = TimeInterval
+      public typealias IntegerLiteralType = TimeInterval
+      public typealias Magnitude = TimeInterval
+
+      /// The value of this time interval in seconds.
+      public var magnitude: TimeInterval
+
+      /// The value of this time interval in seconds.
+      public var timeInterval: TimeInterval { magnitude }
+
+      /// Creates a operation queue scheduler time interval from the given time interval.
+      public init(_ timeInterval: TimeInterval) {
+        magnitude = timeInterval
+      }
+
+      /// Creates a operation queue scheduler time interval from an integer seconds value.
+      public init(integerLiteral value: TimeInterval) {
+        magnitude = value
+      }
+
+      /// Creates a operation queue scheduler time interval from a floating-point seconds value.
+      public init(floatLiteral value: TimeInterval) {
+        magnitude = value
+      }
+
+      /// Creates a operation queue scheduler time interval from a binary integer type, if it can be represented exactly.
+      public init?<T: BinaryInteger>(exactly source: T) {
+        guard let value = TimeInterval(exactly: source) else { return nil }
+        magnitude = value
+      }
+
+      public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+
+      public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+
+      public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+
+      public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+
+      public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+
+      public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+
+      public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+      /// Converts the specified number of seconds into a stride.
+      public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
+
+      /// Converts the specified number of seconds, as a floating-point value, into a stride.
+      public static func seconds(_ s: Double) -> Stride { Stride(s) }
+
+      /// Converts the specified number of milliseconds into a stride.
+      public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
+
+      /// Converts the specified number of microseconds into a stride.
+      public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
+
+      /// Converts the specified number of nanoseconds into a stride.
+      public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
+    }
+  }
+
+  /// Options that affect the operation of the operation queue scheduler.
+  public struct SchedulerOptions: Sendable {}
+
+  /// The minimum tolerance allowed by the scheduler.
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// This scheduler's definition of the current moment in time.
+  public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
+
+  /// Adds the action to the queue as an operation.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    let work = RillScheduledAction(action)
+    addOperation { work.run() }
+  }
+
+  /// Adds the action to the queue as an operation at some time after the specified date.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) {
+    let work = RillScheduledAction(action)
+    let queue = RillOperationQueueBox(self)
+    let delay = Swift.max(0, date.date.timeIntervalSinceNow)
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+      queue.queue.addOperation { work.run() }
+    }
+  }
+
+  /// Adds the action to the queue as an operation at some time after the specified date, then again at the
+  /// specified frequency until the returned cancellable is cancelled.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    let work = RillScheduledAction(action)
+    let queue = RillOperationQueueBox(self)
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.setEventHandler {
+      queue.queue.addOperation { work.run() }
+    }
+    let delay = Swift.max(0, date.date.timeIntervalSinceNow)
+    timer.schedule(
+      deadline: .now() + delay,
+      repeating: Swift.max(interval.timeInterval, 1e-9),
+      leeway: .nanoseconds(Int(Swift.max(0, tolerance.timeInterval) * 1_000_000_000))
+    )
+    timer.activate()
+    return AnyCancellable { timer.cancel() }
+  }
+}
+
+/// Carries an operation queue into a Dispatch handler.
+// SAFETY: immutable; `OperationQueue.addOperation` is thread-safe.
+final class RillOperationQueueBox: @unchecked Sendable {
+  let queue: OperationQueue
+
+  init(_ queue: OperationQueue) {
+    self.queue = queue
+  }
+}

@@ -1,0 +1,225 @@
+extension Publisher {
+  /// Buffers elements received from an upstream publisher.
+  ///
+  /// ```
+  /// upstream:                                  -1-2-3-|
+  /// downstream demand:                         ------3
+  /// buffer(size: 2, prefetch: .byRequest,
+  ///        whenFull: .dropNewest):             ------[12]|
+  /// ```
+  ///
+  /// Values that arrive while downstream has no demand wait in the buffer. With ``Publishers/PrefetchStrategy/keepFull``
+  /// the buffer asks upstream for `size` values on subscription and for one more each time it delivers one;
+  /// with ``Publishers/PrefetchStrategy/byRequest`` it asks upstream for unlimited values. When the buffer is
+  /// full, `whenFull` drops the newest value, drops the oldest one, or cancels upstream and fails with a custom
+  /// error after the buffered values that downstream asks for next.
+  ///
+  /// - Parameters:
+  ///   - size: The maximum number of elements to store.
+  ///   - prefetch: The strategy to initially populate the buffer.
+  ///   - whenFull: The action to take when the buffer becomes full.
+  /// - Returns: A publisher that buffers elements received from an upstream publisher.
+  public func buffer(
+    size: Int,
+    prefetch: Publishers.PrefetchStrategy,
+    whenFull: Publishers.BufferingStrategy<Failure>
+  ) -> Publishers.Buffer<Self> {
+    Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+  }
+}
+
+extension Publishers {
+  /// A strategy for filling a buffer.
+  public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+    /// A strategy to fill the buffer at subscription time, and keep it full thereafter.
+    case keepFull
+
+    /// A strategy that avoids prefetching and instead performs requests on demand.
+    case byRequest
+  }
+
+  /// A strategy that handles exhaustion of a buffer's capacity.
+  public enum BufferingStrategy<Failure: Error> {
+    /// When the buffer is full, discard the newly received element.
+    case dropNewest
+
+    /// When the buffer is full, discard the oldest element in the buffer.
+    case dropOldest
+
+    /// When the buffer is full, execute the closure to provide a custom error.
+    case customError(() -> Failure)
+  }
+
+  /// A publisher that buffers elements received from an upstream publisher.
+  public struct Buffer<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum number of elements to store.
+    public let size: Int
+
+    /// The strategy for initially populating the buffer.
+    public let prefetch: Publishers.PrefetchStrategy
+
+    /// The action to take when the buffer becomes full.
+    public let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+
+    /// Creates a publisher that buffers elements received from an upstream publisher.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher from which this publisher receives elements.
+    ///   - size: The maximum number of elements to store.
+    ///   - prefetch: The strategy for initially populating the buffer.
+    ///   - whenFull: The action to take when the buffer becomes full.
+    public init(
+      upstream: Upstream,
+      size: Int,
+      prefetch: Publishers.PrefetchStrategy,
+      whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+    ) {
+      self.upstream = upstream
+      self.size = size
+      self.prefetch = prefetch
+      self.whenFull = whenFull
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+    }
+  }
+}
+
+extension Publishers.Buffer {
+  // SAFETY: all mutable state is in `state`; downstream, upstream and the error closure are called outside the
+  // lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+      var machine: BufferStateMachine<Output, Failure>
+      var downstream: Downstream?
+    }
+
+    private let state: Locked<State>
+    private let makeError: (() -> Failure)?
+
+    init(
+      downstream: Downstream,
+      size: Int,
+      prefetch: Publishers.PrefetchStrategy,
+      whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
+      let full: BufferStateMachine<Output, Failure>.FullAction
+      switch whenFull {
+      case .dropNewest:
+        full = .dropNewest
+        makeError = nil
+      case .dropOldest:
+        full = .dropOldest
+        makeError = nil
+      case .customError(let make):
+        full = .fail
+        makeError = make
+      }
+      let machine = BufferStateMachine<Output, Failure>(size: size, keepsFull: prefetch == .keepFull, whenFull: full)
+      state = Locked(State(machine: machine, downstream: downstream))
+    }
+
+    var description: String { "Buffer" }
+
+    var customMirror: Mirror {
+      let (values, demand, completion) = state.withLock {
+        (Array($0.machine.buffered), $0.machine.demand, $0.machine.completion)
+      }
+      return Mirror(self, children: ["values": values, "downstreamDemand": demand, "terminal": completion as Any])
+    }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard let demand = state.withLock({ $0.machine.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      subscription.request(demand)
+      guard let downstream = state.withLock({ $0.downstream }) else { return }
+      downstream.receive(subscription: self)
+      state.withLock { $0.machine.isDownstreamReady = true }
+      drain(refillUpstream: true)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      switch state.withLock({ $0.machine.receive(input) }) {
+      case .ignore:
+        return .none
+      case .drain:
+        return drain(refillUpstream: false)
+      case .makeError:
+        guard let makeError else { return .none }
+        let error = makeError()
+        state.withLock { $0.machine.failWhenFull(error) }?.cancel()
+        return .none
+      }
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      if state.withLock({ $0.machine.complete(completion) }) {
+        drain(refillUpstream: false)
+      }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Buffer: a subscriber requested \(demand); demand must be greater than zero")
+      if state.withLock({ $0.machine.request(demand) }) {
+        drain(refillUpstream: true)
+      }
+    }
+
+    func cancel() {
+      let (upstream, downstream) = state.withLock { state in
+        defer { state.downstream = nil }
+        return (state.machine.cancel(), state.downstream)
+      }
+      upstream?.cancel()
+      _ = downstream
+    }
+
+    /// Delivers what demand allows, then a due completion; returns, or requests from upstream when
+    /// `refillUpstream` is set, the demand that keeps the buffer full.
+    @discardableResult
+    private func drain(refillUpstream: Bool) -> Subscribers.Demand {
+      guard let downstream = state.withLock({ $0.machine.startDraining() ? $0.downstream : nil }) else { return .none }
+      var delivered = 0
+      while true {
+        let step = state.withLock { state in
+          let step = state.machine.nextStep()
+          if case .complete = step { state.downstream = nil }
+          return step
+        }
+        switch step {
+        case .deliver(let value):
+          delivered += 1
+          let more = downstream.receive(value)
+          state.withLock { $0.machine.delivered(more: more) }
+        case .complete(let completion):
+          downstream.receive(completion: completion)
+          return .none
+        case .stop:
+          let (keepsFull, upstream) = state.withLock { ($0.machine.keepsFull, $0.machine.link.upstream) }
+          guard keepsFull, delivered > 0, let upstream else { return .none }
+          if refillUpstream {
+            upstream.request(.max(delivered))
+            return .none
+          }
+          return .max(delivered)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,142 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension Publisher {
+  /// Raises a debugger signal when a provided closure needs to stop the process in the debugger.
+  ///
+  /// ```
+  /// upstream:                           -1-2-|
+  /// breakpoint(receiveOutput: { _ in false }): -1-2-|
+  /// ```
+  ///
+  /// When any of the provided closures returns `true`, this publisher raises the `SIGTRAP` signal to stop the
+  /// process in the debugger. Otherwise, this publisher passes through values and completions as-is.
+  ///
+  /// - Parameters:
+  ///   - receiveSubscription: A closure that executes when the publisher receives a subscription. Return
+  ///     `true` from this closure to raise `SIGTRAP`, or `false` to continue.
+  ///   - receiveOutput: A closure that executes when the publisher receives a value. Return `true` from this
+  ///     closure to raise `SIGTRAP`, or `false` to continue.
+  ///   - receiveCompletion: A closure that executes when the publisher receives a completion. Return `true`
+  ///     from this closure to raise `SIGTRAP`, or `false` to continue.
+  /// - Returns: A publisher that raises a debugger signal when one of the provided closures returns `true`.
+  public func breakpoint(
+    receiveSubscription: ((any Subscription) -> Bool)? = nil,
+    receiveOutput: ((Output) -> Bool)? = nil,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+  ) -> Publishers.Breakpoint<Self> {
+    Publishers.Breakpoint(
+      upstream: self,
+      receiveSubscription: receiveSubscription,
+      receiveOutput: receiveOutput,
+      receiveCompletion: receiveCompletion
+    )
+  }
+
+  /// Raises a debugger signal upon receiving a failure.
+  ///
+  /// ```
+  /// upstream:            -1-2-|
+  /// breakpointOnError(): -1-2-|
+  /// ```
+  ///
+  /// When the upstream publisher fails with an error, this publisher raises the `SIGTRAP` signal, which stops
+  /// the process in the debugger. Otherwise, this publisher passes through values and completions as-is.
+  ///
+  /// - Returns: A publisher that raises a debugger signal upon receiving a failure.
+  public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+    breakpoint(receiveCompletion: { completion in
+      if case .failure = completion { return true }
+      return false
+    })
+  }
+}
+
+extension Publishers {
+  /// A publisher that raises a debugger signal when a provided closure needs to stop the process in the
+  /// debugger.
+  public struct Breakpoint<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// A closure that executes when the publisher receives a subscription, and can raise a debugger signal by
+    /// returning a true Boolean value.
+    public let receiveSubscription: ((any Subscription) -> Bool)?
+
+    /// A closure that executes when the publisher receives output from the upstream publisher, and can raise a
+    /// debugger signal by returning a true Boolean value.
+    public let receiveOutput: ((Upstream.Output) -> Bool)?
+
+    /// A closure that executes when the publisher receives completion, and can raise a debugger signal by
+    /// returning a true Boolean value.
+    public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+
+    /// Creates a breakpoint publisher with the provided upstream publisher and breakpoint-raising closures.
+    public init(
+      upstream: Upstream,
+      receiveSubscription: ((any Subscription) -> Bool)? = nil,
+      receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+      receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+    ) {
+      self.upstream = upstream
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, breakpoint: self))
+    }
+  }
+}
+
+extension Publishers.Breakpoint {
+  /// Stops the process in the debugger, or ends it when no debugger is attached.
+  static func stopInDebugger() {
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    _ = raise(SIGTRAP)
+    #else
+    fatalError("breakpoint")
+    #endif
+  }
+
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let breakpoint: Publishers.Breakpoint<Upstream>
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "Breakpoint" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      if breakpoint.receiveSubscription?(subscription) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      if breakpoint.receiveOutput?(input) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      if breakpoint.receiveCompletion?(completion) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      downstream.receive(completion: completion)
+    }
+  }
+}

@@ -1,0 +1,267 @@
+extension Publisher {
+  /// Collects elements by a given time-grouping strategy, and emits a single array of the collection.
+  ///
+  /// ```
+  /// upstream:                                   -a-b--c-d-e-|
+  /// collect(.byTime(scheduler, 4)):             ----[ab]---[cd]e|
+  /// ```
+  ///
+  /// A repeating clock started at the subscription emits what was collected at the end of each interval,
+  /// when there is something and the downstream has demand. With `.byTimeOrCount` a full buffer is also
+  /// emitted at once, and the upstream is asked for `count` elements per array requested. When the upstream
+  /// finishes, what is left is emitted before `.finished`; a failure drops it.
+  ///
+  /// - Parameters:
+  ///   - strategy: The timing group strategy used by the operator to collect and publish elements.
+  ///   - options: Scheduler options to use for the strategy.
+  /// - Returns: A publisher that collects elements by a given strategy, and emits a single array of the
+  ///   collection.
+  public func collect<S: Scheduler>(
+    _ strategy: Publishers.TimeGroupingStrategy<S>,
+    options: S.SchedulerOptions? = nil
+  ) -> Publishers.CollectByTime<Self, S> {
+    Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+  }
+}
+
+extension Publishers {
+  /// A strategy for collecting received elements.
+  public enum TimeGroupingStrategy<Context: Scheduler> {
+    /// A grouping that collects and periodically publishes items.
+    case byTime(Context, Context.SchedulerTimeType.Stride)
+
+    /// A grouping that collects and publishes items periodically or when a buffer reaches a maximum size.
+    case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+  }
+
+  /// A publisher that buffers and periodically publishes its items.
+  public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = [Upstream.Output]
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// The strategy with which to collect and publish elements.
+    public let strategy: Publishers.TimeGroupingStrategy<Context>
+
+    /// `Scheduler` options to use for the strategy.
+    public let options: Context.SchedulerOptions?
+
+    /// Creates a publisher that buffers and periodically publishes its items.
+    public init(
+      upstream: Upstream,
+      strategy: Publishers.TimeGroupingStrategy<Context>,
+      options: Context.SchedulerOptions?
+    ) {
+      self.upstream = upstream
+      self.strategy = strategy
+      self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
+      upstream.subscribe(Inner(downstream: subscriber, strategy: strategy, options: options))
+    }
+  }
+}
+
+extension Publishers.CollectByTime {
+  // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private enum Event {
+      case value([Input])
+      case completion(Subscribers.Completion<Failure>)
+    }
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var isFinished = false
+      var demand = Subscribers.Demand.none
+      var buffer: [Input] = []
+      var timer: (any Cancellable)?
+      /// The upstream's completion while the last array waits for demand.
+      var heldCompletion: Subscribers.Completion<Failure>?
+      var outbox = SchedulerOutbox<Event>()
+
+      /// Takes up to `limit` buffered elements when there is demand.
+      mutating func takeBatch(limit: Int) -> [Input]? {
+        guard !buffer.isEmpty, demand > 0 else { return nil }
+        demand -= 1
+        guard buffer.count > limit else {
+          defer { buffer = [] }
+          return buffer
+        }
+        defer { buffer.removeFirst(limit) }
+        return Array(buffer.prefix(limit))
+      }
+    }
+
+    private let downstream: Downstream
+    private let scheduler: Context
+    private let interval: Context.SchedulerTimeType.Stride
+    private let count: Int?
+    private let options: Context.SchedulerOptions?
+    private let state = Locked(State())
+
+    init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?)
+    {
+      self.downstream = downstream
+      switch strategy {
+      case .byTime(let scheduler, let interval):
+        (self.scheduler, self.interval, self.count) = (scheduler, interval, nil)
+      case .byTimeOrCount(let scheduler, let interval, let count):
+        precondition(count > 0, "collect(.byTimeOrCount): count must be greater than zero, not \(count)")
+        (self.scheduler, self.interval, self.count) = (scheduler, interval, count)
+      }
+      self.options = options
+    }
+
+    var description: String { "CollectByTime" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    private var limit: Int { count ?? .max }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      let timer = scheduler.schedule(
+        after: scheduler.now.advanced(by: interval),
+        interval: interval,
+        tolerance: scheduler.minimumTolerance,
+        options: options
+      ) { [weak self] in
+        self?.tick()
+      }
+      let stale = state.withLock { state -> (any Cancellable)? in
+        guard !state.isFinished, state.link.upstream != nil else { return timer }
+        state.timer = timer
+        return nil
+      }
+      stale?.cancel()
+      downstream.receive(subscription: self)
+      if count == nil {
+        subscription.request(.unlimited)
+      }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+      let limit = self.limit
+      let batch = state.withLock { state -> [Input]? in
+        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        state.buffer.append(input)
+        guard state.buffer.count >= limit else { return nil }
+        return state.takeBatch(limit: limit)
+      }
+      if let batch { deliver(.value(batch)) }
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      let limit = self.limit
+      let action = state.withLock { state -> (timer: (any Cancellable)?, batch: [Input]?, now: Bool)? in
+        guard !state.isFinished, state.link.terminate() != nil else { return nil }
+        defer { state.timer = nil }
+        guard case .finished = completion, !state.buffer.isEmpty else {
+          state.buffer = []
+          return (state.timer, nil, true)
+        }
+        let batch = state.takeBatch(limit: limit)
+        guard batch != nil, state.buffer.isEmpty else {
+          state.heldCompletion = completion
+          return (state.timer, batch, false)
+        }
+        return (state.timer, batch, true)
+      }
+      guard let action else { return }
+      action.timer?.cancel()
+      if let batch = action.batch { deliver(.value(batch)) }
+      if action.now { deliver(.completion(completion)) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "CollectByTime: a subscriber requested \(demand); demand must be greater than zero")
+      let upstream = state.withLock { state -> (any Subscription)? in
+        state.demand += demand
+        return state.link.upstream
+      }
+      if let count, let upstream {
+        upstream.request(demand * count)
+      }
+      flushHeld()
+    }
+
+    /// Delivers the last arrays and the completion held for want of demand, as far as demand allows.
+    private func flushHeld() {
+      let limit = self.limit
+      let (batch, completion) = state.withLock { state -> ([Input]?, Subscribers.Completion<Failure>?) in
+        guard let held = state.heldCompletion else { return (nil, nil) }
+        let batch = state.takeBatch(limit: limit)
+        guard state.buffer.isEmpty else { return (batch, nil) }
+        state.heldCompletion = nil
+        return (batch, held)
+      }
+      if let batch { deliver(.value(batch)) }
+      if let completion { deliver(.completion(completion)) }
+    }
+
+    func cancel() {
+      let (upstream, timer) = state.withLock { state in
+        state.isFinished = true
+        state.buffer = []
+        state.heldCompletion = nil
+        state.outbox.removeAll()
+        defer { state.timer = nil }
+        return (state.link.terminate(), state.timer)
+      }
+      timer?.cancel()
+      upstream?.cancel()
+    }
+
+    private func tick() {
+      let limit = self.limit
+      let batch = state.withLock { state -> [Input]? in
+        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        return state.takeBatch(limit: limit)
+      }
+      if let batch { deliver(.value(batch)) }
+    }
+
+    private func deliver(_ event: Event) {
+      var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+      while let event = next {
+        switch event {
+        case .value(let batch):
+          let demand = downstream.receive(batch)
+          if demand > 0 {
+            let (upstream, isHolding) = state.withLock { state in
+              state.demand += demand
+              return (state.link.upstream, state.heldCompletion != nil)
+            }
+            if let count, let upstream {
+              upstream.request(demand * count)
+            }
+            if isHolding { flushHeld() }
+          }
+        case .completion(let completion):
+          state.withLock { state in
+            state.isFinished = true
+            state.outbox.removeAll()
+          }
+          downstream.receive(completion: completion)
+        }
+        next = state.withLock { $0.outbox.next() }
+      }
+    }
+  }
+}

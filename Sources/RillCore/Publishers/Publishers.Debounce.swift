@@ -1,0 +1,214 @@
+extension Publisher {
+  /// Publishes elements only after a specified time interval elapses between events.
+  ///
+  /// ```
+  /// upstream:                              -a-b-----c----|
+  /// debounce(for: 3, scheduler: scheduler): -----b-----c--|
+  /// ```
+  ///
+  /// Each value restarts the clock; the latest value is published when `dueTime` passes without a new one and
+  /// the downstream has demand, otherwise it is dropped. The upstream is asked for unlimited values. A value
+  /// still waiting when the upstream completes is dropped, and the completion is delivered on the scheduler.
+  ///
+  /// - Parameters:
+  ///   - dueTime: The time the publisher should wait before publishing an element.
+  ///   - scheduler: The scheduler on which this publisher delivers elements.
+  ///   - options: Scheduler options that customize this publisher's delivery of elements.
+  /// - Returns: A publisher that publishes events only after a specified time elapses.
+  public func debounce<S: Scheduler>(
+    for dueTime: S.SchedulerTimeType.Stride,
+    scheduler: S,
+    options: S.SchedulerOptions? = nil
+  ) -> Publishers.Debounce<Self, S> {
+    Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+  }
+}
+
+extension Publishers {
+  /// A publisher that publishes elements only after a specified time interval elapses between events.
+  public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The amount of time the publisher should wait before publishing an element.
+    public let dueTime: Context.SchedulerTimeType.Stride
+
+    /// The scheduler on which this publisher delivers elements.
+    public let scheduler: Context
+
+    /// Scheduler options that customize this publisher's delivery of elements.
+    public let options: Context.SchedulerOptions?
+
+    /// Creates a publisher that publishes elements only after a specified time interval elapses between
+    /// events.
+    public init(
+      upstream: Upstream,
+      dueTime: Context.SchedulerTimeType.Stride,
+      scheduler: Context,
+      options: Context.SchedulerOptions?
+    ) {
+      self.upstream = upstream
+      self.dueTime = dueTime
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+    }
+  }
+}
+
+extension Publishers.Debounce {
+  // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private enum Event {
+      case value(Input)
+      case completion(Subscribers.Completion<Failure>)
+    }
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var isFinished = false
+      var demand = Subscribers.Demand.none
+      var generation: UInt64 = 0
+      var pending: Input?
+      var timer: (any Cancellable)?
+      var outbox = SchedulerOutbox<Event>()
+
+      /// Ends the operator; returns the timer to cancel.
+      mutating func finish() -> (any Cancellable)? {
+        isFinished = true
+        pending = nil
+        generation &+= 1
+        defer { timer = nil }
+        return timer
+      }
+    }
+
+    private let downstream: Downstream
+    private let dueTime: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private let state = Locked(State())
+
+    init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
+      self.downstream = downstream
+      self.dueTime = publisher.dueTime
+      self.scheduler = publisher.scheduler
+      self.options = publisher.options
+    }
+
+    var description: String { "Debounce" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+      subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+      let started = state.withLock { state -> (UInt64, (any Cancellable)?)? in
+        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        state.generation &+= 1
+        state.pending = input
+        defer { state.timer = nil }
+        return (state.generation, state.timer)
+      }
+      guard let (generation, previous) = started else { return .none }
+      previous?.cancel()
+      let timer = scheduler.schedule(
+        after: scheduler.now.advanced(by: dueTime),
+        interval: dueTime,
+        tolerance: scheduler.minimumTolerance,
+        options: options
+      ) { [weak self] in
+        self?.due(generation)
+      }
+      let stale = state.withLock { state -> (any Cancellable)? in
+        guard state.generation == generation, state.pending != nil else { return timer }
+        state.timer = timer
+        return nil
+      }
+      stale?.cancel()
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      let timer = state.withLock { state -> (any Cancellable)?? in
+        guard state.link.terminate() != nil, !state.isFinished else { return nil }
+        state.pending = nil
+        state.generation &+= 1
+        defer { state.timer = nil }
+        return .some(state.timer)
+      }
+      guard let timer else { return }
+      timer?.cancel()
+      scheduler.schedule(options: nil) { self.deliver(.completion(completion)) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Debounce: a subscriber requested \(demand); demand must be greater than zero")
+      state.withLock { $0.demand += demand }
+    }
+
+    func cancel() {
+      let (upstream, timer) = state.withLock { state in
+        let timer = state.finish()
+        state.outbox.removeAll()
+        return (state.link.terminate(), timer)
+      }
+      timer?.cancel()
+      upstream?.cancel()
+    }
+
+    private func due(_ generation: UInt64) {
+      let fired = state.withLock { state -> (Input?, (any Cancellable)?)? in
+        guard state.generation == generation, !state.isFinished, let value = state.pending else { return nil }
+        state.pending = nil
+        defer { state.timer = nil }
+        guard state.demand > 0 else { return (nil, state.timer) }
+        state.demand -= 1
+        return (value, state.timer)
+      }
+      guard let (value, timer) = fired else { return }
+      timer?.cancel()
+      if let value { deliver(.value(value)) }
+    }
+
+    private func deliver(_ event: Event) {
+      var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+      while let event = next {
+        switch event {
+        case .value(let value):
+          let demand = downstream.receive(value)
+          if demand > 0 {
+            state.withLock { $0.demand += demand }
+          }
+        case .completion(let completion):
+          state.withLock { state in
+            _ = state.finish()
+            state.outbox.removeAll()
+          }
+          downstream.receive(completion: completion)
+        }
+        next = state.withLock { $0.outbox.next() }
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+extension Publisher {
+  /// Omits the specified number of elements before republishing subsequent elements.
+  ///
+  /// ```
+  /// upstream:      -1-2-3-4-|
+  /// dropFirst(2):  -----3-4-|
+  /// ```
+  ///
+  /// As in Combine, the dropped elements are requested from upstream along with downstream's first demand, so
+  /// dropping them uses none of downstream's demand.
+  ///
+  /// - Parameter count: The number of elements to omit. The default is `1`.
+  /// - Returns: A publisher that doesn't republish the first `count` elements.
+  public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+    Publishers.Drop(upstream: self, count: count)
+  }
+}
+
+extension Publishers {
+  /// A publisher that omits a specified number of elements before republishing later elements.
+  public struct Drop<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The number of elements to drop.
+    public let count: Int
+
+    /// Creates a publisher that omits a specified number of elements before republishing later elements.
+    public init(upstream: Upstream, count: Int) {
+      precondition(count >= 0, "dropFirst: count must not be negative")
+      self.upstream = upstream
+      self.count = count
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      let inner = Inner(downstream: subscriber, count: count)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
+    }
+  }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}
+
+extension Publishers.Drop {
+  // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var pendingDemand = Subscribers.Demand.none
+      var remaining: Int
+    }
+
+    private let downstream: Downstream
+    private let state: Locked<State>
+
+    init(downstream: Downstream, count: Int) {
+      self.downstream = downstream
+      state = Locked(State(remaining: count))
+    }
+
+    var description: String { "Drop" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        guard state.link.subscribe(subscription) else { return nil }
+        defer { state.pendingDemand = .none }
+        return state.pendingDemand + state.remaining
+      }
+      guard let demand else {
+        subscription.cancel()
+        return
+      }
+      if demand > 0 { subscription.request(demand) }
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let isDropped = state.withLock { state -> Bool? in
+        guard state.link.upstream != nil else { return nil }
+        guard state.remaining > 0 else { return false }
+        state.remaining -= 1
+        return true
+      }
+      guard isDropped == false else { return .none }
+      return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      guard state.withLock({ $0.link.terminate() }) != nil else { return }
+      downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Drop: a subscriber requested \(demand); demand must be greater than zero")
+      let upstream = state.withLock { state -> (any Subscription)? in
+        if case .awaitingSubscription = state.link { state.pendingDemand += demand }
+        return state.link.upstream
+      }
+      upstream?.request(demand)
+    }
+
+    func cancel() {
+      state.withLock { $0.link.terminate() }?.cancel()
+    }
+  }
+}

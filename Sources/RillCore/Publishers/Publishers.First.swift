@@ -1,0 +1,139 @@
+extension Publisher {
+  /// Publishes the first element of a stream, then finishes.
+  ///
+  /// ```
+  /// upstream:  -1-2-3-|
+  /// first():   -[1|]
+  /// ```
+  ///
+  /// As in Combine, it asks upstream for unlimited elements when subscribed, and cancels upstream after the
+  /// first element.
+  ///
+  /// - Returns: A publisher that only publishes the first element of a stream.
+  public func first() -> Publishers.First<Self> {
+    Publishers.First(upstream: self)
+  }
+
+  /// Publishes the first element of a stream to satisfy a predicate closure, then finishes normally.
+  ///
+  /// ```
+  /// upstream:                   -1-2-3-|
+  /// first { $0 % 2 == 0 }:      ---[2|]
+  /// ```
+  ///
+  /// - Parameter predicate: A closure that takes an element as a parameter and returns a Boolean value that
+  ///   indicates whether to publish the element.
+  /// - Returns: A publisher that only publishes the first element of a stream that satisfies the predicate.
+  public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
+    Publishers.FirstWhere(upstream: self, predicate: predicate)
+  }
+
+  /// Publishes the first element of a stream to satisfy a throwing predicate closure, then finishes normally.
+  ///
+  /// ```
+  /// upstream:                     -1-2-3-|
+  /// tryFirst { try even($0) }:    ---^
+  /// ```
+  ///
+  /// If the closure throws, the publisher cancels upstream and fails with the thrown error.
+  ///
+  /// - Parameter predicate: A closure that takes an element as a parameter and returns a Boolean value that
+  ///   indicates whether to publish the element.
+  /// - Returns: A publisher that only publishes the first element of a stream that satisfies the predicate.
+  public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+    Publishers.TryFirstWhere(upstream: self, predicate: predicate)
+  }
+}
+
+extension Publishers {
+  /// A publisher that publishes the first element of a stream, then finishes.
+  public struct First<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that publishes the first element of a stream, then finishes.
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(
+        SelectionInner("First", downstream: subscriber, convertFailure: { $0 }) { selected, input in
+          selected = input
+          return .finish
+        }
+      )
+    }
+  }
+
+  /// A publisher that only publishes the first element of a stream to satisfy a predicate closure.
+  public struct FirstWhere<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The closure that determines whether to publish an element.
+    public let predicate: (Output) -> Bool
+
+    /// Creates a publisher that only publishes the first element of a stream to satisfy a predicate closure.
+    public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      let predicate = self.predicate
+      upstream.subscribe(
+        SelectionInner("FirstWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
+          guard predicate(input) else { return .proceed }
+          selected = input
+          return .finish
+        }
+      )
+    }
+  }
+
+  /// A publisher that only publishes the first element of a stream to satisfy a throwing predicate closure.
+  public struct TryFirstWhere<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = any Error
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The error-throwing closure that determines whether to publish an element.
+    public let predicate: (Output) throws -> Bool
+
+    /// Creates a publisher that only publishes the first element of a stream to satisfy a throwing predicate
+    /// closure.
+    public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
+      let predicate = self.predicate
+      upstream.subscribe(
+        SelectionInner("TryFirstWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
+          do {
+            guard try predicate(input) else { return .proceed }
+          } catch {
+            return .fail(error)
+          }
+          selected = input
+          return .finish
+        }
+      )
+    }
+  }
+}
+
+extension Publishers.First: Equatable where Upstream: Equatable {}

@@ -1,0 +1,181 @@
+extension Publisher {
+  /// Performs the specified closures when publisher events occur.
+  ///
+  /// ```
+  /// upstream:                             -1-2-|
+  /// handleEvents(receiveOutput: log):     -1-2-|
+  /// ```
+  ///
+  /// Each closure runs before the event is passed on: `receiveOutput` before downstream receives the value,
+  /// `receiveRequest` before demand goes upstream (and for demand downstream returns from receiving a value,
+  /// when not `.none`), `receiveCancel` before upstream is cancelled. The closures are released when the
+  /// subscription completes or is cancelled.
+  ///
+  /// - Parameters:
+  ///   - receiveSubscription: An optional closure that executes when the publisher receives the subscription
+  ///     from the upstream publisher.
+  ///   - receiveOutput: An optional closure that executes when the publisher receives a value from the
+  ///     upstream publisher.
+  ///   - receiveCompletion: An optional closure that executes when the upstream publisher finishes normally or
+  ///     terminates with an error.
+  ///   - receiveCancel: An optional closure that executes when the downstream receiver cancels publishing.
+  ///   - receiveRequest: An optional closure that executes when the publisher receives a request for more
+  ///     elements.
+  /// - Returns: A publisher that performs the specified closures when publisher events occur.
+  public func handleEvents(
+    receiveSubscription: ((any Subscription) -> Void)? = nil,
+    receiveOutput: ((Output) -> Void)? = nil,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveCancel: (() -> Void)? = nil,
+    receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+  ) -> Publishers.HandleEvents<Self> {
+    Publishers.HandleEvents(
+      upstream: self,
+      receiveSubscription: receiveSubscription,
+      receiveOutput: receiveOutput,
+      receiveCompletion: receiveCompletion,
+      receiveCancel: receiveCancel,
+      receiveRequest: receiveRequest
+    )
+  }
+}
+
+extension Publishers {
+  /// A publisher that performs the specified closures when publisher events occur.
+  public struct HandleEvents<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// A closure that executes when the publisher receives the subscription from the upstream publisher.
+    public var receiveSubscription: ((any Subscription) -> Void)?
+
+    /// A closure that executes when the publisher receives a value from the upstream publisher.
+    public var receiveOutput: ((Upstream.Output) -> Void)?
+
+    /// A closure that executes when the upstream publisher finishes normally or terminates with an error.
+    public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+
+    /// A closure that executes when the downstream receiver cancels publishing.
+    public var receiveCancel: (() -> Void)?
+
+    /// A closure that executes when the publisher receives a request for more elements.
+    public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    /// Creates a publisher that performs the specified closures when publisher events occur.
+    public init(
+      upstream: Upstream,
+      receiveSubscription: ((any Subscription) -> Void)? = nil,
+      receiveOutput: ((Output) -> Void)? = nil,
+      receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+      receiveCancel: (() -> Void)? = nil,
+      receiveRequest: ((Subscribers.Demand) -> Void)?
+    ) {
+      self.upstream = upstream
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+      self.receiveCancel = receiveCancel
+      self.receiveRequest = receiveRequest
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+      upstream.subscribe(Inner(events: self, downstream: subscriber))
+    }
+  }
+}
+
+extension Publishers.HandleEvents {
+  // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+      var link = SubscriptionState.awaitingSubscription
+      /// The closures and downstream; `nil` once the subscription has completed or been cancelled.
+      var events: Publishers.HandleEvents<Upstream>?
+      var downstream: Downstream?
+    }
+
+    private let state: Locked<State>
+
+    init(events: Publishers.HandleEvents<Upstream>, downstream: Downstream) {
+      state = Locked(State(events: events, downstream: downstream))
+    }
+
+    var description: String { "HandleEvents" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    private var events: Publishers.HandleEvents<Upstream>? { state.withLock { $0.events } }
+
+    func receive(subscription: any Subscription) {
+      events?.receiveSubscription?(subscription)
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
+        return state.downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let current = state.withLock { state -> (Publishers.HandleEvents<Upstream>, Downstream)? in
+        guard state.link.upstream != nil, let events = state.events, let downstream = state.downstream else {
+          return nil
+        }
+        return (events, downstream)
+      }
+      guard let (events, downstream) = current else { return .none }
+      events.receiveOutput?(input)
+      let demand = downstream.receive(input)
+      if demand != .none {
+        self.events?.receiveRequest?(demand)
+      }
+      return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      let current = state.withLock { state -> (Publishers.HandleEvents<Upstream>?, Downstream?)? in
+        guard state.link.terminate() != nil else { return nil }
+        defer {
+          state.events = nil
+          state.downstream = nil
+        }
+        return (state.events, state.downstream)
+      }
+      guard let (events, downstream) = current else { return }
+      events?.receiveCompletion?(completion)
+      downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      events?.receiveRequest?(demand)
+      state.withLock { $0.link.upstream }?.request(demand)
+    }
+
+    func cancel() {
+      let (upstream, events, downstream) = state.withLock { state in
+        defer {
+          state.events = nil
+          state.downstream = nil
+        }
+        return (state.link.terminate(), state.events, state.downstream)
+      }
+      guard let upstream else { return }
+      events?.receiveCancel?()
+      upstream.cancel()
+      _ = downstream
+    }
+  }
+}

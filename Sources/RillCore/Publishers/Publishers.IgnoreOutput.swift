@@ -1,0 +1,72 @@
+extension Publisher {
+  /// Ignores all upstream elements, but passes along the upstream publisher's completion state (finished or
+  /// failed).
+  ///
+  /// ```
+  /// upstream:        -1-2-3-|
+  /// ignoreOutput():  -------|
+  /// ```
+  ///
+  /// It asks upstream for unlimited elements as soon as it is subscribed, as Combine does.
+  ///
+  /// - Returns: A publisher that ignores all upstream elements.
+  public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
+    Publishers.IgnoreOutput(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that ignores all upstream elements, but passes along the upstream publisher's completion state
+  /// (finished or failed).
+  public struct IgnoreOutput<Upstream: Publisher>: Publisher {
+    public typealias Output = Never
+
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that ignores all upstream elements, but passes along the upstream publisher's
+    /// completion state (finished or failed).
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Upstream.Failure == S.Failure {
+      upstream.subscribe(Inner(downstream: subscriber))
+    }
+  }
+}
+
+extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
+
+extension Publishers.IgnoreOutput {
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "IgnoreOutput" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+      subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      .none
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}

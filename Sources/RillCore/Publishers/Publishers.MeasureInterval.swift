@@ -1,0 +1,118 @@
+extension Publisher {
+  /// Measures and emits the time interval between events received from an upstream publisher.
+  ///
+  /// ```
+  /// upstream:                        -a--b---c|
+  /// measureInterval(using: clock):   -1--2---3|
+  /// ```
+  ///
+  /// The first interval is measured from the subscription. Demand goes straight upstream.
+  ///
+  /// - Parameters:
+  ///   - scheduler: A scheduler to use for tracking the timing of events.
+  ///   - options: Options that customize the delivery of elements.
+  /// - Returns: A publisher that emits elements representing the time interval between the elements it
+  ///   receives.
+  public func measureInterval<S: Scheduler>(
+    using scheduler: S,
+    options: S.SchedulerOptions? = nil
+  ) -> Publishers.MeasureInterval<Self, S> {
+    Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+  }
+}
+
+extension Publishers {
+  /// A publisher that measures and emits the time interval between events received from an upstream
+  /// publisher.
+  public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Context.SchedulerTimeType.Stride
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The scheduler used for tracking the timing of events.
+    public let scheduler: Context
+
+    /// Creates a publisher that measures and emits the time interval between events received from an
+    /// upstream publisher.
+    public init(upstream: Upstream, scheduler: Context) {
+      self.upstream = upstream
+      self.scheduler = scheduler
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
+      upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
+    }
+  }
+}
+
+extension Publishers.MeasureInterval {
+  // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var last: Context.SchedulerTimeType?
+    }
+
+    private let downstream: Downstream
+    private let scheduler: Context
+    private let state = Locked(State())
+
+    init(downstream: Downstream, scheduler: Context) {
+      self.downstream = downstream
+      self.scheduler = scheduler
+    }
+
+    var description: String { "MeasureInterval" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      let now = scheduler.now
+      let accepted = state.withLock { state -> Bool in
+        guard state.link.subscribe(subscription) else { return false }
+        state.last = now
+        return true
+      }
+      guard accepted else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+      let now = scheduler.now
+      let interval = state.withLock { state -> Context.SchedulerTimeType.Stride? in
+        guard state.link.upstream != nil, let last = state.last else { return nil }
+        state.last = now
+        return last.distance(to: now)
+      }
+      guard let interval else { return .none }
+      return downstream.receive(interval)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      guard state.withLock({ $0.link.terminate() }) != nil else { return }
+      downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "MeasureInterval: a subscriber requested \(demand); demand must be greater than zero")
+      state.withLock { $0.link.upstream }?.request(demand)
+    }
+
+    func cancel() {
+      state.withLock { $0.link.terminate() }?.cancel()
+    }
+  }
+}

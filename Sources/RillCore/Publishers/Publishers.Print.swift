@@ -1,0 +1,166 @@
+extension Publisher {
+  /// Prints log messages for all publishing events.
+  ///
+  /// ```
+  /// upstream:    -1-2-|
+  /// print("p"):  -1-2-|
+  /// ```
+  ///
+  /// For `Just(1).print("p")` subscribed by a sink, the lines are:
+  ///
+  /// ```
+  /// p: receive subscription: (Just)
+  /// p: request unlimited
+  /// p: receive value: (1)
+  /// p: receive finished
+  /// ```
+  ///
+  /// Demand that downstream returns from receiving a value, when not `.none`, is logged as
+  /// `request max: (n) (synchronous)` or `request unlimited (synchronous)`; failures as `receive error: (error)`
+  /// and cancellation as `receive cancel`.
+  ///
+  /// - Parameters:
+  ///   - prefix: A string, followed by `": "`, with which to prefix all log messages; nothing when empty.
+  ///   - stream: A stream for text output that receives messages, and which directs output to the console by
+  ///     default.
+  /// - Returns: A publisher that prints log messages for all publishing events.
+  public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
+    Publishers.Print(upstream: self, prefix: prefix, to: stream)
+  }
+}
+
+extension Publishers {
+  /// A publisher that prints log messages for all publishing events, optionally prefixed with a given string.
+  public struct Print<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// A string with which to prefix all log messages.
+    public let prefix: String
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The stream to which the publisher writes messages; standard output when `nil`.
+    public let stream: (any TextOutputStream)?
+
+    /// Creates a publisher that prints log messages for all publishing events.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher from which this publisher receives elements.
+    ///   - prefix: A string with which to prefix all log messages.
+    ///   - stream: A stream for text output that receives messages; standard output when `nil`.
+    public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
+      self.upstream = upstream
+      self.prefix = prefix
+      self.stream = stream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
+    }
+  }
+}
+
+extension Publishers.Print {
+  // SAFETY: all mutable state is in `state`; the stream, downstream and upstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+      var link = SubscriptionState.awaitingSubscription
+      /// `nil` once the subscription has completed or been cancelled.
+      var downstream: Downstream?
+
+      /// Ends the link; returns the upstream to cancel and the downstream to release outside the lock.
+      mutating func terminate() -> ((any Subscription)?, Downstream?) {
+        defer { downstream = nil }
+        return (link.terminate(), downstream)
+      }
+    }
+
+    private let prefix: String
+    private let stream: (any TextOutputStream)?
+    private let state: Locked<State>
+
+    init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
+      state = Locked(State(downstream: downstream))
+      self.prefix = prefix.isEmpty ? "" : "\(prefix): "
+      self.stream = stream
+    }
+
+    var description: String { "Print" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    /// Writes to the user's stream through a concrete type, as `print(_:to:)` needs one.
+    private struct Target: TextOutputStream {
+      var stream: any TextOutputStream
+
+      mutating func write(_ string: String) {
+        stream.write(string)
+      }
+    }
+
+    private func log(_ message: String) {
+      guard let stream else {
+        Swift.print(prefix + message)
+        return
+      }
+      var target = Target(stream: stream)
+      Swift.print(prefix + message, to: &target)
+    }
+
+    private static func describe(_ demand: Subscribers.Demand) -> String {
+      demand.max.map { "request max: (\($0))" } ?? "request unlimited"
+    }
+
+    func receive(subscription: any Subscription) {
+      log("receive subscription: (\(subscription))")
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
+        return state.downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      log("receive value: (\(input))")
+      guard let downstream = state.withLock({ $0.link.upstream == nil ? nil : $0.downstream }) else { return .none }
+      let demand = downstream.receive(input)
+      if demand != .none {
+        log(Self.describe(demand) + " (synchronous)")
+      }
+      return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      switch completion {
+      case .finished: log("receive finished")
+      case .failure(let error): log("receive error: (\(error))")
+      }
+      state.withLock { $0.terminate() }.1?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      log(Self.describe(demand))
+      state.withLock { $0.link.upstream }?.request(demand)
+    }
+
+    func cancel() {
+      log("receive cancel")
+      let (upstream, downstream) = state.withLock { $0.terminate() }
+      upstream?.cancel()
+      _ = downstream
+    }
+  }
+}

@@ -1,0 +1,145 @@
+extension Publisher {
+  /// Replaces an empty stream with the provided element.
+  ///
+  /// ```
+  /// upstream:             ---|
+  /// replaceEmpty(with: 0): ---[0|]
+  /// ```
+  ///
+  /// A stream that publishes anything passes through unchanged. As in Combine, downstream's demand is
+  /// forwarded, and unlimited demand is also requested from upstream once downstream has received the
+  /// subscription. The replacement element waits for downstream's first request.
+  ///
+  /// - Parameter output: An element to emit when the upstream publisher finishes without emitting any elements.
+  /// - Returns: A publisher that replaces an empty stream with the provided output element.
+  public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+    Publishers.ReplaceEmpty(upstream: self, output: output)
+  }
+}
+
+extension Publishers {
+  /// A publisher that replaces an empty stream with a provided element.
+  public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = Upstream.Failure
+
+    /// The element to deliver when the upstream publisher finishes without delivering any elements.
+    public let output: Upstream.Output
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that replaces an empty stream with a provided element.
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
+    }
+  }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceEmpty {
+  // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var hasReceivedElement = false
+      var isDemanded = false
+      var isAwaitingDemand = false
+    }
+
+    private let downstream: Downstream
+    private let output: Output
+    private let state = Locked(State())
+
+    init(downstream: Downstream, output: Output) {
+      self.downstream = downstream
+      self.output = output
+    }
+
+    var description: String { "ReplaceEmpty" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+      state.withLock { $0.link.upstream }?.request(.unlimited)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let isLive = state.withLock { state -> Bool in
+        guard state.link.upstream != nil else { return false }
+        state.hasReceivedElement = true
+        return true
+      }
+      return isLive ? downstream.receive(input) : .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      let action = state.withLock { state -> CompletionAction in
+        guard state.link.terminate() != nil else { return .ignore }
+        guard case .finished = completion, !state.hasReceivedElement else { return .forward }
+        guard state.isDemanded else {
+          state.isAwaitingDemand = true
+          return .ignore
+        }
+        return .replace
+      }
+      switch action {
+      case .ignore: return
+      case .forward: downstream.receive(completion: completion)
+      case .replace: sendReplacement()
+      }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "ReplaceEmpty: a subscriber requested \(demand); demand must be greater than zero")
+      let (upstream, replace) = state.withLock { state -> ((any Subscription)?, Bool) in
+        state.isDemanded = true
+        guard !state.isAwaitingDemand else {
+          state.isAwaitingDemand = false
+          return (nil, true)
+        }
+        return (state.link.upstream, false)
+      }
+      if replace { sendReplacement() }
+      upstream?.request(demand)
+    }
+
+    func cancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        state.isAwaitingDemand = false
+        return state.link.terminate()
+      }
+      upstream?.cancel()
+    }
+
+    private func sendReplacement() {
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+    }
+  }
+}
+
+/// What to do when upstream completes.
+private enum CompletionAction {
+  case ignore
+  case forward
+  case replace
+}

@@ -1,0 +1,146 @@
+extension Publisher {
+  /// Replaces any errors in the stream with the provided element.
+  ///
+  /// ```
+  /// upstream:              -1-2-^
+  /// replaceError(with: 0): -1-2-[0|]
+  /// ```
+  ///
+  /// If downstream has no outstanding demand when upstream fails, the replacement element waits for
+  /// downstream's next request.
+  ///
+  /// - Parameter output: An element to emit when the upstream publisher fails.
+  /// - Returns: A publisher that replaces an error from the upstream publisher with the provided output element.
+  public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+    Publishers.ReplaceError(upstream: self, output: output)
+  }
+}
+
+extension Publishers {
+  /// A publisher that replaces any errors in the stream with a provided element.
+  public struct ReplaceError<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+
+    public typealias Failure = Never
+
+    /// The element with which to replace errors from the upstream publisher.
+    public let output: Upstream.Output
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that replaces any errors in the stream with a provided element.
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Never {
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
+    }
+  }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceError {
+  // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Never {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var demand = Subscribers.Demand.none
+      var isAwaitingDemand = false
+    }
+
+    private let downstream: Downstream
+    private let output: Output
+    private let state = Locked(State())
+
+    init(downstream: Downstream, output: Output) {
+      self.downstream = downstream
+      self.output = output
+    }
+
+    var description: String { "ReplaceError" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let isLive = state.withLock { state -> Bool in
+        guard state.link.upstream != nil else { return false }
+        if state.demand > 0 { state.demand -= 1 }
+        return true
+      }
+      guard isLive else { return .none }
+      let more = downstream.receive(input)
+      if more > 0 { state.withLock { $0.demand += more } }
+      return more
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      let action = state.withLock { state -> CompletionAction in
+        guard state.link.terminate() != nil else { return .ignore }
+        guard case .failure = completion else { return .finish }
+        guard state.demand > 0 else {
+          state.isAwaitingDemand = true
+          return .ignore
+        }
+        return .replace
+      }
+      switch action {
+      case .ignore: return
+      case .finish: downstream.receive(completion: .finished)
+      case .replace: sendReplacement()
+      }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "ReplaceError: a subscriber requested \(demand); demand must be greater than zero")
+      let (upstream, replace) = state.withLock { state -> ((any Subscription)?, Bool) in
+        guard !state.isAwaitingDemand else {
+          state.isAwaitingDemand = false
+          return (nil, true)
+        }
+        state.demand += demand
+        return (state.link.upstream, false)
+      }
+      if replace { sendReplacement() }
+      upstream?.request(demand)
+    }
+
+    func cancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        state.isAwaitingDemand = false
+        return state.link.terminate()
+      }
+      upstream?.cancel()
+    }
+
+    private func sendReplacement() {
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+    }
+  }
+}
+
+/// What to do when upstream completes.
+private enum CompletionAction {
+  case ignore
+  case finish
+  case replace
+}

@@ -1,0 +1,72 @@
+extension Publisher where Failure == Never {
+  /// Changes the failure type declared by the upstream publisher.
+  ///
+  /// ```
+  /// upstream:                             -1-2-|
+  /// setFailureType(to: MyError.self):     -1-2-|
+  /// ```
+  ///
+  /// - Parameter failureType: The `Failure` type presented by this publisher.
+  /// - Returns: A publisher that appears to send the specified failure type.
+  public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
+    Publishers.SetFailureType(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that appears to send a specified failure type.
+  ///
+  /// The upstream never fails, so the new failure type is never sent: values and completion pass through
+  /// unchanged, and demand and cancellation go straight to the upstream subscription.
+  public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
+    public typealias Output = Upstream.Output
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that appears to send a specified failure type.
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
+      upstream.subscribe(Inner(downstream: subscriber))
+    }
+
+    /// Changes the failure type again, without adding another stage.
+    public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
+      Publishers.SetFailureType(upstream: upstream)
+    }
+  }
+}
+
+extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
+
+extension Publishers.SetFailureType {
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Upstream.Output
+
+    let downstream: Downstream
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "SetFailureType" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+      downstream.receive(completion: .finished)
+    }
+  }
+}

@@ -1,0 +1,114 @@
+extension Publisher {
+  /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+  ///
+  /// ```
+  /// upstream:                 -1-2-|
+  /// subscribe(on: scheduler): -1-2-|
+  /// ```
+  ///
+  /// The subscription to the upstream, every request and the cancel are each scheduled with
+  /// `schedule(options:_:)`; values and the completion pass through on whatever thread the upstream uses.
+  ///
+  /// - Parameters:
+  ///   - scheduler: The scheduler used to send messages to upstream publishers.
+  ///   - options: Options that customize the delivery of elements.
+  /// - Returns: A publisher which performs upstream operations on the specified scheduler.
+  public func subscribe<S: Scheduler>(
+    on scheduler: S,
+    options: S.SchedulerOptions? = nil
+  ) -> Publishers.SubscribeOn<Self, S> {
+    Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+  }
+}
+
+extension Publishers {
+  /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+  public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The scheduler the publisher should use to receive elements.
+    public let scheduler: Context
+
+    /// Scheduler options that customize the delivery of elements.
+    public let options: Context.SchedulerOptions?
+
+    /// Creates a publisher that receives elements from an upstream publisher on a specific scheduler.
+    public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+      self.upstream = upstream
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
+      let upstream = self.upstream
+      scheduler.schedule(options: options) {
+        upstream.subscribe(inner)
+      }
+    }
+  }
+}
+
+extension Publishers.SubscribeOn {
+  // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private let downstream: Downstream
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private let state = Locked(SubscriptionState.awaitingSubscription)
+
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+      self.downstream = downstream
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    var description: String { "SubscribeOn" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      guard state.withLock({ $0.subscribe(subscription) }) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+      guard state.withLock({ $0.upstream }) != nil else { return .none }
+      return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      guard state.withLock({ $0.terminate() }) != nil else { return }
+      downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "SubscribeOn: a subscriber requested \(demand); demand must be greater than zero")
+      guard let upstream = state.withLock({ $0.upstream }) else { return }
+      scheduler.schedule(options: options) {
+        upstream.request(demand)
+      }
+    }
+
+    func cancel() {
+      guard let upstream = state.withLock({ $0.terminate() }) else { return }
+      scheduler.schedule(options: options) {
+        upstream.cancel()
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import RillCore
+import Testing
+
+@Suite struct AllSatisfyTests {
+  @Test func marbles() {
+    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
+    #expect(reducingRun({ $0.allSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+    #expect(reducingRun({ $0.allSatisfy { _ in false } }, inputs: []) == [.value(true), .finished])
+  }
+
+  @Test func cancelsUpstreamOnFirstMismatch() {
+    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let recorder = ReducingRecorder<Bool, ReducingTestError>(initialDemand: .max(1))
+    upstream.allSatisfy { $0 < 2 }.subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.events == [.subscription])
+    upstream.send(2)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(recorder.events == [.subscription, .value(false), .finished])
+  }
+
+  @Test func failure() {
+    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1], completion: .failure(.oops)) == [.failed("oops")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.allSatisfy { $0 < 2 } }, inputs: [1, 2, 3], expected: false, stopsAfter: 2).checkAll()
+    ReducingContract({ $0.allSatisfy { $0 > 0 } }, inputs: [1, 2, 3], expected: true).checkAll()
+  }
+
+  @Test func publicSurface() {
+    let all: Publishers.AllSatisfy<Just<Int>> = Just(1).allSatisfy { $0 == 1 }
+    #expect(all.upstream == Just(1))
+    #expect(all.predicate(1))
+    _ = Publishers.AllSatisfy(upstream: Just(1)) { $0 > 0 }
+  }
+}
+
+@Suite struct TryAllSatisfyTests {
+  @Test func marbles() {
+    #expect(reducingRun({ $0.tryAllSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
+    #expect(reducingRun({ $0.tryAllSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+  }
+
+  @Test func throwCancelsUpstreamAndFailsAtOnce() {
+    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let recorder = ReducingRecorder<Bool, any Error>(initialDemand: .none)
+    upstream.tryAllSatisfy { _ in throw ReducingTestError.thrown }.subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.tryAllSatisfy { $0 < 2 } }, inputs: [1, 2, 3], expected: false, stopsAfter: 2).checkAll()
+    ReducingContract({ $0.tryAllSatisfy { $0 > 0 } }, inputs: [1, 2, 3], expected: true).checkAll()
+  }
+
+  @Test func publicSurface() throws {
+    let all: Publishers.TryAllSatisfy<Just<Int>> = Just(1).tryAllSatisfy { $0 == 1 }
+    #expect(all.upstream == Just(1))
+    #expect(try all.predicate(1))
+    _ = Publishers.TryAllSatisfy(upstream: Just(1)) { $0 > 0 }
+  }
+}

@@ -1,0 +1,72 @@
+import RillCore
+import Testing
+
+@Suite struct BreakpointTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func passesEventsThroughWhenClosuresReturnFalse() {
+    var seen: [String] = []
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2))
+    upstream.breakpoint(
+      receiveSubscription: { _ in
+        seen.append("subscription")
+        return false
+      },
+      receiveOutput: {
+        seen.append("output \($0)")
+        return false
+      },
+      receiveCompletion: { _ in
+        seen.append("completion")
+        return false
+      }
+    )
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.complete()
+    #expect(seen == ["subscription", "output 1", "completion"])
+    #expect(recorder.events == [.subscription, .value(1), .finished])
+    #expect(upstream.requests == [.max(2)])
+  }
+
+  @Test func breakpointOnErrorIgnoresValuesAndFinish() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let publisher = upstream.breakpointOnError()
+    #expect(publisher.receiveOutput == nil)
+    #expect(publisher.receiveSubscription == nil)
+    #expect(publisher.receiveCompletion?(.finished) == false)
+    #expect(publisher.receiveCompletion?(.failure(OpsMiscError())) == true)
+    publisher.subscribe(recorder)
+    upstream.send(1)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .finished])
+  }
+
+  @Test func cancelAndReentrancyGoStraightUpstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    upstream.breakpointOnError().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.subscription.isCancelled)
+  }
+
+  @Test func releasedAfterCompletion() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        subject.breakpointOnError().subscribe(recorder)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import RillCore
+
+@Suite struct BufferStateMachineTests {
+  typealias Machine = BufferStateMachine<Int, OpsMiscError>
+
+  private func subscribed(size: Int, keepsFull: Bool, whenFull: Machine.FullAction) -> Machine {
+    var machine = Machine(size: size, keepsFull: keepsFull, whenFull: whenFull)
+    _ = machine.subscribe(OpsMiscSubscription())
+    machine.isDownstreamReady = true
+    return machine
+  }
+
+  private func drainAll(_ machine: inout Machine) -> [String] {
+    guard machine.startDraining() else { return [] }
+    var steps: [String] = []
+    while true {
+      switch machine.nextStep() {
+      case .deliver(let value): steps.append("\(value)")
+      case .complete(.finished): return steps + ["|"]
+      case .complete(.failure): return steps + ["^"]
+      case .stop: return steps
+      }
+    }
+  }
+
+  @Test func initialDemandPerPrefetchStrategy() {
+    var keepFull = Machine(size: 4, keepsFull: true, whenFull: .dropNewest)
+    let first = keepFull.subscribe(OpsMiscSubscription())
+    let second = keepFull.subscribe(OpsMiscSubscription())
+    #expect(first == .max(4))
+    #expect(second == nil)
+    var byRequest = Machine(size: 4, keepsFull: false, whenFull: .dropNewest)
+    let unlimited = byRequest.subscribe(OpsMiscSubscription())
+    #expect(unlimited == .unlimited)
+  }
+
+  @Test func deliversOnlyWithDemand() {
+    var machine = subscribed(size: 3, keepsFull: false, whenFull: .dropNewest)
+    for value in 1...3 { _ = machine.receive(value) }
+    #expect(drainAll(&machine).isEmpty)
+    _ = machine.request(.max(2))
+    #expect(drainAll(&machine) == ["1", "2"])
+    _ = machine.complete(.finished)
+    #expect(drainAll(&machine).isEmpty)
+    _ = machine.request(.max(1))
+    #expect(drainAll(&machine) == ["3", "|"])
+  }
+
+  @Test func fullStrategies() {
+    var newest = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
+    var oldest = subscribed(size: 2, keepsFull: false, whenFull: .dropOldest)
+    var failing = subscribed(size: 2, keepsFull: false, whenFull: .fail)
+    for value in 1...3 {
+      _ = newest.receive(value)
+      _ = oldest.receive(value)
+    }
+    _ = failing.receive(1)
+    _ = failing.receive(2)
+    guard case .makeError = failing.receive(3) else {
+      Issue.record("a full buffer should ask for the custom error")
+      return
+    }
+    let cancelled = failing.failWhenFull(OpsMiscError())
+    #expect(cancelled != nil)
+    _ = newest.request(.unlimited)
+    _ = oldest.request(.unlimited)
+    _ = failing.request(.unlimited)
+    #expect(drainAll(&newest) == ["1", "2"])
+    #expect(drainAll(&oldest) == ["2", "3"])
+    #expect(drainAll(&failing) == ["1", "2", "^"])
+  }
+
+  @Test func drainLoopIsClaimedOnce() {
+    var machine = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
+    let claimed = machine.startDraining()
+    let claimedAgain = machine.startDraining()
+    let step = machine.nextStep()
+    let reclaimed = machine.startDraining()
+    #expect(claimed)
+    #expect(!claimedAgain)
+    #expect(step.isStop)
+    #expect(reclaimed)
+  }
+
+  @Test func nothingIsDeliveredBeforeDownstreamIsReady() {
+    var machine = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
+    _ = machine.subscribe(OpsMiscSubscription())
+    _ = machine.complete(.failure(OpsMiscError()))
+    let early = machine.startDraining()
+    #expect(!early)
+    machine.isDownstreamReady = true
+    #expect(drainAll(&machine) == ["^"])
+  }
+}
+
+extension BufferStateMachine.Step {
+  fileprivate var isStop: Bool {
+    if case .stop = self { return true }
+    return false
+  }
+}

@@ -1,0 +1,196 @@
+import RillCore
+import Testing
+
+@Suite struct BufferTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Recorder = OpsMiscRecorder<Int, OpsMiscError>
+
+  @Test func keepFullRequestsSizeBeforeDownstreamSubscribes() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    var eventsAtRequest: [OpsMiscEvent<Int>]?
+    upstream.prepareSubscription = { subscription in
+      subscription.onRequest = { _ in eventsAtRequest = recorder.events }
+    }
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.requests == [.max(3)])
+    #expect(eventsAtRequest == [])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func byRequestRequestsUnlimitedOnce() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .max(1))
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.send(1) == .none)
+    recorder.request(.max(5))
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.requests == [.unlimited])
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func keepFullRefillsWhatItDelivers() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.max(3), .max(1)])
+    recorder.request(.max(2))
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.max(3), .max(1), .max(1)])
+    #expect(upstream.send(3) == .max(1))
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func buffersWhileDownstreamHasNoDemand() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    for value in 1...4 { upstream.send(value) }
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(3))
+    #expect(recorder.values == [1, 2, 3])
+    upstream.complete()
+    #expect(recorder.events.last == .value(3))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
+  }
+
+  @Test func dropNewestKeepsTheFirstValues() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func dropOldestKeepsTheLastValues() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    recorder.request(.max(5))
+    #expect(recorder.values == [3, 4, 5])
+  }
+
+  @Test func customErrorCancelsUpstreamAndFailsAfterRequestedValues() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    #expect(upstream.subscription.isCancelled)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(3))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("OpsMiscError(9)")])
+  }
+
+  @Test func upstreamFailureIsNotHeldBackByMissingDemand() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError(2)))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+  }
+
+  @Test func finishesAtOnceWhenEmpty() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .finished])
+  }
+
+  @Test func synchronousSequenceIsDeliveredInOrder() {
+    let recorder = OpsMiscRecorder<Int, Never>()
+    (1...10).publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(recorder.values == Array(1...10))
+    #expect(recorder.events.last == .finished)
+  }
+
+  @Test func strategiesAreEquatable() {
+    #expect(Publishers.PrefetchStrategy.keepFull == .keepFull)
+    #expect(Publishers.PrefetchStrategy.keepFull != .byRequest)
+    #expect(Set([Publishers.PrefetchStrategy.keepFull, .byRequest, .keepFull]).count == 2)
+    let buffer = Just(1).buffer(size: 4, prefetch: .byRequest, whenFull: .dropOldest)
+    #expect(buffer.size == 4)
+    #expect(buffer.prefetch == .byRequest)
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    #expect(upstream.subscription.isCancelled)
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func secondSubscriptionIsCancelled() {
+    let upstream = Upstream()
+    let recorder = Recorder()
+    upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.sendExtraSubscription().isCancelled)
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let other = Upstream()
+    let buffered = Recorder(demand: .none)
+    buffered.onValue = { value in
+      if value < 3 { buffered.request(.max(1)) } else { buffered.cancel() }
+      return .none
+    }
+    other.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(buffered)
+    for value in 1...5 { other.send(value) }
+    buffered.request(.max(1))
+    #expect(buffered.values == [1, 2, 3])
+    #expect(other.subscription.isCancelled)
+    #expect(other.requests == [.max(5)])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    recorder.onValue = { value in
+      if value == 1 { subject.send(3) }
+      return .max(1)
+    }
+    subject.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    subject.send(1)
+    subject.send(2)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+        subject.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .finished)
+        recorder.request(.max(2))
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+        other.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+        other.send(1)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

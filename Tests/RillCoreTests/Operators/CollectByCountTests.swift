@@ -1,0 +1,120 @@
+import RillCore
+import Testing
+
+@Suite struct CollectByCountTests {
+  private typealias Upstream = ReducingTestUpstream<Int, ReducingTestError>
+
+  @Test func marble() {
+    let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3, 4, 5])
+    #expect(events == [.value([1, 2]), .value([3, 4]), .value([5]), .finished])
+  }
+
+  @Test func exactMultipleHasNoTrailingArray() {
+    #expect(reducingRun({ $0.collect(2) }, inputs: [1, 2]) == [.value([1, 2]), .finished])
+    #expect(reducingRun({ $0.collect(2) }, inputs: []) == [.finished])
+  }
+
+  @Test func failureDropsPartialArray() {
+    let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3], completion: .failure(.oops))
+    #expect(events == [.value([1, 2]), .failed("oops")])
+  }
+
+  @Test func requestsCountTimesDemand() {
+    let upstream = Upstream()
+    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .none) { _, _ in .max(2) }
+    upstream.collect(3).subscribe(recorder)
+    #expect(upstream.events == [])
+    recorder.request(.max(1))
+    #expect(upstream.events == [.requested(.max(3))])
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .max(6))
+    recorder.request(.unlimited)
+    #expect(upstream.events == [.requested(.max(3)), .requested(.unlimited)])
+    #expect(recorder.events == [.subscription, .value([1, 2, 3])])
+  }
+
+  @Test func cancel() {
+    let upstream = Upstream()
+    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1))
+    upstream.collect(2).subscribe(recorder)
+    upstream.send(1)
+    let subscription = recorder.subscription
+    recorder.cancel()
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .finished)
+    subscription?.request(.max(1))
+    subscription?.cancel()
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+  }
+
+  @Test func reentrancy() {
+    var upstreamRef: Upstream?
+    let upstream = Upstream()
+    upstreamRef = upstream
+    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1)) { recorder, value in
+      if value == [1, 2] {
+        recorder.subscription?.request(.max(1))
+        upstreamRef?.send(3)
+        upstreamRef?.send(4)
+      } else {
+        recorder.subscription?.cancel()
+        upstreamRef?.send(5)
+      }
+      return .none
+    }
+    upstream.collect(2).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstreamRef = nil
+    #expect(recorder.events == [.subscription, .value([1, 2]), .value([3, 4])])
+    #expect(upstream.events == [.requested(.max(2)), .requested(.max(2)), .cancelled])
+  }
+
+  @Test func secondSubscriptionIsCancelled() {
+    let upstream = Upstream()
+    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1))
+    upstream.collect(2).subscribe(recorder)
+    let second = upstream.sendSubscription()
+    #expect(second.events == [.cancelled])
+    upstream.send([1, 2], then: .finished)
+    #expect(recorder.events == [.subscription, .value([1, 2]), .finished])
+  }
+
+  @Test func memory() {
+    weak var inner: AnyObject?
+    weak var upstreamSubscription: AnyObject?
+    do {
+      let upstream = Upstream()
+      let recorder = ReducingRecorder<[Int], ReducingTestError>()
+      upstream.collect(2).subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      upstreamSubscription = upstream.lastSubscription
+      upstream.send([1, 2, 3], then: .finished)
+      upstream.detach()
+    }
+    #expect(inner == nil)
+    #expect(upstreamSubscription == nil)
+    do {
+      let upstream = Upstream()
+      let recorder = ReducingRecorder<[Int], ReducingTestError>()
+      upstream.collect(2).subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      upstreamSubscription = upstream.lastSubscription
+      recorder.cancel()
+      upstream.detach()
+    }
+    #expect(inner == nil)
+    #expect(upstreamSubscription == nil)
+  }
+
+  @Test func publicSurface() {
+    let collect: Publishers.CollectByCount<Just<Int>> = Just(1).collect(3)
+    #expect(collect.upstream == Just(1))
+    #expect(collect.count == 3)
+    #expect(collect == Publishers.CollectByCount(upstream: Just(1), count: 3))
+    #expect(collect != Publishers.CollectByCount(upstream: Just(1), count: 4))
+  }
+}

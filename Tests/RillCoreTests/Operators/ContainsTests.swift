@@ -1,0 +1,90 @@
+import RillCore
+import Testing
+
+@Suite struct ContainsTests {
+  @Test func marbles() {
+    #expect(reducingRun({ $0.contains(2) }, inputs: [1, 2, 3]) == [.value(true), .finished])
+    #expect(reducingRun({ $0.contains(5) }, inputs: [1, 2, 3]) == [.value(false), .finished])
+    #expect(reducingRun({ $0.contains(5) }, inputs: []) == [.value(false), .finished])
+  }
+
+  @Test func cancelsUpstreamOnMatchAndWaitsForDemand() {
+    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let recorder = ReducingRecorder<Bool, ReducingTestError>(initialDemand: .none)
+    upstream.contains(2).subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.events == [.requested(.unlimited)])
+    upstream.send(2)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(true), .finished])
+  }
+
+  @Test func failureBeforeMatch() {
+    #expect(reducingRun({ $0.contains(9) }, inputs: [1], completion: .failure(.oops)) == [.failed("oops")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.contains(2) }, inputs: [1, 2, 3], expected: true, stopsAfter: 2).checkAll()
+    ReducingContract({ $0.contains(7) }, inputs: [1, 2, 3], expected: false).checkAll()
+  }
+
+  @Test func publicSurface() {
+    let contains: Publishers.Contains<Just<Int>> = Just(1).contains(1)
+    #expect(contains.upstream == Just(1))
+    #expect(contains.output == 1)
+    #expect(contains == Publishers.Contains(upstream: Just(1), output: 1))
+    #expect(contains != Publishers.Contains(upstream: Just(1), output: 2))
+  }
+}
+
+@Suite struct ContainsWhereTests {
+  @Test func marbles() {
+    #expect(reducingRun({ $0.contains { $0 > 1 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
+    #expect(reducingRun({ $0.contains { $0 > 5 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.contains { $0 > 1 } }, inputs: [1, 2, 3], expected: true, stopsAfter: 2).checkAll()
+    ReducingContract({ $0.contains { $0 > 5 } }, inputs: [1, 2, 3], expected: false).checkAll()
+  }
+
+  @Test func publicSurface() {
+    let contains: Publishers.ContainsWhere<Just<Int>> = Just(1).contains { $0 == 1 }
+    #expect(contains.upstream == Just(1))
+    #expect(contains.predicate(1))
+    _ = Publishers.ContainsWhere(upstream: Just(1)) { $0 > 0 }
+  }
+}
+
+@Suite struct TryContainsWhereTests {
+  @Test func marbles() {
+    #expect(reducingRun({ $0.tryContains { $0 > 1 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
+    #expect(reducingRun({ $0.tryContains { $0 > 5 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+  }
+
+  @Test func throwCancelsUpstreamAndFailsAtOnce() {
+    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let recorder = ReducingRecorder<Bool, any Error>(initialDemand: .none)
+    upstream.tryContains { _ in throw ReducingTestError.thrown }.subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    upstream.send(2)
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.tryContains { $0 > 1 } }, inputs: [1, 2, 3], expected: true, stopsAfter: 2).checkAll()
+    ReducingContract({ $0.tryContains { $0 > 5 } }, inputs: [1, 2, 3], expected: false).checkAll()
+  }
+
+  @Test func publicSurface() throws {
+    let contains: Publishers.TryContainsWhere<Just<Int>> = Just(1).tryContains { $0 == 1 }
+    #expect(contains.upstream == Just(1))
+    #expect(try contains.predicate(1))
+    _ = Publishers.TryContainsWhere(upstream: Just(1)) { $0 > 0 }
+  }
+}

@@ -1,0 +1,81 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct FirstTests {
+  @Test func publishesTheFirstElementThenFinishes() {
+    let (upstream, subscriber) = transformSubscribe { $0.first() }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func emptyAndFailingUpstreams() {
+    #expect(transformRun({ $0.first() }, []) == ["subscription", "finished"])
+    #expect(transformRun({ $0.first() }, [], then: .failure(.upstream)) == ["subscription", "failure(upstream)"])
+  }
+
+  @Test func requestsUnlimitedFromUpstreamWhateverTheDemand() {
+    let (upstream, subscriber) = transformSubscribe({ $0.first() }, initialDemand: .max(1))
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.send(1) == .none)
+    subscriber.request(.max(3))
+    #expect(upstream.requestedDemands == [.unlimited])
+  }
+
+  @Test func theElementWaitsForDemand() {
+    let (upstream, subscriber) = transformSubscribe({ $0.first() }, initialDemand: .none)
+    #expect(upstream.requestedDemands == [.unlimited])
+    upstream.send(1)
+    #expect(upstream.isCancelled)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    subscriber.request(.max(1))
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
+  @Test func firstWhereSkipsUntilThePredicateHolds() {
+    let (upstream, subscriber) = transformSubscribe { $0.first { $0.isMultiple(of: 2) } }
+    #expect(upstream.send(1) == .none)
+    upstream.send(2)
+    upstream.send(4)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
+    #expect(upstream.cancelCount == 1)
+    #expect(transformRun({ $0.first { $0 > 5 } }, [1, 2]) == ["subscription", "finished"])
+  }
+
+  @Test func tryFirstWhereFailsWithTheThrownError() {
+    let (upstream, subscriber) = transformSubscribe {
+      $0.tryFirst { value in
+        if value == 2 { throw TransformTestError.thrown }
+        return value > 5
+      }
+    }
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(6)
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
+    #expect(upstream.cancelCount == 1)
+    #expect(transformRun({ $0.tryFirst { $0 > 1 } }, [1, 2, 3]) == ["subscription", "value(2)", "finished"])
+  }
+
+  @Test func cancelWhileWaitingForDemandDropsTheElement() {
+    let (upstream, subscriber) = transformSubscribe({ $0.first() }, initialDemand: .none)
+    upstream.send(1)
+    let subscription = subscriber.subscription
+    subscriber.cancel()
+    subscription?.request(.max(1))
+    #expect(subscriber.eventDescriptions == ["subscription"])
+  }
+
+  @Test func firstIsEquatable() {
+    #expect(Just(1).first() == Just(1).first())
+    #expect(Just(1).first() != Just(2).first())
+  }
+
+  @Test func contract() {
+    transformContract { $0.first() }
+    transformContract { $0.first { $0 > 1 } }
+    transformContract { $0.tryFirst { $0 > 1 } }
+  }
+}

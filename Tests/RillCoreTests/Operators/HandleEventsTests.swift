@@ -1,0 +1,126 @@
+import RillCore
+import Testing
+
+@Suite struct HandleEventsTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  /// Records what the closures see, in order.
+  private final class Log {
+    var entries: [String] = []
+  }
+
+  private func logged(_ upstream: Upstream, _ log: Log) -> Publishers.HandleEvents<Upstream> {
+    upstream.handleEvents(
+      receiveSubscription: { log.entries.append("subscription \($0)") },
+      receiveOutput: { log.entries.append("output \($0)") },
+      receiveCompletion: { log.entries.append("completion \($0)") },
+      receiveCancel: { log.entries.append("cancel") },
+      receiveRequest: { log.entries.append("request \($0)") }
+    )
+  }
+
+  @Test func runsClosuresForEveryEvent() {
+    let log = Log()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2)) { $0 == 1 ? .max(1) : .none }
+    logged(upstream, log).subscribe(recorder)
+    #expect(upstream.send(1) == .max(1))
+    upstream.send(2)
+    upstream.complete()
+    #expect(
+      log.entries == [
+        "subscription OpsMiscSubscription", "request max(2)", "output 1", "request max(1)", "output 2",
+        "completion finished",
+      ]
+    )
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(upstream.requests == [.max(2)])
+    recorder.cancel()
+    #expect(log.entries.last == "completion finished")
+  }
+
+  @Test func failureAndCancel() {
+    let log = Log()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    logged(upstream, log).subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError(2)))
+    #expect(log.entries.last == "completion failure(OpsMiscError(2))")
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+
+    let other = Upstream()
+    let cancelled = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let otherLog = Log()
+    logged(other, otherLog).subscribe(cancelled)
+    cancelled.cancel()
+    cancelled.cancel()
+    #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
+    #expect(other.subscription.isCancelled)
+    other.send(1)
+    #expect(cancelled.events == [.subscription])
+  }
+
+  @Test func closuresAreVarsAndInitDefaults() {
+    var events = Publishers.HandleEvents(upstream: Just(1), receiveRequest: nil)
+    #expect(events.receiveOutput == nil)
+    var seen: [Int] = []
+    events.receiveOutput = { seen.append($0) }
+    events.subscribe(OpsMiscRecorder<Int, Never>())
+    #expect(seen == [1])
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let log = Log()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    logged(upstream, log).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.subscription.isCancelled)
+    #expect(recorder.values == [1, 2])
+    #expect(log.entries.suffix(3) == ["request max(1)", "output 2", "cancel"])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    var outputs: [Int] = []
+    recorder.onValue = { value in
+      if value == 1 { subject.send(2) }
+      return .none
+    }
+    subject.handleEvents(receiveOutput: { outputs.append($0) }).subscribe(recorder)
+    subject.send(1)
+    #expect(outputs == [1, 2])
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func releasesClosuresAndPipeline() {
+    let subject = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let captured = Log()
+        let recorder = OpsMiscRecorder<Int, Never>()
+        subject.handleEvents(receiveOutput: { _ in captured.entries.append("x") }).subscribe(recorder)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject, captured]
+      }
+    )
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let captured = Log()
+        let recorder = OpsMiscRecorder<Int, Never>()
+        other.handleEvents(receiveCancel: { captured.entries.append("x") }).subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject, captured]
+      }
+    )
+  }
+}

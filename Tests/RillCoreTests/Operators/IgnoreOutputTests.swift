@@ -1,0 +1,26 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct IgnoreOutputTests {
+  @Test func ignoresValuesAndPassesCompletions() {
+    #expect(transformRun({ $0.ignoreOutput() }, [1, 2]) == ["subscription", "finished"])
+    #expect(
+      transformRun({ $0.ignoreOutput() }, [1], then: .failure(.upstream)) == ["subscription", "failure(upstream)"]
+    )
+  }
+
+  @Test func requestsUnlimitedFromUpstream() {
+    let (upstream, _) = transformSubscribe({ $0.ignoreOutput() }, initialDemand: .none)
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.send(1) == .none)
+  }
+
+  @Test func isEquatable() {
+    #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
+  }
+
+  @Test func contract() {
+    transformContract({ $0.ignoreOutput() }, ownsSubscription: false)
+  }
+}

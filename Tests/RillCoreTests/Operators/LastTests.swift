@@ -1,0 +1,63 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct LastTests {
+  @Test func publishesTheLastElementAfterUpstreamFinishes() {
+    let (upstream, subscriber) = transformSubscribe { $0.last() }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
+  }
+
+  @Test func emptyAndFailingUpstreams() {
+    #expect(transformRun({ $0.last() }, []) == ["subscription", "finished"])
+    #expect(transformRun({ $0.last() }, [1], then: .failure(.upstream)) == ["subscription", "failure(upstream)"])
+  }
+
+  @Test func requestsUnlimitedAndWaitsForDemand() {
+    let (upstream, subscriber) = transformSubscribe({ $0.last() }, initialDemand: .none)
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    subscriber.request(.max(1))
+    subscriber.request(.max(1))
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(upstream.requestedDemands == [.unlimited])
+  }
+
+  @Test func lastWhereKeepsTheLastMatch() {
+    #expect(
+      transformRun({ $0.last { $0.isMultiple(of: 2) } }, [1, 2, 3, 4, 5])
+        == ["subscription", "value(4)", "finished"]
+    )
+    #expect(transformRun({ $0.last { $0 > 9 } }, [1, 2]) == ["subscription", "finished"])
+  }
+
+  @Test func tryLastWhereFailsWithTheThrownError() {
+    let (upstream, subscriber) = transformSubscribe {
+      $0.tryLast { value in
+        if value == 3 { throw TransformTestError.thrown }
+        return true
+      }
+    }
+    upstream.send(1)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func lastIsEquatable() {
+    #expect(Just(1).last() == Just(1).last())
+  }
+
+  @Test func contract() {
+    transformContract { $0.last() }
+    transformContract { $0.last { $0 > 1 } }
+    transformContract { $0.tryLast { $0 > 1 } }
+  }
+}

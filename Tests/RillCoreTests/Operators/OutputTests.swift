@@ -1,0 +1,83 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct OutputTests {
+  @Test func rangesTranslateLikeCombine() {
+    let upstream = Empty<Int, Never>()
+    #expect(upstream.prefix(3).range == 0..<3)
+    #expect(upstream.prefix(0).range == 0..<0)
+    #expect(upstream.output(at: 4).range == 4..<5)
+    #expect(upstream.output(in: 2...3).range == 2..<4)
+    #expect(upstream.output(in: ..<5).range == 0..<5)
+    #expect(upstream.output(in: 6...).range == 6..<Int.max)
+  }
+
+  @Test func prefixFinishesRightAfterTheLastElementAndCancelsUpstream() {
+    let (upstream, subscriber) = transformSubscribe { $0.prefix(2) }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
+    #expect(upstream.cancelCount == 1)
+    upstream.send(3)
+    #expect(subscriber.values == [1, 2])
+  }
+
+  @Test func prefixZeroFinishesOnTheFirstElement() {
+    let (upstream, subscriber) = transformSubscribe { $0.prefix(0) }
+    upstream.send(1)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    #expect(upstream.isCancelled)
+  }
+
+  @Test func outputAtAndInSelectByIndex() {
+    #expect(transformRun({ $0.output(at: 1) }, [10, 11, 12]) == ["subscription", "value(11)", "finished"])
+    #expect(
+      transformRun({ $0.output(in: 1...2) }, [10, 11, 12, 13])
+        == ["subscription", "value(11)", "value(12)", "finished"]
+    )
+    #expect(
+      transformRun({ $0.output(in: 1...) }, [10, 11, 12], then: .failure(.upstream))
+        == ["subscription", "value(11)", "value(12)", "failure(upstream)"]
+    )
+  }
+
+  @Test func elementsBeforeTheRangeAskUpstreamForOneMore() {
+    let (upstream, subscriber) = transformSubscribe(
+      { $0.output(in: 2..<4) },
+      initialDemand: .max(1),
+      demandPerValue: .max(7)
+    )
+    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.send(0) == .max(1))
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(7))
+    subscriber.request(.max(2))
+    #expect(upstream.requestedDemands == [.max(1), .max(2)])
+    #expect(upstream.send(3) == .none)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "value(3)", "finished"])
+  }
+
+  @Test func reentrantElementsStopAtTheRangeEnd() {
+    let upstream = TransformUpstream()
+    let subscriber = TestSubscriber<Int, TransformTestError>(
+      onValue: { _, value in
+        if value == 1 { upstream.send(2) }
+        return .none
+      }
+    )
+    upstream.prefix(1).subscribe(subscriber)
+    upstream.send(1)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
+  @Test func isEquatable() {
+    #expect(Just(1).prefix(2) == Just(1).prefix(2))
+    #expect(Just(1).prefix(2) != Just(1).prefix(3))
+  }
+
+  @Test func contract() {
+    transformContract { $0.prefix(2) }
+    transformContract { $0.output(in: 1...) }
+  }
+}

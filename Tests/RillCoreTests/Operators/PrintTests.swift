@@ -1,0 +1,135 @@
+import RillCore
+import Testing
+
+@Suite struct PrintTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func logsEveryEventWithPrefix() {
+    let stream = OpsMiscTextStream()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2)) { $0 == 1 ? .max(1) : .none }
+    upstream.print("👉", to: stream).subscribe(recorder)
+    #expect(upstream.send(1) == .max(1))
+    upstream.send(2)
+    upstream.complete()
+    #expect(
+      stream.lines == [
+        "👉: receive subscription: (OpsMiscSubscription)",
+        "👉: request max: (2)",
+        "👉: receive value: (1)",
+        "👉: request max: (1) (synchronous)",
+        "👉: receive value: (2)",
+        "👉: receive finished",
+      ]
+    )
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(upstream.requests == [.max(2)])
+  }
+
+  @Test func logsWithoutPrefix() {
+    let stream = OpsMiscTextStream()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError> { _ in .unlimited }
+    upstream.print(to: stream).subscribe(recorder)
+    upstream.send(1)
+    upstream.complete(.failure(OpsMiscError(3)))
+    #expect(
+      stream.lines == [
+        "receive subscription: (OpsMiscSubscription)",
+        "request unlimited",
+        "receive value: (1)",
+        "request unlimited (synchronous)",
+        "receive error: (OpsMiscError(3))",
+      ]
+    )
+    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(3)")])
+  }
+
+  @Test func logsCancelAndCancelsUpstream() {
+    let stream = OpsMiscTextStream()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    upstream.print("p", to: stream).subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.subscription.isCancelled)
+    #expect(stream.lines == ["p: receive subscription: (OpsMiscSubscription)", "p: receive cancel"])
+  }
+
+  @Test func keepsProperties() {
+    let stream = OpsMiscTextStream()
+    let publisher = Just(1).print("x", to: stream)
+    #expect(publisher.prefix == "x")
+    #expect(publisher.stream is OpsMiscTextStream)
+    #expect(Just(1).print().stream == nil)
+  }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let stream = OpsMiscTextStream()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+      return .none
+    }
+    upstream.print(to: stream).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.subscription.isCancelled)
+    #expect(stream.lines.suffix(2) == ["receive value: (2)", "receive cancel"])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let stream = OpsMiscTextStream()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    recorder.onValue = { value in
+      if value == 1 { subject.send(2) }
+      return .none
+    }
+    subject.print(to: stream).subscribe(recorder)
+    subject.send(1)
+    #expect(recorder.values == [1, 2])
+    #expect(stream.lines.suffix(2) == ["receive value: (1)", "receive value: (2)"])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    let stream = OpsMiscTextStream()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>()
+        subject.print(to: stream).subscribe(recorder)
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, Never>()
+        other.print(to: stream).subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+
+  @Test func writesToStandardOutputWithoutStream() async {
+    await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let cancellable = Just(7).print("out").sink { _ in }
+      cancellable.cancel()
+    }.map { result in
+      let text = String(decoding: result.standardOutputContent, as: UTF8.self)
+      #expect(
+        text == """
+          out: receive subscription: (Just)
+          out: request unlimited
+          out: receive value: (7)
+          out: receive finished
+
+          """
+      )
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import RillCore
+import Testing
+
+@Suite struct ReduceTests {
+  @Test func marble() {
+    #expect(reducingRun({ $0.reduce(0) { $0 + $1 } }, inputs: [1, 2, 3]) == [.value(6), .finished])
+  }
+
+  @Test func foldsInOrder() {
+    let events = reducingRun({ $0.reduce("") { $0 + String($1) } }, inputs: [1, 2, 3])
+    #expect(events == [.value("123"), .finished])
+  }
+
+  @Test func emptyUpstreamPublishesInitialResult() {
+    #expect(reducingRun({ $0.reduce(10) { $0 + $1 } }, inputs: []) == [.value(10), .finished])
+  }
+
+  @Test func failure() {
+    #expect(reducingRun({ $0.reduce(0, +) }, inputs: [1], completion: .failure(.oops)) == [.failed("oops")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.reduce(0, +) }, inputs: [1, 2, 3], expected: 6).checkAll()
+  }
+
+  @Test func eachSubscriptionStartsFromInitialResult() {
+    let subject = PassthroughSubject<Int, Never>()
+    let reduce = subject.reduce(100, +)
+    let first = ReducingRecorder<Int, Never>()
+    let second = ReducingRecorder<Int, Never>()
+    reduce.subscribe(first)
+    subject.send(1)
+    reduce.subscribe(second)
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(first.events == [.subscription, .value(103), .finished])
+    #expect(second.events == [.subscription, .value(102), .finished])
+  }
+
+  @Test func publicSurface() {
+    let reduce: Publishers.Reduce<Just<Int>, String> = Just(1).reduce("") { $0 + "\($1)" }
+    #expect(reduce.upstream == Just(1))
+    #expect(reduce.initial == "")
+    #expect(reduce.nextPartialResult("a", 2) == "a2")
+    let made = Publishers.Reduce(upstream: Just(1), initial: 0, nextPartialResult: +)
+    #expect(made.initial == 0)
+  }
+}
+
+@Suite struct TryReduceTests {
+  @Test func marble() {
+    #expect(reducingRun({ $0.tryReduce(0) { $0 + $1 } }, inputs: [1, 2, 3]) == [.value(6), .finished])
+  }
+
+  @Test func throwCancelsUpstreamAndFailsAtOnce() {
+    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let recorder = ReducingRecorder<Int, any Error>(initialDemand: .none)
+    upstream.tryReduce(0) { partial, value in
+      if value == 2 { throw ReducingTestError.thrown }
+      return partial + value
+    }
+    .subscribe(recorder)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.events == [.requested(.unlimited)])
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(upstream.send(3) == .none)
+    upstream.send(completion: .finished)
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+  }
+
+  @Test func upstreamFailureIsErased() {
+    let events = reducingRun({ $0.tryReduce(0, +) }, inputs: [1], completion: .failure(.oops))
+    #expect(events == [.failed("oops")])
+  }
+
+  @Test func contract() {
+    ReducingContract({ $0.tryReduce(0, +) }, inputs: [1, 2, 3], expected: 6).checkAll()
+  }
+
+  @Test func publicSurface() throws {
+    let reduce: Publishers.TryReduce<Just<Int>, Int> = Just(1).tryReduce(5, +)
+    #expect(reduce.upstream == Just(1))
+    #expect(reduce.initial == 5)
+    #expect(try reduce.nextPartialResult(1, 2) == 3)
+    let made = Publishers.TryReduce(upstream: Just(1), initial: 0, nextPartialResult: +)
+    #expect(made.initial == 0)
+  }
+}

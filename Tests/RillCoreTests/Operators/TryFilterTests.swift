@@ -1,0 +1,51 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct TryFilterTests {
+  private static func even(_ value: Int) throws -> Bool {
+    if value == 5 { throw TransformTestError.thrown }
+    return value.isMultiple(of: 2)
+  }
+
+  @Test func republishesMatchingElements() {
+    #expect(
+      transformRun({ $0.tryFilter(Self.even) }, [1, 2, 3, 4])
+        == ["subscription", "value(2)", "value(4)", "finished"]
+    )
+    #expect(
+      transformRun({ $0.tryFilter(Self.even) }, [2], then: .failure(.upstream))
+        == ["subscription", "value(2)", "failure(upstream)"]
+    )
+  }
+
+  @Test func droppedElementsAskUpstreamForOneMore() {
+    let (upstream, _) = transformSubscribe({ $0.tryFilter(Self.even) }, initialDemand: .max(1), demandPerValue: .max(3))
+    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(3))
+  }
+
+  @Test func throwingCancelsUpstreamAndFails() {
+    let (upstream, subscriber) = transformSubscribe { $0.tryFilter(Self.even) }
+    upstream.send(2)
+    upstream.send(5)
+    upstream.send(6)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "failure(thrown)"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func fusions() {
+    let upstream = TransformUpstream()
+    let fused: Publishers.TryFilter<TransformUpstream> = upstream.filter { $0 > 1 }.tryFilter(Self.even)
+      .filter { $0 < 8 }.tryFilter { $0 != 4 }
+    #expect(
+      transformRun(upstream, { _ in fused }, [1, 2, 4, 6, 8])
+        == ["subscription", "value(2)", "value(6)", "finished"]
+    )
+  }
+
+  @Test func contract() {
+    transformContract { $0.tryFilter(Self.even) }
+  }
+}

@@ -1,0 +1,60 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct TryScanTests {
+  private static func add(_ sum: Int, _ value: Int) throws -> Int {
+    if value == 3 { throw TransformTestError.thrown }
+    return sum + value
+  }
+
+  @Test func accumulatesAndFinishes() {
+    #expect(
+      transformRun({ $0.tryScan(10, Self.add) }, [1, 2])
+        == ["subscription", "value(11)", "value(13)", "finished"]
+    )
+    #expect(
+      transformRun({ $0.tryScan(10, Self.add) }, [1], then: .failure(.upstream))
+        == ["subscription", "value(11)", "failure(upstream)"]
+    )
+  }
+
+  @Test func throwingCancelsUpstreamAndFails() {
+    let (upstream, subscriber) = transformSubscribe { $0.tryScan(0, Self.add) }
+    upstream.send(1)
+    upstream.send(3)
+    upstream.send(4)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func eachSubscriptionStartsFromTheInitialResult() {
+    let upstream = TransformUpstream()
+    let scan = upstream.tryScan(0, Self.add)
+    #expect(scan.initialResult == 0)
+    let first = TestSubscriber<Int, any Error>()
+    scan.subscribe(first)
+    upstream.send(1)
+    let second = TestSubscriber<Int, any Error>()
+    scan.subscribe(second)
+    upstream.send(2)
+    #expect(first.values == [1, 3])
+    #expect(second.values == [2])
+  }
+
+  @Test func forwardsDemandExactly() {
+    let (upstream, subscriber) = transformSubscribe(
+      { $0.tryScan(0, Self.add) },
+      initialDemand: .max(2),
+      demandPerValue: .max(1)
+    )
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.send(1) == .max(1))
+    subscriber.request(.max(7))
+    #expect(upstream.requestedDemands == [.max(2), .max(7)])
+  }
+
+  @Test func contract() {
+    transformContract { $0.tryScan(0, Self.add) }
+  }
+}

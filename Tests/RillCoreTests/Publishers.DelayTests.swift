@@ -1,0 +1,216 @@
+import RillCore
+import Testing
+
+@Suite struct DelayTests {
+  @Test func valuesAndCompletionAreDelayed() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.delay(for: 10, tolerance: 2, scheduler: scheduler, options: 1).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(scheduler.log == ["at 10 options 1", "at 13 options 1", "at 13 options 1"])
+    scheduler.advance(by: 9)
+    #expect(subscriber.events == ["1@10"])
+    scheduler.advance(by: 100)
+    #expect(subscriber.events == ["1@10", "2@13", "finished@13"])
+  }
+
+  @Test func failureIsDelayedToo() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
+    upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance(by: 999)
+    #expect(subscriber.events.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(subscriber.events == ["failure@1000"])
+  }
+
+  @Test func limitedDemandIsForwardedAndReplenished() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.demands == [.max(1)])
+    scheduler.advance(by: 5)
+    #expect(upstream.demands == [.max(1), .max(1)])
+  }
+
+  @Test func cancelDropsPendingValues() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events.isEmpty)
+  }
+
+  @Test func reentrantRequestFromReceive() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1)) { subscriber, _ in
+      subscriber.subscription?.request(.max(2))
+    }
+    upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    #expect(upstream.demands == [.max(1), .max(2)])
+  }
+
+  @Test func pipelineIsFreedAfterCompletion() {
+    let scheduler = TimeOpsScheduler()
+    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    let upstream = TimeOpsUpstream<Int, Never>()
+    do {
+      let subscriber = TimeOpsSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance(by: 1)
+    upstream.release()
+    #expect(weakSubscriber == nil)
+    #expect(scheduler.pendingCount == 0)
+  }
+}
+
+@Suite struct DebounceTests {
+  @Test func publishesLatestAfterQuietPeriod() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<String, Never>()
+    let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send("a")
+    scheduler.advance(by: 2)
+    upstream.send("b")
+    scheduler.advance(by: 6)
+    upstream.send("c")
+    scheduler.advance(by: 3)
+    #expect(subscriber.events == ["b@5", "c@11"])
+    #expect(scheduler.pendingCount == 0)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(subscriber.events == ["b@5", "c@11", "finished@11"])
+  }
+
+  @Test func pendingValueIsDroppedOnCompletionAndFailureIsScheduled() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    #expect(subscriber.events.isEmpty)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events == ["failure"])
+  }
+
+  @Test func valueWithoutDemandIsDropped() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    subscriber.subscription?.request(.max(1))
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    upstream.send(3)
+    scheduler.advance(by: 3)
+    #expect(subscriber.values == [2])
+    #expect(upstream.demands == [.unlimited])
+  }
+
+  @Test func cancelStopsTimerAndUpstream() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.pendingCount == 0)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events.isEmpty)
+  }
+
+  @Test func reentrantSendFromReceive() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler) { _, value in
+      if value == 1 { upstream.send(2) }
+    }
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events == ["1@3", "2@6"])
+  }
+}
+
+@Suite struct ThrottleTests {
+  private func run(latest: Bool) -> [String] {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<String, Never>()
+    let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
+    upstream.throttle(for: 10, scheduler: scheduler, latest: latest).subscribe(subscriber)
+    upstream.send("a")
+    scheduler.advance(by: 1)
+    upstream.send("b")
+    scheduler.advance(by: 1)
+    upstream.send("c")
+    scheduler.advance(by: 20)
+    upstream.send("d")
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 20)
+    return subscriber.events
+  }
+
+  @Test func latestPublishesTheMostRecent() {
+    #expect(run(latest: true) == ["a@0", "c@10", "d@22", "finished@22"])
+  }
+
+  @Test func firstPublishesTheFirst() {
+    #expect(run(latest: false) == ["a@0", "b@10", "d@22", "finished@22"])
+  }
+
+  @Test func demandAndFailure() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: 5)
+    upstream.send(2)
+    scheduler.advance(by: 5)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance()
+    #expect(subscriber.events == ["1", "failure"])
+  }
+
+  @Test func cancelSilencesPendingEmission() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    scheduler.advance(by: 5)
+    #expect(subscriber.events.isEmpty)
+    #expect(upstream.cancelCount == 1)
+  }
+}

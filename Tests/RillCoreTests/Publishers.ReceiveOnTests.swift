@@ -1,0 +1,198 @@
+import RillCore
+import Testing
+
+@Suite struct ReceiveOnTests {
+  @Test func valuesAndCompletionWaitForTheScheduler() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.receive(on: scheduler, options: 7).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.send(1) == .none)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events.isEmpty)
+    #expect(scheduler.log == ["now options 7", "now options 7", "now options 7"])
+    scheduler.advance()
+    #expect(subscriber.events == ["1@0", "2@0", "finished@0"])
+  }
+
+  @Test func failureIsScheduled() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    upstream.send(completion: .failure(.boom))
+    upstream.send(3)
+    scheduler.advance()
+    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.completion == .failure(.boom))
+  }
+
+  @Test func demandReturnedFromScheduledValueGoesUpstream() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    #expect(upstream.demands == [.max(2)])
+    scheduler.advance()
+    #expect(upstream.demands == [.max(2), .max(3)])
+    subscriber.subscription?.request(.max(5))
+    #expect(upstream.demands == [.max(2), .max(3), .max(5)])
+  }
+
+  @Test func cancelSilencesScheduledEventsAndCancelsUpstream() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(subscriber.events.isEmpty)
+  }
+
+  @Test func reentrantCancelFromReceive() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
+    upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { value in
+      received.append(value)
+      if value == 1 { subject.send(2) }
+      received.append(-value)
+    }
+    subject.send(1)
+    #expect(received == [1, -1, 2, -2])
+    cancellable.cancel()
+  }
+
+  @Test func secondSubscriptionIsCancelled() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+    let extra = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(extra)
+    #expect(extra.cancelCount == 1)
+  }
+
+  @Test func pipelineIsFreedAfterCompletionAndAfterCancel() {
+    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    do {
+      let subscriber = TimeOpsSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      upstream.receive(on: scheduler).subscribe(subscriber)
+      upstream.send(completion: .finished)
+      scheduler.advance()
+    }
+    upstream.release()
+    #expect(weakSubscriber == nil)
+
+    let other = TimeOpsUpstream<Int, Never>()
+    var cancellable: AnyCancellable?
+    weak var weakOther: TimeOpsUpstream<Int, Never>?
+    do {
+      let upstream = TimeOpsUpstream<Int, Never>()
+      weakOther = upstream
+      cancellable = upstream.receive(on: scheduler).sink { _ in }
+    }
+    cancellable?.cancel()
+    cancellable = nil
+    _ = other
+    #expect(weakOther == nil || weakOther?.cancelCount == 1)
+  }
+}
+
+@Suite struct SubscribeOnTests {
+  @Test func subscribeRequestAndCancelAreScheduled() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.subscribe(on: scheduler, options: 3).subscribe(subscriber)
+    #expect(subscriber.subscription == nil)
+    #expect(upstream.demands.isEmpty)
+    scheduler.advance()
+    #expect(subscriber.subscription != nil)
+    #expect(upstream.demands == [.max(2)])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 0)
+    scheduler.advance()
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.log == ["now options 3", "now options 3", "now options 3"])
+  }
+
+  @Test func valuesAndCompletionPassThrough() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
+    upstream.subscribe(on: scheduler).subscribe(subscriber)
+    scheduler.advance()
+    #expect(upstream.send(1) == .max(1))
+    upstream.send(completion: .failure(.boom))
+    upstream.send(2)
+    #expect(subscriber.events == ["1", "failure"])
+  }
+
+  @Test func finishedAndSilenceAfterCancel() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == ["1"])
+    #expect(upstream.cancelCount == 1)
+
+    let sequence = TimeOpsSubscriber<Int, Never>()
+    [1, 2].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(sequence)
+    #expect(sequence.events == ["1", "2", "finished"])
+  }
+}
+
+@Suite struct MeasureIntervalTests {
+  @Test func measuresFromSubscriptionThenBetweenValues() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<String, Never>()
+    let subscriber = TimeOpsSubscriber<TimeOpsStride, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.measureInterval(using: scheduler).subscribe(subscriber)
+    #expect(upstream.demands == [.max(1)])
+    scheduler.advance(by: 5)
+    #expect(upstream.send("a") == .max(1))
+    scheduler.advance(by: 2)
+    upstream.send("b")
+    upstream.send(completion: .finished)
+    upstream.send("c")
+    #expect(subscriber.events == ["5", "2", "finished"])
+  }
+
+  @Test func failureAndCancel() {
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<TimeOpsStride, TimeOpsError>()
+    upstream.measureInterval(using: TimeOpsScheduler()).subscribe(subscriber)
+    upstream.send(completion: .failure(.boom))
+    #expect(subscriber.events == ["failure"])
+
+    let second = TimeOpsUpstream<Int, Never>()
+    let cancelling = TimeOpsSubscriber<TimeOpsStride, Never> { subscriber, _ in subscriber.cancel() }
+    second.measureInterval(using: TimeOpsScheduler()).subscribe(cancelling)
+    second.send(1)
+    second.send(2)
+    #expect(cancelling.events == ["0"])
+    #expect(second.cancelCount == 1)
+  }
+}

@@ -1,0 +1,138 @@
+import RillCore
+import Testing
+
+@Suite struct TimeoutTests {
+  @Test func finishesWhenUpstreamIsSilentTooLong() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    scheduler.advance(by: 3)
+    upstream.send(1)
+    scheduler.advance(by: 4)
+    upstream.send(2)
+    scheduler.advance(by: 4)
+    #expect(subscriber.events == ["1@3", "2@7"])
+    scheduler.advance(by: 1)
+    #expect(subscriber.events == ["1@3", "2@7", "finished@12"])
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func customErrorFails() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler, customError: { .timedOut }).subscribe(subscriber)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events == ["failure@5"])
+    #expect(subscriber.completion == .failure(.timedOut))
+  }
+
+  @Test func upstreamCompletionBeforeDeadline() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    #expect(upstream.demands == [.max(1)])
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["1", "failure"])
+    #expect(upstream.demands == [.max(1), .max(2)])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func cancelStopsTheClock() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.pendingCount == 0)
+    scheduler.advance(by: 20)
+    #expect(subscriber.events.isEmpty)
+  }
+
+  @Test func reentrantCancelFromReceive() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["1"])
+    #expect(upstream.cancelCount == 1)
+  }
+}
+
+@Suite struct CollectByTimeTests {
+  @Test func byTimeEmitsEachInterval() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
+    upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance(by: 5)
+    scheduler.advance(by: 4)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == ["[1, 2]@4", "[3]@9", "finished@9"])
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func byTimeOrCountEmitsFullBuffersAtOnce() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1), clock: scheduler)
+    upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
+    #expect(upstream.demands == [.max(4)])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.demands == [.max(4), .max(2)])
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events == ["[1, 2]@0", "[3]@10"])
+  }
+
+  @Test func failureDropsTheBuffer() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
+    upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    #expect(subscriber.events == ["failure"])
+  }
+
+  @Test func lastArrayWaitsForDemand() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .none)
+    upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 4)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events.isEmpty)
+    subscriber.subscription?.request(.max(1))
+    #expect(subscriber.events == ["[1]", "finished"])
+  }
+
+  @Test func cancelStopsTimerAndUpstream() {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>()
+    upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.pendingCount == 0)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events.isEmpty)
+  }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct RillTestsPlaceholder {
-  @Test func builds() {}
-}

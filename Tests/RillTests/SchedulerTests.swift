@@ -1,0 +1,197 @@
+import Dispatch
+import Foundation
+import Rill
+import Synchronization
+import Testing
+
+@Suite struct DispatchQueueSchedulerTests {
+  @Test func strideConversions() throws {
+    typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+    #expect(Stride.seconds(2).magnitude == 2_000_000_000)
+    #expect(Stride.seconds(0.5).magnitude == 500_000_000)
+    #expect(Stride.milliseconds(300).magnitude == 300_000_000)
+    #expect(Stride.microseconds(7).magnitude == 7_000)
+    #expect(Stride.nanoseconds(9).magnitude == 9)
+    let literal: Stride = 1
+    let floatLiteral: Stride = 0.25
+    #expect(literal == .seconds(1))
+    #expect(floatLiteral == .milliseconds(250))
+    #expect(Stride(.milliseconds(3)) + .microseconds(5) == .nanoseconds(3_005_000))
+    #expect(Stride.seconds(1) > .milliseconds(999))
+    let data = try JSONEncoder().encode(Stride.milliseconds(12))
+    #expect(try JSONDecoder().decode(Stride.self, from: data) == .milliseconds(12))
+    let start = DispatchQueue.main.now
+    #expect(start.distance(to: start.advanced(by: .milliseconds(5))) == .milliseconds(5))
+    let time = try JSONDecoder().decode(
+      DispatchQueue.SchedulerTimeType.self,
+      from: JSONEncoder().encode(start)
+    )
+    #expect(time == start)
+  }
+
+  @Test func combineSpellingsCompile() {
+    let options = DispatchQueue.SchedulerOptions(qos: .userInitiated, flags: [], group: nil)
+    let a = Just(1).receive(on: DispatchQueue.main)
+    let b = Just(1).delay(for: .milliseconds(300), scheduler: DispatchQueue.global())
+    let c = Just(1).receive(on: DispatchQueue.global(), options: options)
+    let d = Just(1).receive(on: RunLoop.main)
+    let e = Just(1).debounce(for: 0.5, scheduler: OperationQueue.main)
+    _ = (a, b, c, d, e)
+  }
+
+  @Test func receiveOnSerialQueueDeliversInOrderOnThatQueue() {
+    let queue = DispatchQueue(label: "rill.tests.receive-on")
+    let key = DispatchSpecificKey<Bool>()
+    queue.setSpecific(key: key, value: true)
+    let recorder = FoundationRecorder<(Int, Bool)>()
+    let cancellable = (1...100).publisher
+      .receive(on: queue)
+      .sink(
+        receiveCompletion: { _ in recorder.finish() },
+        receiveValue: { recorder.append(($0, DispatchQueue.getSpecific(key: key) == true)) }
+      )
+    #expect(recorder.wait())
+    #expect(recorder.values.map(\.0) == Array(1...100))
+    #expect(recorder.values.allSatisfy { $0.1 })
+    cancellable.cancel()
+  }
+
+  @Test func receiveOnConcurrentQueueNeverOverlaps() {
+    let recorder = FoundationRecorder<Int>()
+    let overlaps = FoundationRecorder<Int>()
+    let active = Atomic<Int>(0)
+    let cancellable = (1...200).publisher
+      .receive(on: DispatchQueue.global())
+      .sink(
+        receiveCompletion: { _ in recorder.finish() },
+        receiveValue: { value in
+          if active.add(1, ordering: .sequentiallyConsistent).newValue != 1 { overlaps.append(value) }
+          recorder.append(value)
+          active.subtract(1, ordering: .sequentiallyConsistent)
+        }
+      )
+    #expect(recorder.wait())
+    #expect(recorder.values.sorted() == Array(1...200))
+    #expect(overlaps.values.isEmpty)
+    cancellable.cancel()
+  }
+
+  @Test func delayOnGlobalQueueWaitsAtLeastTheInterval() {
+    let recorder = FoundationRecorder<Int>()
+    let start = DispatchTime.now()
+    let cancellable = [1, 2, 3].publisher
+      .delay(for: .milliseconds(50), scheduler: DispatchQueue.global())
+      .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
+    #expect(recorder.wait())
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
+    #expect(elapsed >= 45_000_000)
+    #expect(recorder.values.sorted() == [1, 2, 3])
+    cancellable.cancel()
+  }
+
+  @Test func repeatingScheduleStopsWhenCancelled() {
+    let queue = DispatchQueue(label: "rill.tests.repeating")
+    let recorder = FoundationRecorder<Int>()
+    let cancellable = queue.schedule(after: queue.now.advanced(by: .milliseconds(5)), interval: .milliseconds(5)) {
+      recorder.append(1)
+      if recorder.values.count == 3 { recorder.finish() }
+    }
+    #expect(recorder.wait())
+    cancellable.cancel()
+    let countAtCancel = queue.sync { recorder.values.count }
+    Thread.sleep(forTimeInterval: 0.03)
+    #expect(queue.sync { recorder.values.count } == countAtCancel)
+  }
+
+  @Test func timeoutOnDispatchQueueFails() {
+    enum Timeout: Error { case late }
+    let recorder = FoundationRecorder<Subscribers.Completion<Timeout>>()
+    let subject = PassthroughSubject<Int, Timeout>()
+    let cancellable =
+      subject
+      .timeout(.milliseconds(20), scheduler: DispatchQueue.global(), customError: { .late })
+      .sink(
+        receiveCompletion: {
+          recorder.append($0)
+          recorder.finish()
+        },
+        receiveValue: { _ in }
+      )
+    #expect(recorder.wait())
+    if case .failure(.late) = recorder.values.first {} else { Issue.record("expected a timeout failure") }
+    cancellable.cancel()
+  }
+}
+
+@Suite struct RunLoopSchedulerTests {
+  @Test func strideConversions() {
+    typealias Stride = RunLoop.SchedulerTimeType.Stride
+    #expect(Stride.milliseconds(250).timeInterval == 0.25)
+    #expect(Stride.seconds(2) == 2)
+    let literal: Stride = 1.5
+    #expect(literal.magnitude == 1.5)
+    let now = RunLoop.current.now
+    #expect(now.distance(to: now.advanced(by: .seconds(3))) == .seconds(3))
+  }
+
+  @Test func schedulesOnTheRunningRunLoop() {
+    let runLoop = RunLoop.current
+    let recorder = FoundationRecorder<String>()
+    runLoop.schedule { recorder.append("now") }
+    runLoop.schedule(after: runLoop.now.advanced(by: .milliseconds(10))) { recorder.append("later") }
+    var ticks = 0
+    let repeating = runLoop.schedule(after: runLoop.now, interval: .milliseconds(5)) { ticks += 1 }
+    foundationSpinRunLoop { recorder.values.count == 2 && ticks >= 2 }
+    repeating.cancel()
+    #expect(recorder.values == ["now", "later"])
+    #expect(ticks >= 2)
+  }
+
+  @Test func receiveOnRunLoop() {
+    var received: [Int] = []
+    var finished = false
+    let cancellable = [1, 2, 3].publisher
+      .receive(on: RunLoop.current)
+      .sink(receiveCompletion: { _ in finished = true }, receiveValue: { received.append($0) })
+    #expect(received.isEmpty)
+    foundationSpinRunLoop { finished }
+    #expect(received == [1, 2, 3])
+    cancellable.cancel()
+  }
+}
+
+@Suite struct OperationQueueSchedulerTests {
+  @Test func receiveOnSerialOperationQueueKeepsOrder() {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    let recorder = FoundationRecorder<Int>()
+    let cancellable = (1...50).publisher
+      .receive(on: queue)
+      .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
+    #expect(recorder.wait())
+    #expect(recorder.values == Array(1...50))
+    cancellable.cancel()
+  }
+
+  @Test func delayAndRepeatingSchedule() {
+    let queue = OperationQueue()
+    let recorder = FoundationRecorder<Int>()
+    let start = Date()
+    let cancellable = Just(7)
+      .delay(for: .milliseconds(30), scheduler: queue)
+      .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
+    #expect(recorder.wait())
+    #expect(Date().timeIntervalSince(start) >= 0.025)
+    #expect(recorder.values == [7])
+    cancellable.cancel()
+
+    let ticks = FoundationRecorder<Int>()
+    let repeating = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
+      ticks.append(1)
+      if ticks.values.count == 3 { ticks.finish() }
+    }
+    #expect(ticks.wait())
+    repeating.cancel()
+    #expect(OperationQueue.SchedulerTimeType.Stride.milliseconds(5).timeInterval == 0.005)
+  }
+}
