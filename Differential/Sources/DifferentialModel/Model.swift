@@ -55,6 +55,14 @@ public enum Op: Sendable, CustomStringConvertible {
   case appendB
   case prependSequence(Int)
   case tryMapFailing(Int)
+  case prefixWhile(Int)
+  case dropWhile(Int)
+  case ignoreOutput
+  case replaceEmpty(Int)
+  case outputAt(Int)
+  case buffer(size: Int, byRequest: Bool, dropNewest: Bool)
+  case prefixUntilOutputB
+  case dropUntilOutputB
 
   public var description: String {
     switch self {
@@ -86,6 +94,15 @@ public enum Op: Sendable, CustomStringConvertible {
     case .appendB: "append(B)"
     case .prependSequence(let v): "prepend(\(v),\(v + 1))"
     case .tryMapFailing(let m): "tryMap{$0%\(m)==0 throws}.mapError"
+    case .prefixWhile(let v): "prefix{$0!=\(v)}"
+    case .dropWhile(let v): "drop{$0!=\(v)}"
+    case .ignoreOutput: "ignoreOutput().map(never)"
+    case .replaceEmpty(let v): "replaceEmpty(with:\(v))"
+    case .outputAt(let n): "output(at:\(n))"
+    case .buffer(let size, let byRequest, let dropNewest):
+      "buffer(size:\(size),prefetch:\(byRequest ? "byRequest" : "keepFull"),whenFull:\(dropNewest ? "dropNewest" : "dropOldest"))"
+    case .prefixUntilOutputB: "prefix(untilOutputFrom:B)"
+    case .dropUntilOutputB: "drop(untilOutputFrom:B)"
     }
   }
 }
@@ -167,7 +184,7 @@ extension Case {
   }
 
   private static func randomOp(_ rng: inout SplitMix64) -> Op {
-    switch rng.int(0...27) {
+    switch rng.int(0...35) {
     case 0: .map(rng.int(0...5))
     case 1: .filter(rng.int(2...4))
     case 2: .compactMap(rng.int(2...4))
@@ -195,7 +212,15 @@ extension Case {
     case 24: .mergeB
     case 25: .appendB
     case 26: .prependSequence(rng.int(0...9))
-    default: .tryMapFailing(rng.int(2...5))
+    case 27: .tryMapFailing(rng.int(2...5))
+    case 28: .prefixWhile(rng.int(0...9))
+    case 29: .dropWhile(rng.int(0...9))
+    case 30: .ignoreOutput
+    case 31: .replaceEmpty(rng.int(0...9))
+    case 32: .outputAt(rng.int(0...3))
+    case 33: .buffer(size: rng.int(1...3), byRequest: rng.chance(50), dropNewest: rng.chance(50))
+    case 34: .prefixUntilOutputB
+    default: .dropUntilOutputB
     }
   }
 }
@@ -232,12 +257,20 @@ extension Op {
     case .appendB: "append"
     case .prependSequence: "prepend"
     case .tryMapFailing: "tryMap"
+    case .prefixWhile: "prefixWhile"
+    case .dropWhile: "dropWhile"
+    case .ignoreOutput: "ignoreOutput"
+    case .replaceEmpty: "replaceEmpty"
+    case .outputAt: "outputAt"
+    case .buffer: "buffer"
+    case .prefixUntilOutputB: "prefixUntilOutput"
+    case .dropUntilOutputB: "dropUntilOutput"
     }
   }
 
   var usesSourceB: Bool {
     switch self {
-    case .flatMapSourceB, .zipB, .mergeB, .appendB: true
+    case .flatMapSourceB, .zipB, .mergeB, .appendB, .prefixUntilOutputB, .dropUntilOutputB: true
     default: false
     }
   }

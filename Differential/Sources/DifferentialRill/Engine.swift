@@ -169,6 +169,8 @@ private func sequence(_ values: [Int]) -> Publishers.Sequence<[Int], DiffError> 
   Publishers.Sequence(sequence: values)
 }
 
+private func absurd(_ never: Never) -> Int {}
+
 private func hash(_ values: [Int]) -> Int { values.reduce(7) { $0 &* 31 &+ $1 } }
 
 /// Applies one operator, or returns `nil` when this library lacks it.
@@ -194,6 +196,35 @@ private func applyShared(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Sta
     return upstream.flatMap(maxPublishers: max.map { .max($0) } ?? .unlimited) { _ in b }.eraseToAnyPublisher()
   case .switchToLatestSequence:
     return upstream.map { sequence([$0, $0 + 100]) }.switchToLatest().eraseToAnyPublisher()
+  case .compactMap(let m): return upstream.compactMap { $0 % m == 0 ? nil : $0 + 1 }.eraseToAnyPublisher()
+  case .removeDuplicates: return upstream.removeDuplicates { $0 / 2 == $1 / 2 }.eraseToAnyPublisher()
+  case .prefix(let n): return upstream.prefix(n).eraseToAnyPublisher()
+  case .dropFirst(let n): return upstream.dropFirst(n).eraseToAnyPublisher()
+  case .first: return upstream.first().eraseToAnyPublisher()
+  case .last: return upstream.last().eraseToAnyPublisher()
+  case .replaceErrorSetFailure(let v):
+    return PromoteFailure(upstream: upstream.replaceError(with: v)).eraseToAnyPublisher()
+  case .tryMapFailing(let m):
+    return upstream.tryMap { value -> Int in
+      if value % m == 0 { throw DiffError.code(10 + m) }
+      return value
+    }
+    .mapError { $0 as? DiffError ?? .code(-1) }
+    .eraseToAnyPublisher()
+  case .prefixWhile(let v): return upstream.prefix { $0 != v }.eraseToAnyPublisher()
+  case .dropWhile(let v): return upstream.drop { $0 != v }.eraseToAnyPublisher()
+  case .ignoreOutput: return upstream.ignoreOutput().map(absurd).eraseToAnyPublisher()
+  case .replaceEmpty(let v): return upstream.replaceEmpty(with: v).eraseToAnyPublisher()
+  case .outputAt(let n): return upstream.output(at: n).eraseToAnyPublisher()
+  case .buffer(let size, let byRequest, let dropNewest):
+    return upstream.buffer(
+      size: size,
+      prefetch: byRequest ? .byRequest : .keepFull,
+      whenFull: dropNewest ? .dropNewest : .dropOldest
+    )
+    .eraseToAnyPublisher()
+  case .prefixUntilOutputB: return upstream.prefix(untilOutputFrom: b).eraseToAnyPublisher()
+  case .dropUntilOutputB: return upstream.drop(untilOutputFrom: b).eraseToAnyPublisher()
   default:
     return applyLanding(op, to: upstream, b: b)
   }
@@ -205,24 +236,9 @@ private func applyLanding(_ op: Op, to upstream: Stage, b: ScriptedSource) -> St
   return nil
   #else
   switch op {
-  case .compactMap(let m): return upstream.compactMap { $0 % m == 0 ? nil : $0 + 1 }.eraseToAnyPublisher()
-  case .removeDuplicates: return upstream.removeDuplicates { $0 / 2 == $1 / 2 }.eraseToAnyPublisher()
-  case .prefix(let n): return upstream.prefix(n).eraseToAnyPublisher()
-  case .dropFirst(let n): return upstream.dropFirst(n).eraseToAnyPublisher()
-  case .first: return upstream.first().eraseToAnyPublisher()
-  case .last: return upstream.last().eraseToAnyPublisher()
-  case .replaceErrorSetFailure(let v):
-    return PromoteFailure(upstream: upstream.replaceError(with: v)).eraseToAnyPublisher()
   case .zipB: return upstream.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
   case .appendB: return upstream.append(b).eraseToAnyPublisher()
   case .prependSequence(let v): return upstream.prepend(v, v + 1).eraseToAnyPublisher()
-  case .tryMapFailing(let m):
-    return upstream.tryMap { value -> Int in
-      if value % m == 0 { throw DiffError.code(10 + m) }
-      return value
-    }
-    .mapError { $0 as? DiffError ?? .code(-1) }
-    .eraseToAnyPublisher()
   case .mergeB:
     return nil  // OpenCombine 0.14 has no Merge.
   default:
