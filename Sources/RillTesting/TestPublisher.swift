@@ -9,17 +9,20 @@
 /// ```swift
 /// let upstream = TestPublisher<Int, Never>()
 /// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
-/// upstream.map { $0 * 10 }.subscribe(subscriber)
+/// upstream.prefix { $0 < 10 }.subscribe(subscriber)
 /// #expect(upstream.requestedDemands == [.max(2)])
 /// upstream.send(1)
 /// subscriber.cancel()
 /// #expect(upstream.isCancelled)
-/// upstream.send(2)                      // after cancel: map must not forward it
-/// #expect(subscriber.values == [10])
+/// upstream.send(2)                      // after cancel: prefix must not forward it
+/// #expect(subscriber.values == [1])
 /// ```
 ///
-/// The publisher keeps its subscribers (and each subscription keeps its subscriber) for its whole life. In a
-/// memory test, release the publisher too before checking that the pipeline's objects are gone.
+/// The publisher keeps its subscribers (and each subscription keeps its subscriber) until the test calls
+/// ``releaseSubscribers()``, as a real publisher lets go after completing. A memory test calls it, or lets
+/// the publisher go, before checking that the pipeline's objects are gone; letting the publisher go is the
+/// stricter check, since the subscriptions then still hold their subscribers and a subscriber that keeps
+/// its subscription forms a cycle.
 // SAFETY: all mutable state is in `state`; subscribers and hooks are called outside the lock.
 public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible, @unchecked Sendable {
   private struct Entry {
@@ -29,6 +32,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
 
   private struct State {
     var entries: [Entry] = []
+    /// Subscriptions whose subscribers were released, kept for their records.
+    var released: [TestSubscription] = []
     var requestedDemands: [Subscribers.Demand] = []
     var returnedDemand = Subscribers.Demand.none
     var sentValueCount = 0
@@ -115,16 +120,29 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
     }
   }
 
+  /// Lets go of every subscriber so far, as a publisher does after it completes; later sends reach only
+  /// subscribers that arrive afterwards.
+  ///
+  /// The recorded demands and cancellations stay.
+  public func releaseSubscribers() {
+    let entries = state.withLock { state -> [Entry] in
+      defer { state.entries = [] }
+      state.released += state.entries.map(\.subscription)
+      return state.entries
+    }
+    for entry in entries { entry.subscription.releaseSubscriber() }
+  }
+
   // MARK: Accessors
 
-  /// Every subscriber so far, in subscription order.
+  /// Every subscriber not yet released, in subscription order.
   public var subscribers: [AnySubscriber<Output, Failure>] { state.withLock { $0.entries.map(\.subscriber) } }
 
-  /// The subscription handed to each subscriber, in subscription order.
-  public var subscriptions: [TestSubscription] { state.withLock { $0.entries.map(\.subscription) } }
+  /// The subscription handed to each subscriber, in subscription order, including released ones.
+  public var subscriptions: [TestSubscription] { state.withLock { $0.released + $0.entries.map(\.subscription) } }
 
-  /// The number of subscribers so far.
-  public var subscriberCount: Int { state.withLock { $0.entries.count } }
+  /// The number of subscribers so far, including released ones.
+  public var subscriberCount: Int { state.withLock { $0.released.count + $0.entries.count } }
 
   /// Every demand requested through any subscription, in order.
   public var requestedDemands: [Subscribers.Demand] { state.withLock { $0.requestedDemands } }
@@ -152,7 +170,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   /// The subscriber count, requested demands and cancel count, for test failure messages.
   public var description: String {
     state.withLock {
-      "TestPublisher(subscribers: \($0.entries.count), requested: \($0.requestedDemands), cancelled: \($0.cancelCount))"
+      "TestPublisher(subscribers: \($0.released.count + $0.entries.count), requested: \($0.requestedDemands), cancelled: \($0.cancelCount))"
     }
   }
 }

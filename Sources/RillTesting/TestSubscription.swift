@@ -16,12 +16,12 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
   private struct State {
     var requestedDemands: [Subscribers.Demand] = []
     var cancelCount = 0
+    var retainedSubscriber: Any?
   }
 
-  private let state = TestingLock(State())
+  private let state: TestingLock<State>
   private let onRequest: ((Subscribers.Demand) -> Void)?
   private let onCancel: (() -> Void)?
-  let retainedSubscriber: Any?
 
   /// Creates a recording subscription.
   ///
@@ -36,7 +36,7 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
   }
 
   init(retaining subscriber: Any?, onRequest: ((Subscribers.Demand) -> Void)?, onCancel: (() -> Void)?) {
-    retainedSubscriber = subscriber
+    state = TestingLock(State(retainedSubscriber: subscriber))
     self.onRequest = onRequest
     self.onCancel = onCancel
   }
@@ -51,6 +51,15 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
   public func cancel() {
     state.withLock { $0.cancelCount += 1 }
     onCancel?()
+  }
+
+  /// Lets go of the subscriber this subscription serves.
+  func releaseSubscriber() {
+    let subscriber = state.withLock { state -> Any? in
+      defer { state.retainedSubscriber = nil }
+      return state.retainedSubscriber
+    }
+    _ = subscriber
   }
 
   /// Every demand requested, in order, including any `.none` (which a well-behaved subscriber never sends).

@@ -64,3 +64,62 @@ import Testing
     #expect(weakPublisher == nil)
   }
 }
+
+@Suite struct TestPublisherReleaseTests {
+  @Test func releaseSubscribersFreesThePipelineWhileThePublisherLives() {
+    let upstream = TestPublisher<Int, Never>()
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
+    do {
+      let subscriber = TestSubscriber<Int, Never>()
+      upstream.map { $0 + 1 }.subscribe(subscriber)
+      weakSubscriber = subscriber
+      upstream.send(1)
+      upstream.send(completion: .finished)
+    }
+    #expect(weakSubscriber != nil)
+    upstream.releaseSubscribers()
+    #expect(weakSubscriber == nil)
+    #expect(upstream.subscriberCount == 1)
+    #expect(upstream.subscribers.isEmpty)
+    #expect(upstream.requestedDemands == [.unlimited])
+    upstream.send(2)
+  }
+
+  @Test func aSubscriberThatKeepsItsSubscriptionIsACycleOnceThePublisherIsGone() {
+    weak var weakHolder: SubscriptionHolder?
+    do {
+      let upstream = TestPublisher<Int, Never>()
+      let holder = SubscriptionHolder()
+      upstream.subscribe(holder)
+      weakHolder = holder
+      holder.subscription?.cancel()
+    }
+    // The holder keeps the subscription, which keeps the holder.
+    #expect(weakHolder != nil)
+    weakHolder?.subscription = nil
+    #expect(weakHolder == nil)
+  }
+
+  @Test func releaseSubscribersAlsoReleasesThemFromTheirSubscriptions() {
+    let upstream = TestPublisher<Int, Never>()
+    weak var weakHolder: SubscriptionHolder?
+    do {
+      let holder = SubscriptionHolder()
+      upstream.subscribe(holder)
+      weakHolder = holder
+    }
+    upstream.releaseSubscribers()
+    #expect(weakHolder == nil)
+  }
+}
+
+/// A subscriber that (wrongly) keeps its subscription after cancelling.
+private final class SubscriptionHolder: Subscriber, @unchecked Sendable {
+  var subscription: (any Subscription)?
+
+  func receive(subscription: any Subscription) { self.subscription = subscription }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
+}

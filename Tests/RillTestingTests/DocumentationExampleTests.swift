@@ -1,0 +1,92 @@
+import RillTesting
+import Testing
+
+/// The examples in RillTesting's documentation, run with Rill's own operators, character for character.
+@Suite struct DocumentationExampleTests {
+  @Test func marbleExamples() {
+    #expect(TestScheduler.marbles("-1-2-3-1-|") { $0.prefix { $0 < 3 } } == "-1-2-|")
+    #expect(TestScheduler.marbles("-a-b-|") { $0.map { $0.uppercased() } } == "-A-B-|")
+    #expect(TestScheduler.marbles("-1-2-|") { $0.map { $0 * 10 } } == "-'10'-'20'-|")
+    #expect(TestScheduler.marbles("-1-2>-3-4|", hot: true) { $0 } == "------3-4|")
+    #expect(TestScheduler.marbles("-a---b-|", "--c-d---|") { $0.merge(with: $1) } == "-ac-db--|")
+    #expect(TestScheduler.marbles("-1-2-3-4-|", as: Int.self) { $0.filter { $0.isMultiple(of: 2) } } == "---2---4-|")
+  }
+
+  @Test func schedulerExample() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-2-|") { $0.delay(for: 2, scheduler: scheduler) } == "---1-2-|")
+    var fired: [Int] = []
+    scheduler.schedule(after: scheduler.now.advanced(by: 3)) { fired.append(3) }
+    scheduler.schedule { fired.append(0) }
+    scheduler.advance(by: 2)
+    #expect(fired == [0])
+    scheduler.advance(by: 1)
+    #expect(fired == [0, 3])
+  }
+
+  @Test func malformedExamples() {
+    #expect(TestScheduler.marbles("-1-[2") { $0 } == "marble error at index 3 of \"-1-[2\": an unterminated group")
+    #expect(
+      TestScheduler.marbles("-1-a-|") { $0.map { $0 + 1 } }
+        == "marble error at index 3 of \"-1-a-|\": 'a' is not a valid Int"
+    )
+  }
+
+  @Test func marblePublisherExample() throws {
+    let scheduler = TestScheduler()
+    let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler, initialDemand: .max(1))
+    try scheduler.marblePublisher("-1-2-3-|", as: Int.self).subscribe(subscriber)
+    scheduler.advance(by: 10)
+    subscriber.request(.max(5))
+    #expect(subscriber.marbles() == "-1--------[23|]")
+
+    let other = TestScheduler()
+    let recorder = TestSubscriber<Int, MarbleError>(scheduler: other)
+    try other.marblePublisher("-1-'10'-|", as: Int.self).subscribe(recorder)
+    other.run()
+    #expect(recorder.marbles() == "-1-'10'-|")
+  }
+
+  @Test func subscriberExamples() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    (1...5).publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.requestedDemands == [.max(2), .max(1)])
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3)])
+
+    let small = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    [1, 2, 3].publisher.subscribe(small)
+    #expect(small.values == [1, 2])
+    small.request(.max(5))
+    #expect(small.values == [1, 2, 3] && small.isFinished)
+  }
+
+  @Test func publisherExample() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.prefix { $0 < 10 }.subscribe(subscriber)
+    #expect(upstream.requestedDemands == [.max(2)])
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.isCancelled)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func subscriptionExample() {
+    let upstream = TestPublisher<Int, Never>()
+    upstream.prefix { $0 < 10 }.subscribe(TestSubscriber<Int, Never>())
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
+    #expect(extra.isCancelled)
+  }
+
+  @Test(arguments: ContractDemand.standard)
+  func contractExample(demand: ContractDemand) {
+    let report = PublisherContract.check((1...5).publisher.map { $0 * 2 }, demand: demand)
+    #expect(report.isSatisfied, "\(report)")
+    let doubled = PublisherContract.check([1, 2, 3].publisher.map { $0 * 2 }, demand: demand)
+    #expect(doubled.isSatisfied, "\(doubled)")
+  }
+}
