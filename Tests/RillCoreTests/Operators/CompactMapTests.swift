@@ -65,4 +65,13 @@ import Testing
     transformContract({ $0.compactMap { $0 } }, ownsSubscription: false)
     transformContract { $0.tryCompactMap { $0 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-a-1-b-2-|") { $0.compactMap { Int($0) } } == "---1---2-|")
+    let parse = { (text: String) throws -> Int? in
+      if text == "b" { throw TransformTestError.thrown }
+      return Int(text)
+    }
+    #expect(TestScheduler.marbles("-a-1-b-2-|") { $0.tryCompactMap(parse) } == "---1-^")
+  }
 }

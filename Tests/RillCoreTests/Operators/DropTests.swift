@@ -71,4 +71,8 @@ import Testing
   @Test func contract() {
     transformContract { $0.dropFirst() }
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-1-2-3-4-|") { $0.dropFirst(2) } == "-----3-4-|")
+  }
 }

@@ -103,4 +103,12 @@ import Testing
     }
     #expect(weakSubscriber == nil)
   }
+
+  @Test func docMarble() {
+    let diagram = TestScheduler.marbles("-1-2-3-4-|", "----x") {
+      (upstream: AnyPublisher<Int, MarbleError>, other: AnyPublisher<String, MarbleError>) in
+      upstream.drop(untilOutputFrom: other)
+    }
+    #expect(diagram == "-----3-4-|")
+  }
 }

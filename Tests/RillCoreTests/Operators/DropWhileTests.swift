@@ -57,4 +57,13 @@ import Testing
     transformContract { $0.drop { $0 < 2 } }
     transformContract { $0.tryDrop { $0 < 2 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-2-3-1-|") { $0.drop { $0 < 3 } } == "-----3-1-|")
+    let small = { (value: Int) throws -> Bool in
+      if value == 2 { throw TransformTestError.thrown }
+      return true
+    }
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryDrop(while: small) } == "---^")
+  }
 }

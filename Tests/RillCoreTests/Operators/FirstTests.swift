@@ -78,4 +78,14 @@ import Testing
     transformContract { $0.first { $0 > 1 } }
     transformContract { $0.tryFirst { $0 > 1 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.first() } == "-[1|]")
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.first { $0 % 2 == 0 } } == "---[2|]")
+    let even = { (value: Int) throws -> Bool in
+      if value == 2 { throw TransformTestError.thrown }
+      return false
+    }
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryFirst(where: even) } == "---^")
+  }
 }

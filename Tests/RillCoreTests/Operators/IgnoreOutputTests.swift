@@ -24,4 +24,11 @@ import Testing
   @Test func contract() {
     transformContract({ $0.ignoreOutput() }, ownsSubscription: false)
   }
+
+  @Test func docMarble() {
+    #expect(
+      TestScheduler.marbles("-1-2-3-|") { (source: AnyPublisher<Int, MarbleError>) in source.ignoreOutput() }
+        == "-------|"
+    )
+  }
 }

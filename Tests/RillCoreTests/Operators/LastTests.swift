@@ -61,4 +61,14 @@ import Testing
     transformContract { $0.last { $0 > 1 } }
     transformContract { $0.tryLast { $0 > 1 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.last() } == "-------[3|]")
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.last { $0 % 2 == 1 } } == "-------[3|]")
+    let odd = { (value: Int) throws -> Bool in
+      if value == 2 { throw TransformTestError.thrown }
+      return true
+    }
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryLast(where: odd) } == "---^")
+  }
 }

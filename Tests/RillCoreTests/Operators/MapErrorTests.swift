@@ -44,4 +44,8 @@ import Testing
   @Test func contract() {
     transformContract({ $0.mapError { Wrapped(inner: $0) } }, ownsSubscription: false)
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-1-2-^") { $0.mapError { _ in Wrapped(inner: .upstream) } } == "-1-2-^")
+  }
 }

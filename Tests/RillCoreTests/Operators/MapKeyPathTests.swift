@@ -58,4 +58,8 @@ import Testing
     transformContract(Upstream.self, { $0.map(\.x, \.y) }, elements: points, ownsSubscription: false)
     transformContract(Upstream.self, { $0.map(\.x, \.y, \.z) }, elements: points, ownsSubscription: false)
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-a-'bc'-|") { $0.map(\.count) } == "-1-2-|")
+  }
 }

@@ -80,4 +80,10 @@ import Testing
     transformContract { $0.prefix(2) }
     transformContract { $0.output(in: 1...) }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-2-3-4-|") { $0.prefix(2) } == "-1-[2|]")
+    #expect(TestScheduler.marbles("-a-b-c-d-|") { $0.output(at: 1) } == "---[b|]")
+    #expect(TestScheduler.marbles("-a-b-c-d-e-|") { $0.output(in: 1...2) } == "---b-[c|]")
+  }
 }

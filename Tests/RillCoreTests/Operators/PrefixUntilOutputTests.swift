@@ -96,4 +96,12 @@ import Testing
     #expect(weakSubscriber == nil)
     #expect(weakSubscription == nil)
   }
+
+  @Test func docMarble() {
+    let diagram = TestScheduler.marbles("-1-2-3-4-|", "------x") {
+      (upstream: AnyPublisher<Int, MarbleError>, other: AnyPublisher<String, MarbleError>) in
+      upstream.prefix(untilOutputFrom: other)
+    }
+    #expect(diagram == "-1-2-3|")
+  }
 }

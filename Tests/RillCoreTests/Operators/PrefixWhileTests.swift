@@ -53,4 +53,13 @@ import Testing
     transformContract { $0.prefix { $0 < 3 } }
     transformContract { $0.tryPrefix { $0 < 3 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-2-3-1-|") { $0.prefix { $0 < 3 } } == "-1-2-|")
+    let small = { (value: Int) throws -> Bool in
+      if value == 2 { throw TransformTestError.thrown }
+      return true
+    }
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryPrefix(while: small) } == "-1-^")
+  }
 }

@@ -75,4 +75,14 @@ import Testing
     transformContract { $0.removeDuplicates() }
     transformContract { $0.tryRemoveDuplicates { $0 == $1 } }
   }
+
+  @Test func docMarbles() {
+    #expect(TestScheduler.marbles("-1-1-2-2-1-|") { $0.removeDuplicates() } == "-1---2---1-|")
+    #expect(TestScheduler.marbles("-1-3-2-4-|") { $0.removeDuplicates { $0 % 2 == $1 % 2 } } == "-1---2---|")
+    let same = { (previous: Int, next: Int) throws -> Bool in
+      if next == 2 { throw TransformTestError.thrown }
+      return previous == next
+    }
+    #expect(TestScheduler.marbles("-1-1-2-|") { $0.tryRemoveDuplicates(by: same) } == "-1---^")
+  }
 }

@@ -56,4 +56,11 @@ import Testing
   @Test func contract() {
     transformContract { $0.replaceEmpty(with: 0) }
   }
+
+  @Test func docMarble() {
+    #expect(
+      TestScheduler.marbles("---|") { (source: AnyPublisher<Int, MarbleError>) in source.replaceEmpty(with: 0) }
+        == "---[0|]"
+    )
+  }
 }

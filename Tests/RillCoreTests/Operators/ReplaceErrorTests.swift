@@ -42,4 +42,8 @@ import Testing
   @Test func contract() {
     transformContract { $0.replaceError(with: 0) }
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-1-2-^") { $0.replaceError(with: 0) } == "-1-2-[0|]")
+  }
 }

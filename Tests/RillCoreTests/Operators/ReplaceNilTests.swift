@@ -32,4 +32,8 @@ import Testing
   @Test func contract() {
     transformContract(Upstream.self, { $0.replaceNil(with: 0) }, elements: [1, nil], ownsSubscription: false)
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-1-n-3-|") { $0.map { Int($0) }.replaceNil(with: 0) } == "-1-0-3-|")
+  }
 }

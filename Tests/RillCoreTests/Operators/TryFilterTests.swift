@@ -48,4 +48,12 @@ import Testing
   @Test func contract() {
     transformContract { $0.tryFilter(Self.even) }
   }
+
+  @Test func docMarble() {
+    let even = { (value: Int) throws -> Bool in
+      if value == 3 { throw TransformTestError.thrown }
+      return value.isMultiple(of: 2)
+    }
+    #expect(TestScheduler.marbles("-1-2-3-4-|") { $0.tryFilter(even) } == "---2-^")
+  }
 }

@@ -57,4 +57,12 @@ import Testing
   @Test func contract() {
     transformContract({ $0.tryMap { $0 } }, elements: [1, 2, 3])
   }
+
+  @Test func docMarble() {
+    let checked = { (value: Int) throws -> Int in
+      if value == 3 { throw TransformTestError.thrown }
+      return value
+    }
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryMap(checked) } == "-1-2-^")
+  }
 }

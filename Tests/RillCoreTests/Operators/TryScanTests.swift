@@ -57,4 +57,8 @@ import Testing
   @Test func contract() {
     transformContract { $0.tryScan(0, Self.add) }
   }
+
+  @Test func docMarble() {
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryScan(0, Self.add) } == "-1-3-^")
+  }
 }
