@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test func isEquatable() {
-    #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
+    #expect((Just(1).ignoreOutput() as Publishers.IgnoreOutput<Just<Int>>) == Just(1).ignoreOutput())
   }
 
   @Test func contract() {

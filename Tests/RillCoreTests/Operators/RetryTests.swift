@@ -75,8 +75,8 @@ import Testing
   }
 
   @Test func equatableWhenUpstreamIs() {
-    #expect(Just(1).retry(2) == Just(1).retry(2))
-    #expect(Just(1).retry(2) != Just(1).retry(3))
+    #expect((Just(1).retry(2) as Publishers.Retry<Just<Int>>) == Just(1).retry(2))
+    #expect((Just(1).retry(2) as Publishers.Retry<Just<Int>>) != Just(1).retry(3))
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
   }
 
