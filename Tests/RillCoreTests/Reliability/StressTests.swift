@@ -10,7 +10,13 @@ import Testing
 @Suite(.tags(.stress), .timeLimit(.minutes(1)))
 struct StressTests {
   static let producers = 4
-  static let perProducer = 1_000
+
+  /// Scales every loop; CI's ThreadSanitizer run sets `RILL_STRESS_SCALE=0.1`, as the sanitizer is slow.
+  static let scale = Double(ProcessInfo.processInfo.environment["RILL_STRESS_SCALE"] ?? "") ?? 1
+
+  static func scaled(_ count: Int) -> Int { max(10, Int(Double(count) * scale)) }
+
+  static let perProducer = scaled(1_000)
 
   /// Runs `body(0..<count)` on `count` threads at once and waits for all of them.
   static func concurrently(_ count: Int, _ body: @escaping (Int) -> Void) {
@@ -77,12 +83,12 @@ struct StressTests {
       if index < Self.producers {
         Self.sendAll(to: subject, producer: index)
       } else {
-        for _ in 0..<1_000 { recorder.request(.max(1)) }
+        for _ in 0..<Self.scaled(1_000) { recorder.request(.max(1)) }
       }
     }
     subject.send(completion: .finished)
     #expect(recorder.violations == [])
-    #expect(recorder.values.count <= 2_000)
+    #expect(recorder.values.count <= 2 * Self.scaled(1_000))
     _ = Self.checkPerProducerOrder(recorder.values)
     #expect(recorder.completions == 1)
   }
@@ -95,7 +101,7 @@ struct StressTests {
         Self.sendAll(to: subject, producer: index)
         return
       }
-      for round in 0..<300 {
+      for round in 0..<Self.scaled(300) {
         let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(5))
         subject.subscribe(recorder)
         subscribers.withLock { $0.append(recorder) }
@@ -111,7 +117,7 @@ struct StressTests {
   }
 
   @Test func cancelRacingWithDeliveryStopsCleanly() {
-    for _ in 0..<50 {
+    for _ in 0..<Self.scaled(50) {
       let subject = PassthroughSubject<Int, Never>()
       let recorder = ReliabilityStrictRecorder<Int, Never>()
       subject.map { $0 }.filter { _ in true }.subscribe(recorder)
@@ -119,7 +125,7 @@ struct StressTests {
         if index == 2 {
           recorder.cancel()
         } else {
-          for sequence in 0..<200 { subject.send(Self.value(producer: index, sequence: sequence)) }
+          for sequence in 0..<Self.scaled(200) { subject.send(Self.value(producer: index, sequence: sequence)) }
         }
       }
       let seen = recorder.events.count
@@ -131,7 +137,7 @@ struct StressTests {
   }
 
   @Test func futureFulfilledAndSubscribedFromManyThreads() {
-    for _ in 0..<50 {
+    for _ in 0..<Self.scaled(50) {
       let promise = ReliabilityLocked<Future<Int, Never>.Promise?>(nil)
       let future = Future<Int, Never> { fulfil in promise.withLock { $0 = fulfil } }
       let fulfil = promise.withLock { $0! }
@@ -176,7 +182,7 @@ struct StressTests {
       if index < Self.producers {
         Self.sendAll(to: children[index], producer: index)
       } else {
-        for _ in 0..<500 { recorder.request(.max(1)) }
+        for _ in 0..<Self.scaled(500) { recorder.request(.max(1)) }
       }
     }
     #expect(recorder.violations == [])
@@ -206,7 +212,7 @@ struct StressTests {
         Self.sendAll(to: subject, producer: index)
         return
       }
-      for round in 0..<200 {
+      for round in 0..<Self.scaled(200) {
         let recorder = ReliabilityStrictRecorder<Int, Never>()
         shared.subscribe(recorder)
         others.withLock { $0.append(recorder) }
@@ -232,7 +238,7 @@ struct StressTests {
       if index < Self.producers {
         Self.sendAll(to: children[index], producer: index)
       } else {
-        for round in 0..<400 { outer.send(children[round % Self.producers]) }
+        for round in 0..<Self.scaled(400) { outer.send(children[round % Self.producers]) }
       }
     }
     outer.send(completion: .finished)
@@ -247,10 +253,10 @@ struct StressTests {
     let count = ReliabilityLocked(0)
     let cancellable = source.sink { _ in count.withLock { $0 += 1 } }
     Self.concurrently(4) { index in
-      for sequence in 0..<1_000 { source.send(sequence) }
+      for sequence in 0..<Self.scaled(1_000) { source.send(sequence) }
       if index == 0 { source.send(completion: .finished) }
     }
-    #expect(count.withLock { $0 } <= 4_000)
+    #expect(count.withLock { $0 } <= 4 * Self.scaled(1_000))
     cancellable.cancel()
   }
 }
