@@ -1,0 +1,260 @@
+extension Publisher {
+  /// Appends a publisher’s output with the specified elements.
+  ///
+  /// ```
+  /// upstream:     -1-2-|
+  /// append(8, 9): -1-2-[89]|
+  /// ```
+  ///
+  /// - Parameter elements: Elements to publish after this publisher’s elements.
+  /// - Returns: A publisher that appends the specified elements after this publisher’s elements.
+  public func append(
+    _ elements: Output...
+  ) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+    append(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Appends a publisher’s output with the elements of a sequence.
+  ///
+  /// ```
+  /// upstream:       -1-2-|
+  /// append([8, 9]): -1-2-[89]|
+  /// ```
+  ///
+  /// - Parameter elements: A sequence of elements to publish after this publisher’s elements.
+  /// - Returns: A publisher that appends the sequence of elements after this publisher’s elements.
+  public func append<S: Swift.Sequence>(
+    _ elements: S
+  ) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>> where Output == S.Element {
+    append(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Appends the output of a publisher to this publisher’s output.
+  ///
+  /// ```
+  /// upstream:      -1-2-|
+  /// other:              -8-9|
+  /// append(other): -1-2--8-9|
+  /// ```
+  ///
+  /// The other publisher is subscribed only after this one finishes; if this one fails, it is never subscribed.
+  ///
+  /// - Parameter publisher: The publisher to republish after this publisher finishes.
+  /// - Returns: A publisher that republishes this publisher’s elements, then the other publisher’s elements.
+  public func append<P: Publisher>(
+    _ publisher: P
+  ) -> Publishers.Concatenate<Self, P> where Failure == P.Failure, Output == P.Output {
+    Publishers.Concatenate(prefix: self, suffix: publisher)
+  }
+
+  /// Prefixes a publisher’s output with the specified elements.
+  ///
+  /// ```
+  /// upstream:      ---1-2-|
+  /// prepend(8, 9): [89]-1-2-|
+  /// ```
+  ///
+  /// - Parameter elements: The elements to publish before this publisher’s elements.
+  /// - Returns: A publisher that prefixes the specified elements prior to this publisher’s elements.
+  public func prepend(
+    _ elements: Output...
+  ) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+    prepend(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Prefixes a publisher’s output with the elements of a sequence.
+  ///
+  /// ```
+  /// upstream:        ---1-2-|
+  /// prepend([8, 9]): [89]-1-2-|
+  /// ```
+  ///
+  /// - Parameter elements: A sequence of elements to publish before this publisher’s elements.
+  /// - Returns: A publisher that prefixes the sequence of elements prior to this publisher’s elements.
+  public func prepend<S: Swift.Sequence>(
+    _ elements: S
+  ) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self> where Output == S.Element {
+    prepend(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Prefixes the output of this publisher with the elements emitted by the given publisher.
+  ///
+  /// ```
+  /// other:          -8-9|
+  /// upstream:           -1-2-|
+  /// prepend(other): -8-9-1-2-|
+  /// ```
+  ///
+  /// This publisher is subscribed only after the other one finishes.
+  ///
+  /// - Parameter publisher: The prefixing publisher.
+  /// - Returns: A publisher that prefixes the prefixing publisher’s elements prior to this publisher’s elements.
+  public func prepend<P: Publisher>(
+    _ publisher: P
+  ) -> Publishers.Concatenate<P, Self> where Failure == P.Failure, Output == P.Output {
+    Publishers.Concatenate(prefix: publisher, suffix: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that emits all of one publisher’s elements before those from another publisher.
+  ///
+  /// Outstanding downstream demand carries over from the prefix to the suffix.
+  public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+  where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+    public typealias Output = Suffix.Output
+
+    public typealias Failure = Suffix.Failure
+
+    /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
+    public let prefix: Prefix
+
+    /// The publisher to republish only after `prefix` finishes.
+    public let suffix: Suffix
+
+    /// Creates a publisher that emits all of one publisher’s elements before those from another publisher.
+    ///
+    /// - Parameters:
+    ///   - prefix: The publisher to republish, in its entirety, before republishing elements from `suffix`.
+    ///   - suffix: The publisher to republish only after `prefix` finishes.
+    public init(prefix: Prefix, suffix: Suffix) {
+      self.prefix = prefix
+      self.suffix = suffix
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
+      let inner = Inner(downstream: subscriber, suffix: suffix)
+      subscriber.receive(subscription: inner)
+      prefix.subscribe(Side(phase: 0, inner: inner))
+    }
+  }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+
+extension Publishers.Concatenate {
+  private struct State {
+    /// 0 while the prefix runs, 1 while the suffix runs.
+    var phase = 0
+    var upstream: (any Subscription)?
+    var demand = Subscribers.Demand.none
+    var isTerminated = false
+  }
+
+  private enum CompletionStep {
+    case subscribeSuffix
+    case forward(Subscribers.Completion<Failure>)
+    case ignore
+  }
+
+  // SAFETY: all mutable state is in `state`; downstream and upstreams are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    private let downstream: Downstream
+    private let suffix: Suffix
+    private let state = Locked(State())
+
+    init(downstream: Downstream, suffix: Suffix) {
+      self.downstream = downstream
+      self.suffix = suffix
+    }
+
+    var description: String { "Concatenate" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Concatenate: a subscriber requested \(demand); demand must be greater than zero")
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard !state.isTerminated else { return nil }
+        state.demand += demand
+        return state.upstream
+      }
+      upstream?.request(demand)
+    }
+
+    func cancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard !state.isTerminated else { return nil }
+        state.isTerminated = true
+        defer { state.upstream = nil }
+        return state.upstream
+      }
+      upstream?.cancel()
+    }
+
+    func subscribed(_ phase: Int, _ subscription: any Subscription) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        guard !state.isTerminated, state.phase == phase, state.upstream == nil else { return nil }
+        state.upstream = subscription
+        return state.demand
+      }
+      guard let demand else { return subscription.cancel() }
+      if demand > 0 { subscription.request(demand) }
+    }
+
+    func received(_ phase: Int, _ input: Output) -> Subscribers.Demand {
+      let isLive = state.withLock { state -> Bool in
+        guard !state.isTerminated, state.phase == phase else { return false }
+        state.demand -= 1
+        return true
+      }
+      guard isLive else { return .none }
+      let additional = downstream.receive(input)
+      guard additional > 0 else { return .none }
+      state.withLock { state in
+        if !state.isTerminated, state.phase == phase { state.demand += additional }
+      }
+      return additional
+    }
+
+    func completed(_ phase: Int, _ completion: Subscribers.Completion<Failure>) {
+      let step = state.withLock { state -> CompletionStep in
+        guard !state.isTerminated, state.phase == phase else { return .ignore }
+        state.upstream = nil
+        if phase == 0, case .finished = completion {
+          state.phase = 1
+          return .subscribeSuffix
+        }
+        state.isTerminated = true
+        return .forward(completion)
+      }
+      switch step {
+      case .subscribeSuffix: suffix.subscribe(Side(phase: 1, inner: self))
+      case .forward(let completion): downstream.receive(completion: completion)
+      case .ignore: break
+      }
+    }
+  }
+
+  private struct Side<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Output
+
+    let phase: Int
+    let inner: Inner<Downstream>
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "Concatenate" }
+
+    var customMirror: Mirror { Mirror(self, children: ["parentSubscription": inner.combineIdentifier]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+      inner.subscribed(phase, subscription)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      inner.received(phase, input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.completed(phase, completion)
+    }
+  }
+}

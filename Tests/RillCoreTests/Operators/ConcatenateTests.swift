@@ -1,0 +1,164 @@
+import RillCore
+import Testing
+
+@Suite struct ConcatenateTests {
+  typealias Source = CombiningTestPublisher<Int, CombiningError>
+
+  private struct Pipeline {
+    let prefix = Source()
+    let suffix = Source()
+    let recorder: CombiningRecorder<Int, CombiningError>
+
+    init(demand: Subscribers.Demand = .unlimited) {
+      recorder = CombiningRecorder(demand: demand)
+      prefix.append(suffix).subscribe(recorder)
+    }
+  }
+
+  @Test func republishesThePrefixThenTheSuffix() {
+    let pipe = Pipeline()
+    #expect(pipe.suffix.subscriptionCount == 0)
+    pipe.prefix.send(1)
+    pipe.prefix.send(2)
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.subscriptionCount == 1)
+    pipe.suffix.send(3)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.suffix.send(completion: .finished)
+    #expect(pipe.recorder.values == [1, 2, 3])
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func prefixFailureFailsWithoutSubscribingTheSuffix() {
+    let pipe = Pipeline()
+    pipe.prefix.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.suffix.subscriptionCount == 0)
+  }
+
+  @Test func suffixFailureFails() {
+    let pipe = Pipeline()
+    pipe.prefix.send(completion: .finished)
+    pipe.suffix.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+  }
+
+  @Test func outstandingDemandCarriesOverToTheSuffix() {
+    let pipe = Pipeline(demand: .max(3))
+    #expect(pipe.prefix.requests == [.max(3)])
+    pipe.prefix.send(1)
+    pipe.recorder.request(.max(2))
+    #expect(pipe.prefix.requests == [.max(3), .max(2)])
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.requests == [.max(4)])
+  }
+
+  @Test func noOutstandingDemandNoRequest() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.prefix.send(1)
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.requests.isEmpty)
+    pipe.recorder.request(.max(1))
+    #expect(pipe.suffix.requests == [.max(1)])
+  }
+
+  @Test func additionalDemandIsReturnedUpstream() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.recorder.onValue = { _ in .max(2) }
+    #expect(pipe.prefix.send(1) == .max(2))
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.requests == [.max(2)])
+  }
+
+  @Test func cancelCancelsTheCurrentUpstreamAndSilences() {
+    let pipe = Pipeline()
+    pipe.prefix.send(completion: .finished)
+    pipe.recorder.cancel()
+    #expect(pipe.suffix.isCancelled)
+    pipe.suffix.send(1)
+    pipe.suffix.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.isEmpty)
+  }
+
+  @Test func cancelDuringThePrefixNeverSubscribesTheSuffix() {
+    let pipe = Pipeline()
+    pipe.recorder.cancel()
+    #expect(pipe.prefix.isCancelled)
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.subscriptionCount == 0)
+  }
+
+  @Test func reentrantRequestAndCancel() {
+    let pipe = Pipeline(demand: .max(1))
+    let recorder = pipe.recorder
+    recorder.onValue = { value in
+      if value == 1 { recorder.request(.max(1)) }
+      if value == 3 { recorder.cancel() }
+      return .none
+    }
+    pipe.prefix.send(1)
+    #expect(pipe.prefix.requests == [.max(1), .max(1)])
+    pipe.prefix.send(2)
+    pipe.prefix.send(completion: .finished)
+    recorder.request(.max(5))
+    pipe.suffix.send(3)
+    pipe.suffix.send(4)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(pipe.suffix.isCancelled)
+  }
+
+  @Test func appendAndPrependValuesSequencesAndPublishers() {
+    func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
+      let recorder = CombiningRecorder<Int, Never>()
+      publisher.subscribe(recorder)
+      #expect(recorder.completion == .finished)
+      return recorder.values
+    }
+    let upstream = [1, 2].publisher
+    #expect(values(upstream.append(3, 4)) == [1, 2, 3, 4])
+    #expect(values(upstream.append(3...4)) == [1, 2, 3, 4])
+    #expect(values(upstream.append(Just(3))) == [1, 2, 3])
+    #expect(values(upstream.prepend(0)) == [0, 1, 2])
+    #expect(values(upstream.prepend(-1...0)) == [-1, 0, 1, 2])
+    #expect(values(upstream.prepend(Just(0))) == [0, 1, 2])
+    let typed: Publishers.Concatenate<Just<Int>, Publishers.Sequence<[Int], Never>> = Just(1).append(2, 3)
+    #expect(typed.prefix == Just(1))
+    #expect(typed.suffix.sequence == [2, 3])
+  }
+
+  @Test func limitedDemandAcrossSynchronousParts() {
+    let recorder = CombiningRecorder<Int, Never>(demand: .max(3))
+    [1, 2].publisher.append([3, 4].publisher).subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3, 4])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func equatable() {
+    #expect(Just(1).append(Just(2)) == Publishers.Concatenate(prefix: Just(1), suffix: Just(2)))
+    #expect(Just(1).append(Just(2)) != Publishers.Concatenate(prefix: Just(1), suffix: Just(3)))
+  }
+
+  @Test func releasesThePipelineAfterCompletionAndCancel() {
+    weak var finished: CombiningRecorder<Int, CombiningError>?
+    weak var cancelled: CombiningRecorder<Int, CombiningError>?
+    do {
+      let pipe = Pipeline()
+      finished = pipe.recorder
+      pipe.prefix.send(completion: .finished)
+      pipe.suffix.send(completion: .finished)
+      pipe.prefix.release()
+      pipe.suffix.release()
+    }
+    do {
+      let pipe = Pipeline()
+      cancelled = pipe.recorder
+      pipe.recorder.cancel()
+      pipe.prefix.release()
+    }
+    #expect(finished == nil)
+    #expect(cancelled == nil)
+  }
+}
