@@ -75,8 +75,9 @@ import Testing
   }
 
   @Test func equatableWhenUpstreamIs() {
-    #expect(Just(1).retry(2) == Just(1).retry(2))
-    #expect(Just(1).retry(2) != Just(1).retry(3))
+    #expect(Publishers.Retry(upstream: Just(1), retries: 2) == Publishers.Retry(upstream: Just(1), retries: 2))
+    #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(1), retries: 3))
+    #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(2), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
   }
 
