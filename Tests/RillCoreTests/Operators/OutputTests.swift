@@ -72,8 +72,8 @@ import Testing
   }
 
   @Test func isEquatable() {
-    #expect(Just(1).prefix(2) == Just(1).prefix(2))
-    #expect(Just(1).prefix(2) != Just(1).prefix(3))
+    #expect(Publishers.Output(upstream: Just(1), range: 0..<2) == Publishers.Output(upstream: Just(1), range: 0..<2))
+    #expect(Publishers.Output(upstream: Just(1), range: 0..<2) != Publishers.Output(upstream: Just(1), range: 0..<3))
   }
 
   @Test func contract() {

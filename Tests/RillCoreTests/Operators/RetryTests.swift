@@ -75,6 +75,7 @@ import Testing
   }
 
   @Test func equatableWhenUpstreamIs() {
+    // `Just.retry` is specialized to return `Just`; build the operator type itself.
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) == Publishers.Retry(upstream: Just(1), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(1), retries: 3))
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(2), retries: 2))

@@ -155,6 +155,7 @@ final class TimeOpsUpstream<Output, Failure: Error>: Publisher, Subscription, @u
     var downstream: AnySubscriber<Output, Failure>?
     var demands: [Subscribers.Demand] = []
     var cancelCount = 0
+    var onRequest: ((Int) -> Void)?
   }
 
   private let state = Locked(State())
@@ -187,8 +188,18 @@ final class TimeOpsUpstream<Output, Failure: Error>: Publisher, Subscription, @u
     state.withLock { $0.downstream = nil }
   }
 
+  /// Called after each request with the number of requests so far.
+  var onRequest: ((Int) -> Void)? {
+    get { state.withLock { $0.onRequest } }
+    set { state.withLock { $0.onRequest = newValue } }
+  }
+
   func request(_ demand: Subscribers.Demand) {
-    state.withLock { $0.demands.append(demand) }
+    let (count, onRequest) = state.withLock { state in
+      state.demands.append(demand)
+      return (state.demands.count, state.onRequest)
+    }
+    onRequest?(count)
   }
 
   func cancel() {

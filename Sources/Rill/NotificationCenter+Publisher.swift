@@ -1,0 +1,156 @@
+public import Foundation
+public import RillCore
+
+extension NotificationCenter {
+  /// Returns a publisher that emits events when broadcasting notifications.
+  ///
+  /// ```
+  /// post(name), post(name):   -n-n-
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The name of the notification to publish.
+  ///   - object: The object posting the named notification. If `nil`, the publisher emits elements for any
+  ///     object producing a notification with the given name.
+  /// - Returns: A publisher that emits events when broadcasting notifications.
+  public func publisher(for name: Notification.Name, object: AnyObject? = nil) -> NotificationCenter.Publisher {
+    Publisher(center: self, name: name, object: object)
+  }
+
+  /// A publisher that emits elements when broadcasting notifications.
+  ///
+  /// ```
+  /// post(name), post(name):   -n-n-
+  /// ```
+  ///
+  /// The observer is added at subscription and removed at cancellation; a notification posted while the
+  /// subscriber has no demand is dropped. The publisher never completes.
+  public struct Publisher: RillCore.Publisher {
+    public typealias Output = Notification
+    public typealias Failure = Never
+
+    /// The notification center this publisher uses as a source.
+    public let center: NotificationCenter
+
+    /// The name of notifications published by this publisher.
+    public let name: Notification.Name
+
+    /// The object posting the named notification.
+    public let object: AnyObject?
+
+    /// Creates a publisher that emits events when broadcasting notifications.
+    public init(center: NotificationCenter, name: Notification.Name, object: AnyObject? = nil) {
+      self.center = center
+      self.name = name
+      self.object = object
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
+      let subscription = NotificationSubscription(downstream: subscriber, center: center)
+      let target = NotificationTarget(subscription)
+      let observer = center.addObserver(forName: name, object: object, queue: nil) { note in
+        target.post(note)
+      }
+      subscription.attach(observer)
+      subscriber.receive(subscription: subscription)
+    }
+  }
+}
+
+private protocol NotificationPosting: AnyObject, Sendable {
+  func post(_ notification: Notification)
+}
+
+/// Holds the subscription weakly for the observer block, so the center does not keep the pipeline alive.
+// SAFETY: the weak reference is written once, in `init`.
+private final class NotificationTarget: @unchecked Sendable {
+  weak var subscription: (any NotificationPosting)?
+
+  init(_ subscription: any NotificationPosting) {
+    self.subscription = subscription
+  }
+
+  func post(_ notification: Notification) {
+    subscription?.post(notification)
+  }
+}
+
+// SAFETY: all mutable state is in `state`; the downstream and the center are called outside the lock. Posts
+// from several threads are serialized: one delivers, the others queue their notification for it.
+private final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationPosting,
+  CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Notification, Downstream.Failure == Never {
+  private struct State {
+    var downstream: Downstream?
+    var observer: (any NSObjectProtocol)?
+    var demand = Subscribers.Demand.none
+    var queued: [Notification] = []
+    var isDelivering = false
+  }
+
+  private let state: FoundationLocked<State>
+  private let center: NotificationCenter
+
+  init(downstream: Downstream, center: NotificationCenter) {
+    state = FoundationLocked(State(downstream: downstream))
+    self.center = center
+  }
+
+  var description: String { "NotificationCenter Observer" }
+
+  func attach(_ observer: any NSObjectProtocol) {
+    state.withLock { $0.observer = observer }
+  }
+
+  func post(_ notification: Notification) {
+    var next = state.withLock { state -> (Downstream, Notification)? in
+      guard let downstream = state.downstream, state.demand > 0 else { return nil }
+      state.demand -= 1
+      guard !state.isDelivering else {
+        state.queued.append(notification)
+        return nil
+      }
+      state.isDelivering = true
+      return (downstream, notification)
+    }
+    while let (downstream, notification) = next {
+      let more = downstream.receive(notification)
+      next = state.withLock { state -> (Downstream, Notification)? in
+        state.demand += more
+        guard let downstream = state.downstream, !state.queued.isEmpty else {
+          state.isDelivering = false
+          state.queued = []
+          return nil
+        }
+        return (downstream, state.queued.removeFirst())
+      }
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "NotificationCenter: a subscriber requested \(demand); demand must be greater than zero")
+    state.withLock { state in
+      if state.downstream != nil { state.demand += demand }
+    }
+  }
+
+  func cancel() {
+    let released = state.withLock { state -> (Downstream?, (any NSObjectProtocol)?) in
+      defer {
+        state.downstream = nil
+        state.observer = nil
+        state.queued = []
+      }
+      return (state.downstream, state.observer)
+    }
+    if let observer = released.1 {
+      center.removeObserver(observer)
+    }
+  }
+
+  deinit {
+    if let observer = state.withLock({ $0.observer }) {
+      center.removeObserver(observer)
+    }
+  }
+}

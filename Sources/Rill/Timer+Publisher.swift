@@ -1,0 +1,194 @@
+public import Foundation
+public import RillCore
+
+extension Timer {
+  /// Returns a publisher that repeatedly emits the current date on the given interval.
+  ///
+  /// ```
+  /// publish(every: 1, on: .main, in: .default).autoconnect():   -d-d-d-
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: The time interval on which to publish events. For example, a value of `0.5` publishes an
+  ///     event approximately every half-second.
+  ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which allows any
+  ///     variance.
+  ///   - runLoop: The run loop on which the timer runs.
+  ///   - mode: The run loop mode in which to run the timer.
+  ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
+  /// - Returns: A publisher that repeatedly emits the current date on the given interval.
+  public static func publish(
+    every interval: TimeInterval,
+    tolerance: TimeInterval? = nil,
+    on runLoop: RunLoop,
+    in mode: RunLoop.Mode,
+    options: RunLoop.SchedulerOptions? = nil
+  ) -> Timer.TimerPublisher {
+    TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+  }
+
+  /// A publisher that repeatedly emits the current date on a given interval.
+  ///
+  /// ```
+  /// connect():   -d-d-d-
+  /// ```
+  ///
+  /// Nothing is emitted before ``connect()``; then a `Timer` on `runLoop` sends the date of each firing to
+  /// every subscriber that has demand (a subscriber without demand misses that firing). The publisher never
+  /// completes; cancelling the connection invalidates the timer.
+  // SAFETY: all mutable state is in `state`; subscribers and the run loop are called outside the lock.
+  public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+    public typealias Output = Date
+    public typealias Failure = Never
+
+    /// The time interval on which to publish events.
+    public let interval: TimeInterval
+
+    /// The allowed timing variance when emitting events, or `nil` to allow any variance.
+    public let tolerance: TimeInterval?
+
+    /// The run loop on which the timer runs.
+    public let runLoop: RunLoop
+
+    /// The run loop mode in which to run the timer.
+    public let mode: RunLoop.Mode
+
+    /// Scheduler options passed to the timer.
+    public let options: RunLoop.SchedulerOptions?
+
+    private struct State {
+      var subscriptions: [ObjectIdentifier: any TimerPublisherFiring] = [:]
+      var timer: Timer?
+    }
+
+    private let state = FoundationLocked(State())
+
+    /// Creates a publisher that repeatedly emits the current date on the given interval.
+    public init(
+      interval: TimeInterval,
+      tolerance: TimeInterval? = nil,
+      runLoop: RunLoop,
+      mode: RunLoop.Mode,
+      options: RunLoop.SchedulerOptions? = nil
+    ) {
+      self.interval = interval
+      self.tolerance = tolerance
+      self.runLoop = runLoop
+      self.mode = mode
+      self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Failure == Never, S.Input == Date {
+      let subscription = TimerPublisherSubscription(downstream: subscriber) { [weak self] id in
+        self?.state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+      }
+      state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = subscription }
+      subscriber.receive(subscription: subscription)
+    }
+
+    /// Starts the timer, if it is not running yet, and returns a cancellable that stops it.
+    public func connect() -> any Cancellable {
+      let fire = RillTimerTarget(self)
+      let timer = Timer(timeInterval: interval, repeats: true) { timer in
+        if !fire.fire() { timer.invalidate() }
+      }
+      if let tolerance { timer.tolerance = tolerance }
+      let started = state.withLock { state -> Bool in
+        guard state.timer == nil else { return false }
+        state.timer = timer
+        return true
+      }
+      if started {
+        runLoop.add(timer, forMode: mode)
+      }
+      return AnyCancellable { [weak self] in
+        self?.disconnect()
+      }
+    }
+
+    private func disconnect() {
+      state.withLock { state -> Timer? in
+        defer { state.timer = nil }
+        return state.timer
+      }?.invalidate()
+    }
+
+    fileprivate func fire() {
+      let date = Date()
+      let subscriptions = state.withLock { Array($0.subscriptions.values) }
+      for subscription in subscriptions {
+        subscription.fire(date)
+      }
+    }
+  }
+}
+
+/// Lets the timer's block reach the publisher across Foundation's `@Sendable` boundary.
+// SAFETY: immutable; `TimerPublisher` is thread-safe.
+private final class RillTimerTarget: @unchecked Sendable {
+  weak var publisher: Timer.TimerPublisher?
+
+  init(_ publisher: Timer.TimerPublisher) {
+    self.publisher = publisher
+  }
+
+  /// Fires the publisher; returns `false` once it is gone, so the timer can stop.
+  func fire() -> Bool {
+    guard let publisher else { return false }
+    publisher.fire()
+    return true
+  }
+}
+
+private protocol TimerPublisherFiring: AnyObject {
+  func fire(_ date: Date)
+}
+
+// SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
+private final class TimerPublisherSubscription<Downstream: Subscriber>: Subscription, TimerPublisherFiring,
+  CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Date, Downstream.Failure == Never {
+  private struct State {
+    var downstream: Downstream?
+    var demand = Subscribers.Demand.none
+  }
+
+  private let state: FoundationLocked<State>
+  private let onCancel: (ObjectIdentifier) -> Void
+
+  init(downstream: Downstream, onCancel: @escaping (ObjectIdentifier) -> Void) {
+    state = FoundationLocked(State(downstream: downstream))
+    self.onCancel = onCancel
+  }
+
+  var description: String { "Timer" }
+
+  func fire(_ date: Date) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard state.demand > 0 else { return nil }
+      state.demand -= 1
+      return state.downstream
+    }
+    guard let downstream else { return }
+    let more = downstream.receive(date)
+    if more > 0 {
+      state.withLock { $0.demand += more }
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "Timer: a subscriber requested \(demand); demand must be greater than zero")
+    state.withLock { state in
+      if state.downstream != nil { state.demand += demand }
+    }
+  }
+
+  func cancel() {
+    let downstream = state.withLock { state -> Downstream? in
+      defer { state.downstream = nil }
+      return state.downstream
+    }
+    guard downstream != nil else { return }
+    onCancel(ObjectIdentifier(self))
+  }
+}

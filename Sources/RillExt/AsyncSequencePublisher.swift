@@ -1,0 +1,153 @@
+import Synchronization
+
+extension AsyncSequence {
+  /// Returns a publisher that publishes the elements of this asynchronous sequence.
+  ///
+  /// ```
+  /// sequence:       1 2 3 (ends)
+  /// asPublisher():  -1-2-3-|
+  /// ```
+  ///
+  /// - Returns: A publisher that iterates this sequence in a task, on demand.
+  public func asPublisher() -> AsyncSequencePublisher<Self> {
+    AsyncSequencePublisher(self)
+  }
+}
+
+/// A publisher that publishes the elements of an asynchronous sequence.
+///
+/// ```
+/// sequence:   1 2 ^
+/// publisher:  -1-2-^
+/// ```
+///
+/// Each subscription iterates the sequence in its own task, started at the first request, and awaits the
+/// next element only while the subscriber has demand. Cancelling the subscription cancels the task, which the
+/// sequence sees as task cancellation; nothing is delivered after the cancel.
+public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
+  public typealias Output = Base.Element
+  public typealias Failure = Base.Failure
+
+  /// The asynchronous sequence whose elements are published.
+  public let base: Base
+
+  /// Creates a publisher of the elements of an asynchronous sequence.
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Element, S.Failure == Base.Failure {
+    subscriber.receive(subscription: AsyncSequenceSubscription(downstream: subscriber, base: base))
+  }
+}
+
+private protocol AsyncSequenceRunning: Sendable {
+  func run() async
+}
+
+// SAFETY: mutable state is in `lock`; the sequence and the downstream are only touched by the one task the
+// subscription starts, which delivers serially.
+private final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
+  AsyncSequenceRunning, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
+  private struct State {
+    var demand = Subscribers.Demand.none
+    var waiter: CheckedContinuation<Bool, Never>?
+    var task: Task<Void, Never>?
+    var isCancelled = false
+  }
+
+  private let lock = AsyncSequenceLock(State())
+  private let downstream: Downstream
+  private let base: Base
+
+  init(downstream: Downstream, base: Base) {
+    self.downstream = downstream
+    self.base = base
+  }
+
+  var description: String { "AsyncSequence" }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "AsyncSequence: a subscriber requested \(demand); demand must be greater than zero")
+    let (waiter, mustStart) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
+      guard !state.isCancelled else { return (nil, false) }
+      state.demand += demand
+      defer { state.waiter = nil }
+      return (state.waiter, state.task == nil)
+    }
+    waiter?.resume(returning: true)
+    guard mustStart else { return }
+    let runner: any AsyncSequenceRunning = self
+    let task = Task { await runner.run() }
+    let cancelled = lock.withLock { state -> Bool in
+      state.task = task
+      return state.isCancelled
+    }
+    if cancelled { task.cancel() }
+  }
+
+  func cancel() {
+    let (waiter, task) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
+      state.isCancelled = true
+      defer { state.waiter = nil }
+      return (state.waiter, state.task)
+    }
+    task?.cancel()
+    waiter?.resume(returning: false)
+  }
+
+  /// Waits until the subscriber has demand; `false` once cancelled.
+  private func takeDemand() async -> Bool {
+    await withCheckedContinuation { continuation in
+      let ready = lock.withLock { state -> Bool? in
+        if state.isCancelled { return false }
+        guard state.demand > 0 else {
+          state.waiter = continuation
+          return nil
+        }
+        state.demand -= 1
+        return true
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  private var isCancelled: Bool { lock.withLock { $0.isCancelled } }
+
+  func run() async {
+    var iterator = base.makeAsyncIterator()
+    do {
+      while true {
+        guard await takeDemand() else { return }
+        if lock.withLock({ $0.demand == .none && $0.isCancelled }) { return }
+        guard let element = try await iterator.next(isolation: nil) else {
+          if !isCancelled { downstream.receive(completion: .finished) }
+          return
+        }
+        guard !isCancelled else { return }
+        let more = downstream.receive(element)
+        if more > 0 { lock.withLock { $0.demand += more } }
+      }
+    } catch {
+      if !isCancelled { downstream.receive(completion: .failure(error)) }
+    }
+  }
+}
+
+/// A mutex next to its state for the async bridges of RillExt, which cannot reach RillCore's internal lock.
+// SAFETY: `state` is only touched while `mutex` is held.
+final class AsyncSequenceLock<State>: @unchecked Sendable {
+  private let mutex = Mutex<Void>(())
+  private var state: State
+
+  init(_ state: State) {
+    self.state = state
+  }
+
+  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    mutex._unsafeLock()
+    defer { mutex._unsafeUnlock() }
+    return try body(&state)
+  }
+}

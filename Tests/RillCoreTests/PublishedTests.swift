@@ -1,0 +1,123 @@
+import RillCore
+import Testing
+
+private final class Model: ObservableObject {
+  @Published var name = "a"
+  @Published var count = 0
+  var plain = 0
+}
+
+private final class Derived: ObservableObjectBase {
+  @Published var extra = 1
+}
+
+private class ObservableObjectBase: ObservableObject {
+  @Published var base = 0
+}
+
+private final class Empty: ObservableObject {
+  var value = 0
+}
+
+@Suite struct PublishedTests {
+  @Test func projectedPublisherSendsCurrentThenNewValuesInWillSet() {
+    let model = Model()
+    var seen: [String] = []
+    var propertyDuringDelivery: [String] = []
+    let cancellable = model.$name.sink { value in
+      seen.append(value)
+      propertyDuringDelivery.append(model.name)
+    }
+    model.name = "b"
+    model.name = "c"
+    #expect(seen == ["a", "b", "c"])
+    #expect(propertyDuringDelivery == ["a", "a", "b"])
+    #expect(model.name == "c")
+    cancellable.cancel()
+    model.name = "d"
+    #expect(seen == ["a", "b", "c"])
+  }
+
+  @Test func objectWillChangeFiresBeforeEachPublishedChange() {
+    let model = Model()
+    var events: [String] = []
+    let willChange = model.objectWillChange.sink { events.append("will \(model.count)") }
+    let values = model.$count.dropFirstForTest().sink { events.append("value \($0)") }
+    model.count = 1
+    model.name = "z"
+    model.plain = 5
+    #expect(events == ["will 0", "value 1", "will 1"])
+    willChange.cancel()
+    values.cancel()
+  }
+
+  @Test func objectWillChangeIsSharedAndCoversSuperclasses() {
+    let derived = Derived()
+    #expect(derived.objectWillChange === derived.objectWillChange)
+    var count = 0
+    let cancellable = derived.objectWillChange.sink { count += 1 }
+    derived.extra = 2
+    derived.base = 3
+    #expect(count == 2)
+    cancellable.cancel()
+  }
+
+  @Test func objectWithoutPublishedPropertiesGetsASilentPublisher() {
+    let empty = Empty()
+    var count = 0
+    let cancellable = empty.objectWillChange.sink { count += 1 }
+    empty.value = 1
+    #expect(count == 0)
+    cancellable.cancel()
+  }
+
+  @Test func assignToPublishedRepublishes() {
+    let model = Model()
+    let subject = PassthroughSubject<Int, Never>()
+    subject.assign(to: &model.$count)
+    var willChange = 0
+    let observer = model.objectWillChange.sink { willChange += 1 }
+    subject.send(4)
+    subject.send(5)
+    #expect(model.count == 5)
+    #expect(willChange == 2)
+    observer.cancel()
+  }
+
+  @Test func assignSubscriptionEndsWithTheObject() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakModel: Model?
+    do {
+      let model = Model()
+      weakModel = model
+      subject.assign(to: &model.$count)
+      subject.send(1)
+      #expect(model.count == 1)
+    }
+    #expect(weakModel == nil)
+    subject.send(2)
+  }
+
+  @Test func observableObjectPublisherSends() {
+    let publisher = ObservableObjectPublisher()
+    var count = 0
+    let cancellable = publisher.sink { count += 1 }
+    publisher.send()
+    publisher.send()
+    #expect(count == 2)
+    cancellable.cancel()
+    publisher.send()
+    #expect(count == 2)
+  }
+}
+
+extension Published.Publisher {
+  /// Skips the current value the projected publisher sends on subscription.
+  fileprivate func dropFirstForTest() -> Publishers.Filter<Self> {
+    var isFirst = true
+    return filter { _ in
+      defer { isFirst = false }
+      return !isFirst
+    }
+  }
+}

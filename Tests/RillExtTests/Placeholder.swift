@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct RillExtTestsPlaceholder {
-  @Test func builds() {}
-}

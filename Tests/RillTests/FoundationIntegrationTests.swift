@@ -1,0 +1,247 @@
+import Dispatch
+import Foundation
+import Rill
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite struct TimerPublisherTests {
+  @Test func connectStartsAndCancelStops() {
+    let publisher = Timer.publish(every: 0.01, on: .current, in: .default)
+    var dates: [Date] = []
+    let cancellable = publisher.sink { dates.append($0) }
+    foundationSpinRunLoop(seconds: 0.05) { false }
+    #expect(dates.isEmpty)
+    let connection = publisher.connect()
+    foundationSpinRunLoop { dates.count >= 3 }
+    #expect(dates.count >= 3)
+    #expect(dates == dates.sorted())
+    connection.cancel()
+    let countAtCancel = dates.count
+    foundationSpinRunLoop(seconds: 0.05) { false }
+    #expect(dates.count == countAtCancel)
+    cancellable.cancel()
+    #expect(publisher.interval == 0.01)
+    #expect(publisher.mode == .default)
+  }
+
+  @Test func subscriberWithoutDemandMissesFirings() {
+    let publisher = Timer.publish(every: 0.005, tolerance: 0.001, on: .current, in: .default)
+    final class Probe: Subscriber {
+      var subscription: (any Subscription)?
+      var received = 0
+      func receive(subscription: any Subscription) { self.subscription = subscription }
+      func receive(_ input: Date) -> Subscribers.Demand {
+        received += 1
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    let probe = Probe()
+    publisher.subscribe(probe)
+    let connection = publisher.connect()
+    foundationSpinRunLoop(seconds: 0.05) { false }
+    #expect(probe.received == 0)
+    probe.subscription?.request(.max(2))
+    foundationSpinRunLoop { probe.received >= 2 }
+    foundationSpinRunLoop(seconds: 0.03) { false }
+    #expect(probe.received == 2)
+    connection.cancel()
+    probe.subscription?.cancel()
+  }
+
+  /// Seed 002: `Timer.publish(every:on:in:).autoconnect().scan` counts firings.
+  @Test func autoconnectScanCounts() {
+    var counts: [Int] = []
+    let cancellable = Timer.publish(every: 0.01, on: .current, in: .default)
+      .autoconnect()
+      .scan(0) { count, _ in count + 1 }
+      .sink { counts.append($0) }
+    foundationSpinRunLoop { counts.count >= 3 }
+    cancellable.cancel()
+    #expect(Array(counts.prefix(3)) == [1, 2, 3])
+    let countAtCancel = counts.count
+    foundationSpinRunLoop(seconds: 0.05) { false }
+    #expect(counts.count == countAtCancel)
+  }
+}
+
+@Suite struct NotificationCenterPublisherTests {
+  private static let name = Notification.Name("RillTests.ping")
+
+  @Test func deliversPostedNotificationsUntilCancelled() {
+    let center = NotificationCenter()
+    var received: [String] = []
+    let cancellable = center.publisher(for: Self.name)
+      .sink { received.append($0.userInfo?["v"] as? String ?? "?") }
+    center.post(name: Self.name, object: nil, userInfo: ["v": "a"])
+    center.post(name: Notification.Name("other"), object: nil, userInfo: ["v": "x"])
+    center.post(name: Self.name, object: nil, userInfo: ["v": "b"])
+    cancellable.cancel()
+    center.post(name: Self.name, object: nil, userInfo: ["v": "c"])
+    #expect(received == ["a", "b"])
+  }
+
+  @Test func filtersByObjectAndHonoursDemand() {
+    let center = NotificationCenter()
+    let sender = NSObject()
+    final class Probe: Subscriber {
+      var subscription: (any Subscription)?
+      var received = 0
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+      }
+      func receive(_ input: Notification) -> Subscribers.Demand {
+        received += 1
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    let probe = Probe()
+    let publisher = center.publisher(for: Self.name, object: sender)
+    #expect(publisher.name == Self.name)
+    publisher.subscribe(probe)
+    center.post(name: Self.name, object: NSObject())
+    center.post(name: Self.name, object: sender)
+    center.post(name: Self.name, object: sender)
+    #expect(probe.received == 1)
+    probe.subscription?.request(.max(1))
+    center.post(name: Self.name, object: sender)
+    #expect(probe.received == 2)
+    probe.subscription?.cancel()
+  }
+
+  @Test func subscriptionIsFreedAfterCancel() {
+    let center = NotificationCenter()
+    weak var weakBox: NSObject?
+    var cancellable: AnyCancellable?
+    do {
+      let box = NSObject()
+      weakBox = box
+      cancellable = center.publisher(for: Self.name).sink { _ in _ = box }
+    }
+    #expect(weakBox != nil)
+    cancellable?.cancel()
+    cancellable = nil
+    #expect(weakBox == nil)
+  }
+}
+
+@Suite(.serialized) struct DataTaskPublisherTests {
+  private struct Valid: Decodable, Equatable { let valid: Bool }
+
+  private static let session = URLSession(configuration: .ephemeral)
+
+  @Test func jsonEndpointDeliversDataAndResponseThenFinishes() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let recorder = FoundationRecorder<(Data, Int)>()
+    var completion: Subscribers.Completion<URLError>?
+    let cancellable = Self.session.dataTaskPublisher(for: server.url("/json"))
+      .sink(
+        receiveCompletion: {
+          completion = $0
+          recorder.finish()
+        },
+        receiveValue: { recorder.append(($0.data, ($0.response as? HTTPURLResponse)?.statusCode ?? -1)) }
+      )
+    #expect(recorder.wait())
+    #expect(recorder.values.count == 1)
+    let (data, status) = try #require(recorder.values.first)
+    #expect(status == 200)
+    #expect(try JSONDecoder().decode(Valid.self, from: data) == Valid(valid: true))
+    if case .finished = completion {} else { Issue.record("expected .finished, got \(String(describing: completion))") }
+    cancellable.cancel()
+  }
+
+  @Test func notFoundIsAValueNotAFailure() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let recorder = FoundationRecorder<Int>()
+    let request = URLRequest(url: server.url("/missing"))
+    let publisher = URLSession.DataTaskPublisher(request: request, session: Self.session)
+    #expect(publisher.request.url == request.url)
+    let cancellable = publisher.sink(
+      receiveCompletion: { _ in recorder.finish() },
+      receiveValue: { recorder.append(($0.response as? HTTPURLResponse)?.statusCode ?? -1) }
+    )
+    #expect(recorder.wait())
+    #expect(recorder.values == [404])
+    cancellable.cancel()
+  }
+
+  @Test func refusedConnectionFailsWithURLError() {
+    let recorder = FoundationRecorder<URLError>()
+    let cancellable = Self.session.dataTaskPublisher(for: LoopbackHTTPServer.refusedURL())
+      .sink(
+        receiveCompletion: {
+          if case .failure(let error) = $0 { recorder.append(error) }
+          recorder.finish()
+        },
+        receiveValue: { _ in Issue.record("no value expected") }
+      )
+    #expect(recorder.wait())
+    #expect(recorder.values.count == 1)
+    #expect(recorder.values.first?.code != .cancelled)
+    cancellable.cancel()
+  }
+
+  @Test func nothingStartsWithoutDemand() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    final class Probe: Subscriber, @unchecked Sendable {
+      // SAFETY: written before the test reads it, through the recorder's semaphore.
+      var subscription: (any Subscription)?
+      let recorder = FoundationRecorder<Int>()
+      func receive(subscription: any Subscription) { self.subscription = subscription }
+      func receive(_ input: (data: Data, response: URLResponse)) -> Subscribers.Demand {
+        recorder.append(input.data.count)
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<URLError>) { recorder.finish() }
+    }
+    let probe = Probe()
+    Self.session.dataTaskPublisher(for: server.url("/json")).subscribe(probe)
+    Thread.sleep(forTimeInterval: 0.1)
+    #expect(server.requests.isEmpty)
+    probe.subscription?.request(.max(1))
+    #expect(probe.recorder.wait())
+    #expect(server.requests == ["/json"])
+    #expect(probe.recorder.values.count == 1)
+  }
+
+  @Test func cancellingTheSubscriptionCancelsTheTask() throws {
+    let server = try LoopbackHTTPServer(slowDelay: 1)
+    defer { server.stop() }
+    let recorder = FoundationRecorder<String>()
+    let cancellable = Self.session.dataTaskPublisher(for: server.url("/slow"))
+      .sink(receiveCompletion: { _ in recorder.append("completion") }, receiveValue: { _ in recorder.append("value") })
+    let deadline = Date().addingTimeInterval(10)
+    while server.requests.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(server.requests == ["/slow"])
+    cancellable.cancel()
+    Thread.sleep(forTimeInterval: 1.3)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func slowEndpointTimesOut() throws {
+    let server = try LoopbackHTTPServer(slowDelay: 2)
+    defer { server.stop() }
+    let recorder = FoundationRecorder<URLError.Code>()
+    let cancellable = Self.session.dataTaskPublisher(for: server.url("/slow"))
+      .timeout(.milliseconds(200), scheduler: DispatchQueue.global(), customError: { URLError(.timedOut) })
+      .sink(
+        receiveCompletion: {
+          if case .failure(let error) = $0 { recorder.append(error.code) }
+          recorder.finish()
+        },
+        receiveValue: { _ in recorder.append(.unknown) }
+      )
+    #expect(recorder.wait())
+    #expect(recorder.values == [.timedOut])
+    cancellable.cancel()
+  }
+}
