@@ -2,8 +2,8 @@ extension ConnectablePublisher {
   /// Automates the process of connecting or disconnecting from this connectable publisher.
   ///
   /// ```
-  /// upstream:      -1-2-3-|
-  /// autoconnect(): -1-2-3-| (connects when subscribed at tick 0)
+  /// upstream:                                         -1-2-3-|
+  /// multicast { PassthroughSubject() }.autoconnect(): -1-2-3-|
   /// ```
   ///
   /// The first subscriber connects; the connection is cancelled when the last subscriber cancels, and the

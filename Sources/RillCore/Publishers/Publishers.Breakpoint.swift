@@ -10,7 +10,7 @@ extension Publisher {
   /// Raises a debugger signal when a provided closure needs to stop the process in the debugger.
   ///
   /// ```
-  /// upstream:                           -1-2-|
+  /// upstream:                                  -1-2-|
   /// breakpoint(receiveOutput: { _ in false }): -1-2-|
   /// ```
   ///

@@ -2,8 +2,8 @@ extension Publisher {
   /// Handles errors from an upstream publisher by replacing it with another publisher.
   ///
   /// ```
-  /// upstream:              -1-2-^
-  /// catch { _ in Just(9) }: -1-2-9|
+  /// upstream:               -1-2-^
+  /// catch { _ in Just(9) }: -1-2-[9|]
   /// ```
   ///
   /// Downstream demand that upstream had not met when it failed is requested from the replacement publisher.
@@ -22,8 +22,8 @@ extension Publisher {
   /// error.
   ///
   /// ```
-  /// upstream:                 -1-2-^
-  /// tryCatch { _ in Just(9) }: -1-2-9|
+  /// upstream:                  -1-2-^
+  /// tryCatch { _ in Just(9) }: -1-2-[9|]
   /// ```
   ///
   /// If `handler` throws, the publisher fails with the thrown error.

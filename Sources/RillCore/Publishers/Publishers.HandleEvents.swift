@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                             -1-2-|
-  /// handleEvents(receiveOutput: log):     -1-2-|
+  /// handleEvents(receiveOutput: { _ in }): -1-2-|
   /// ```
   ///
   /// Each closure runs before the event is passed on: `receiveOutput` before downstream receives the value,

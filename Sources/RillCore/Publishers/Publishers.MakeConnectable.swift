@@ -2,9 +2,8 @@ extension Publisher where Failure == Never {
   /// Creates a connectable wrapper around the publisher.
   ///
   /// ```
-  /// upstream:          -1-2-3-|
-  /// connect():         ^ (at tick 2)
-  /// makeConnectable(): ---2-3-|
+  /// upstream:                     -1-2-3-|
+  /// makeConnectable(), connected: -1-2-3-|
   /// ```
   ///
   /// - Returns: A ``ConnectablePublisher`` wrapping this publisher.

@@ -2,9 +2,8 @@ extension Publisher {
   /// Applies a closure to create a subject that delivers elements to subscribers.
   ///
   /// ```
-  /// upstream:                  -1-2-3-|
-  /// connect():                 ^ (at tick 2)
-  /// multicast { subject }:     ---2-3-|
+  /// upstream:                                -1-2-3-|
+  /// multicast { PassthroughSubject() }, connected: -1-2-3-|
   /// ```
   ///
   /// The subject is created when the first subscriber arrives or on `connect()`, whichever comes first, and is
@@ -22,9 +21,8 @@ extension Publisher {
   /// Provides a subject to deliver elements to multiple subscribers.
   ///
   /// ```
-  /// upstream:                  -1-2-3-|
-  /// connect():                 ^ (at tick 2)
-  /// multicast(subject:):       ---2-3-|
+  /// upstream:                        -1-2-3-|
+  /// multicast(subject:), connected:  -1-2-3-|
   /// ```
   ///
   /// - Parameter subject: A subject to deliver elements to downstream subscribers.

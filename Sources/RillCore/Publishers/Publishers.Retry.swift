@@ -3,12 +3,11 @@ extension Publisher {
   /// specify.
   ///
   /// ```
-  /// upstream (1st): -1-^
-  /// upstream (2nd):     -2-|
-  /// retry(1):       -1---2-|
+  /// upstream: -1-^
+  /// retry(1): -1--1-^
   /// ```
   ///
-  /// Each retry subscribes to upstream again and asks it for the downstream demand still outstanding. A failure
+  /// A cold upstream starts over on each retry, as above. Each retry subscribes to upstream again and asks it for the downstream demand still outstanding. A failure
   /// after the last retry is passed downstream.
   ///
   /// - Parameter retries: The number of times to attempt to recreate the subscription.

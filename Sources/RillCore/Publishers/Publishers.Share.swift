@@ -2,9 +2,8 @@ extension Publisher {
   /// Shares the output of an upstream publisher with multiple subscribers.
   ///
   /// ```
-  /// upstream:      -1-2-3-|
-  /// share() (A):   -1-2-3-|
-  /// share() (B):   ---2-3-| (subscribed at tick 2)
+  /// upstream: -1-2-3-|
+  /// share():  -1-2-3-|
   /// ```
   ///
   /// The first subscriber connects to upstream, which is subscribed to once and asked for unlimited demand;

@@ -78,6 +78,7 @@ import Testing
     // `Just.retry` is specialized to return `Just`; build the operator type itself.
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) == Publishers.Retry(upstream: Just(1), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(1), retries: 3))
+    #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(2), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
   }
 

@@ -2,14 +2,12 @@ extension Publisher {
   /// Buffers elements received from an upstream publisher.
   ///
   /// ```
-  /// upstream:                                  -1-2-3-|
-  /// downstream demand:                         ------3
-  /// buffer(size: 2, prefetch: .byRequest,
-  ///        whenFull: .dropNewest):             ------[12]|
+  /// upstream:                                                     -1-2-3-|
+  /// buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest): -1-2-3-|
   /// ```
   ///
-  /// Values that arrive while downstream has no demand wait in the buffer. With ``Publishers/PrefetchStrategy/keepFull``
-  /// the buffer asks upstream for `size` values on subscription and for one more each time it delivers one;
+  /// Values that arrive while downstream has no demand wait in the buffer, and are delivered when demand
+  /// arrives. With ``Publishers/PrefetchStrategy/keepFull`` the buffer asks upstream for `size` values on subscription and for one more each time it delivers one;
   /// with ``Publishers/PrefetchStrategy/byRequest`` it asks upstream for unlimited values. When the buffer is
   /// full, `whenFull` drops the newest value, drops the oldest one, or cancels upstream and fails with a custom
   /// error after the buffered values that downstream asks for next.
