@@ -52,8 +52,13 @@ extension TestScheduler.SchedulerTimeType {
   public struct Stride: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Comparable, SignedNumeric,
     Codable, Hashable, Sendable, SchedulerTimeIntervalConvertible, CustomStringConvertible
   {
+    /// An integer literal is a number of ticks.
     public typealias IntegerLiteralType = Int
+
+    /// A floating-point literal is a number of seconds.
     public typealias FloatLiteralType = Double
+
+    /// The absolute number of ticks.
     public typealias Magnitude = UInt
 
     /// The signed number of ticks in this distance.

@@ -26,6 +26,12 @@ import Testing
     )
   }
 
+  @Test func valueTypeCanBeNamed() {
+    #expect(TestScheduler.marbles("-1-2-3-4-|", as: Int.self) { $0.filter { $0.isMultiple(of: 2) } } == "---2---4-|")
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-2-|", as: Double.self) { $0.map { $0 / 2 } } == "-'0.5'-'1.0'-|")
+  }
+
   @Test func failureTypesCanChange() {
     struct Other: Error {}
     #expect(TestScheduler.marbles("-1-^") { _ in Fail<Int, Other>(error: Other()) } == "^")

@@ -134,5 +134,82 @@ public enum HandLoops {
       for i in 0..<n { subject.send(i) }
       return sink.pointer.pointee
     },
+    "sequence → flatMap { Just } → sink": { n in
+      let sink = LoopSink()
+      for i in 0..<n { sink.receive(i) }
+      return sink.pointer.pointee
+    },
+    "merge of two subjects": { n in
+      let sink = LoopSink()
+      let first = LoopSubject()
+      let second = LoopSubject()
+      first.receivers = [sink.receive]
+      second.receivers = [sink.receive]
+      for i in 0..<n / 2 {
+        first.send(i)
+        second.send(i)
+      }
+      return sink.pointer.pointee
+    },
+    "zip of two subjects (per pair)": { n in
+      let sink = LoopSink()
+      let first = LoopSubject()
+      let second = LoopSubject()
+      var pending: [Int] = []
+      var head = 0
+      first.receivers = [{ pending.append($0) }]
+      second.receivers = [{
+        sink.receive(pending[head] &+ $0)
+        head += 1
+        if head == pending.count {
+          pending.removeAll(keepingCapacity: true)
+          head = 0
+        }
+      }]
+      for i in 0..<n {
+        first.send(i)
+        second.send(i)
+      }
+      return sink.pointer.pointee
+    },
+    "combineLatest of two subjects": { n in
+      let sink = LoopSink()
+      let first = LoopSubject()
+      let second = LoopSubject()
+      var a: Int?
+      var b: Int?
+      first.receivers = [{
+        a = $0
+        if let b { sink.receive($0 &+ b) }
+      }]
+      second.receivers = [{
+        b = $0
+        if let a { sink.receive(a &+ $0) }
+      }]
+      for i in 0..<n / 2 {
+        first.send(i)
+        second.send(i)
+      }
+      return sink.pointer.pointee
+    },
+    "subject → receive(on: DispatchQueue) → sink": { n in
+      // One block per value, as receive(on:) schedules: the cost of the queue itself.
+      let sink = LoopSink()
+      let queue = DispatchQueue(label: "rill.benchmarks.loop")
+      let done = DispatchSemaphore(value: 0)
+      for i in 0..<n { queue.async { sink.receive(i) } }
+      queue.async { done.signal() }
+      done.wait()
+      return sink.pointer.pointee
+    },
+    "subject → reduce → sink": { n in
+      let sink = LoopSink()
+      let subject = LoopSubject()
+      var acc = 0
+      subject.receivers = [{ acc &+= $0 }]
+      for i in 0..<n { subject.send(i) }
+      sink.receive(acc)
+      return sink.pointer.pointee
+    },
   ]
 }

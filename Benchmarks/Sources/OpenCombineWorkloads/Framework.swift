@@ -3,3 +3,9 @@
 
 /// The framework's name, as shown in the benchmark table.
 public let frameworkName = "OpenCombine"
+
+import Dispatch
+import OpenCombineDispatch
+
+/// The scheduler that runs work on `queue`: OpenCombine's wrapper around it.
+func scheduler(for queue: DispatchQueue) -> DispatchQueue.OCombine { queue.ocombine }

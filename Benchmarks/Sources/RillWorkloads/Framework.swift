@@ -3,3 +3,9 @@
 
 /// The framework's name, as shown in the benchmark table.
 public let frameworkName = "Rill"
+
+import Dispatch
+import Rill
+
+/// The scheduler that runs work on `queue`: Rill's DispatchQueue conformance.
+func scheduler(for queue: DispatchQueue) -> DispatchQueue { queue }

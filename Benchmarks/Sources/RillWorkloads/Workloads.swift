@@ -25,19 +25,42 @@ public struct Workload: @unchecked Sendable {
 
 public enum Workloads {
   /// Every workload, in table order.
-  public static let all: [Workload] = [
-    Workload(name: "sequence → map → filter → sink", run: sequenceMapFilter),
-    Workload(name: "subject → 10 stacked maps → sink", run: tenMaps),
-    Workload(name: "PassthroughSubject send, 1 sink", run: passthroughOne),
-    Workload(name: "PassthroughSubject send, 10 sinks", run: passthroughTen),
-    Workload(name: "CurrentValueSubject send, 1 sink", run: currentValue),
-    Workload(name: "sink + cancel churn (per subscription)", run: churn),
-    Workload(name: "two threads send into one subject", run: twoThreads),
-    Workload(name: "sequence → scan → sink", run: sequenceScan),
-    Workload(name: "subject → scan → sink", run: subjectScan),
-    Workload(name: "sequence → map → erase → filter → erase → sink", run: erasedChain),
-    Workload(name: "subject → 20 mixed operators → sink", run: twentyMixed),
-  ]
+  public static let all: [Workload] = {
+    var all = [
+      Workload(name: "sequence → map → filter → sink", run: sequenceMapFilter),
+      Workload(name: "subject → 10 stacked maps → sink", run: tenMaps),
+      Workload(name: "PassthroughSubject send, 1 sink", run: passthroughOne),
+      Workload(name: "PassthroughSubject send, 10 sinks", run: passthroughTen),
+      Workload(name: "CurrentValueSubject send, 1 sink", run: currentValue),
+      Workload(name: "sequence → flatMap { Just } → sink", run: flatMapJust),
+      Workload(name: "sink + cancel churn (per subscription)", run: churn),
+    ]
+    #if RILL
+      all.append(Workload(name: "merge of two subjects", run: mergeTwo))
+    #else
+      all.append(Workload(name: "merge of two subjects", run: nil))
+    #endif
+    #if RILL && !RILL_ZIP
+      all.append(Workload(name: "zip of two subjects (per pair)", run: nil))
+    #else
+      all.append(Workload(name: "zip of two subjects (per pair)", run: zipTwo))
+    #endif
+    #if RILL && RILL_COMBINE_LATEST
+      all.append(Workload(name: "combineLatest of two subjects", run: combineLatestTwo))
+    #else
+      all.append(Workload(name: "combineLatest of two subjects", run: nil))
+    #endif
+    all += [
+      Workload(name: "two threads send into one subject", run: twoThreads),
+      Workload(name: "subject → receive(on: DispatchQueue) → sink", run: receiveOnQueue),
+      Workload(name: "sequence → scan → sink", run: sequenceScan),
+      Workload(name: "subject → scan → sink", run: subjectScan),
+      Workload(name: "subject → reduce → sink", run: subjectReduce),
+      Workload(name: "sequence → map → erase → filter → erase → sink", run: erasedChain),
+      Workload(name: "subject → 20 mixed operators → sink", run: twentyMixed),
+    ]
+    return all
+  }()
 
   static func sequenceMapFilter(_ n: Int) -> Int {
     let sum = Accumulator()
@@ -144,6 +167,82 @@ public enum Workloads {
       .eraseToAnyPublisher()
     let cancellable = third.map { (v: Int) in v &+ 2 }.sink { sum.add($0) }
     for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func flatMapJust(_ n: Int) -> Int {
+    let sum = Accumulator()
+    _ = (0..<n).publisher.flatMap { Just($0) }.sink { sum.add($0) }
+    return sum.value
+  }
+
+  #if RILL
+    static func mergeTwo(_ n: Int) -> Int {
+      let sum = Accumulator()
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let cancellable = first.merge(with: second).sink { sum.add($0) }
+      for i in 0..<n / 2 {
+        first.send(i)
+        second.send(i)
+      }
+      cancellable.cancel()
+      return sum.value
+    }
+  #endif
+
+  #if !RILL || RILL_ZIP
+    static func zipTwo(_ n: Int) -> Int {
+      let sum = Accumulator()
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let cancellable = first.zip(second).sink { sum.add($0.0 &+ $0.1) }
+      for i in 0..<n {
+        first.send(i)
+        second.send(i)
+      }
+      cancellable.cancel()
+      return sum.value
+    }
+  #endif
+
+  #if RILL && RILL_COMBINE_LATEST
+    static func combineLatestTwo(_ n: Int) -> Int {
+      let sum = Accumulator()
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let cancellable = first.combineLatest(second).sink { sum.add($0.0 &+ $0.1) }
+      for i in 0..<n / 2 {
+        first.send(i)
+        second.send(i)
+      }
+      cancellable.cancel()
+      return sum.value
+    }
+  #endif
+
+  static let queue = DispatchQueue(label: "rill.benchmarks.receive-on")
+
+  static func receiveOnQueue(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let done = DispatchSemaphore(value: 0)
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.receive(on: scheduler(for: queue))
+      .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { sum.add($0) })
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    done.wait()
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func subjectReduce(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.reduce(0) { $0 &+ $1 }.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
     cancellable.cancel()
     return sum.value
   }

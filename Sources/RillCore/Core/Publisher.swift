@@ -26,6 +26,7 @@ extension Publisher {
   /// Attaches the specified subscriber to this publisher.
   ///
   /// - Parameter subscriber: The subscriber to attach.
+  @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S) where Failure == S.Failure, Output == S.Input {
     receive(subscriber: subscriber)
   }

@@ -6,15 +6,30 @@
 /// no demand are dropped, as Combine drops them; a `CurrentValueSubject` conduit keeps the latest instead and
 /// delivers it when demand arrives.
 // SAFETY: immutable after init.
+@usableFromInline
 class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
-  init() {}
+  /// Offers a value to the concrete conduit without a virtual call.
+  ///
+  /// It is made where the conduit is created, in client code that knows the subscriber's type, so it runs
+  /// specialised code: a virtual call would land in the unspecialised generic implementation, which looks up
+  /// generic metadata at run time on every value.
+  @usableFromInline
+  let offerThunk: (SubjectConduitBase<Output, Failure>, Output) -> Void
 
+  @inlinable
+  init(offer: @escaping (SubjectConduitBase<Output, Failure>, Output) -> Void) {
+    offerThunk = offer
+  }
+
+  @inlinable
   func offer(_ value: Output) { fatalError("abstract") }
 
+  @inlinable
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 }
 
 /// The subject side of a conduit: removes a cancelled conduit from the subject's list.
+@usableFromInline
 protocol SubjectConduitParent<Output, Failure>: AnyObject, Sendable {
   associatedtype Output
   associatedtype Failure: Error
@@ -22,24 +37,37 @@ protocol SubjectConduitParent<Output, Failure>: AnyObject, Sendable {
 }
 
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock, one call at a time.
+@usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  @usableFromInline
   typealias Output = Downstream.Input
 
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
+  @usableFromInline
   struct State {
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var parent: (any SubjectConduitParent<Output, Failure>)?
+    @usableFromInline
     var demand = Subscribers.Demand.none
+    @usableFromInline
     var isDelivering = false
+    @usableFromInline
     var pending: [Output] = []
+    @usableFromInline
     var pendingHead = 0
+    @usableFromInline
     var pendingCompletion: Subscribers.Completion<Failure>?
     /// For `CurrentValueSubject`: the value to deliver when demand arrives.
+    @usableFromInline
     var latest: Output?
 
+    @inlinable
     init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>, latest: Output?) {
       self.downstream = downstream
       self.parent = parent
@@ -49,6 +77,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     /// The next value to deliver, if demand allows, consuming queued values in order.
     ///
     /// Values that find no demand are dropped, or become the latest value when the subject keeps one.
+    @inlinable
     mutating func nextValue(keepsLatest: Bool) -> Output? {
       while pendingHead < pending.count {
         let value = pending[pendingHead]
@@ -72,6 +101,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     /// Ends the conduit; returns what must be released outside the lock.
+    @inlinable
     mutating func terminate() -> (Downstream?, (any SubjectConduitParent<Output, Failure>)?) {
       defer {
         downstream = nil
@@ -85,18 +115,23 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
   }
 
+  @usableFromInline
   enum Step {
     case deliver(Output)
     case complete(Downstream, Subscribers.Completion<Failure>)
     case stop
   }
 
+  @usableFromInline
   let state: Locked<State>
 
+  @usableFromInline
   let keepsLatest: Bool
 
-  private let name: String
+  @usableFromInline
+  let name: String
 
+  @inlinable
   init(
     parent: any SubjectConduitParent<Output, Failure>,
     downstream: Downstream,
@@ -107,17 +142,22 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     state = Locked(State(downstream: downstream, parent: parent, latest: latest))
     self.keepsLatest = keepsLatest
     self.name = name
+    super.init { conduit, value in unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).offer(value) }
   }
 
+  @usableFromInline
   var description: String { name }
 
+  @usableFromInline
   var customMirror: Mirror {
     let demand = state.withLock { $0.demand }
     return Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any, "demand": demand])
   }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 
+  @inlinable
   override func offer(_ value: Output) {
     let downstream = state.withLock { state -> Downstream? in
       guard state.downstream != nil, state.pendingCompletion == nil else { return nil }
@@ -139,6 +179,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   }
 
   /// Delivers `value`, then whatever was queued meanwhile, then a queued completion.
+  @inlinable
   func drain(_ downstream: Downstream, startingWith value: Output) {
     var value = value
     while true {
@@ -167,6 +208,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
   }
 
+  @inlinable
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     let released = state.withLock { state -> (Downstream?, (any SubjectConduitParent<Output, Failure>)?)? in
       guard state.downstream != nil, state.pendingCompletion == nil else { return nil }
@@ -179,6 +221,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     released?.0?.receive(completion: completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     let start = state.withLock { state -> (Downstream, Output)? in
@@ -193,6 +236,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
   }
 
+  @inlinable
   func cancel() {
     let (downstream, parent) = state.withLock { $0.terminate() }
     parent?.disassociate(self)

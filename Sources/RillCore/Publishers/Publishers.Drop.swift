@@ -116,3 +116,5 @@ extension Publishers.Drop {
     }
   }
 }
+
+extension Publishers.Drop: Sendable where Upstream: Sendable {}

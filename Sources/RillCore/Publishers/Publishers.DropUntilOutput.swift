@@ -178,3 +178,5 @@ extension Publishers.DropUntilOutput {
     }
   }
 }
+
+extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}

@@ -11,6 +11,7 @@ extension Publisher {
   ///
   /// - Parameter isIncluded: A closure that takes one element and returns whether to republish it.
   /// - Returns: A publisher that republishes all elements that satisfy the closure.
+  @inlinable
   public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
     Publishers.Filter(upstream: self, isIncluded: isIncluded)
   }
@@ -46,11 +47,13 @@ extension Publishers {
     public let isIncluded: (Upstream.Output) -> Bool
 
     /// Creates a publisher that republishes all elements that match a provided closure.
+    @inlinable
     public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.isIncluded = isIncluded
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
     }
@@ -89,6 +92,7 @@ extension Publishers {
 
 extension Publishers.Filter {
   /// Fuses two filters into one.
+  @inlinable
   public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
     let first = self.isIncluded
     return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
@@ -100,30 +104,44 @@ extension Publishers.Filter {
     return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
   }
 
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let downstream: Downstream
-    let isIncluded: (Upstream.Output) -> Bool
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+      self.downstream = downstream
+      self.isIncluded = isIncluded
+      combineIdentifier = CombineIdentifier()
+    }
+
+    @usableFromInline
     var description: String { "Filter" }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       isIncluded(input) ? downstream.receive(input) : .max(1)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       downstream.receive(completion: completion)
     }

@@ -61,12 +61,13 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.subscribe(
-        SelectionInner("First", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          selected = input
-          return .finish
-        }
+      let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
+        name: "First",
+        stopsAtMatch: true,
+        mapFailure: { $0 },
+        matches: { _ in .success(true) }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -90,13 +91,13 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
-      upstream.subscribe(
-        SelectionInner("FirstWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          guard predicate(input) else { return .proceed }
-          selected = input
-          return .finish
-        }
+      let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
+        name: "FirstWhere",
+        stopsAtMatch: true,
+        mapFailure: { $0 },
+        matches: { .success(predicate($0)) }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -121,19 +122,44 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
-      upstream.subscribe(
-        SelectionInner("TryFirstWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          do {
-            guard try predicate(input) else { return .proceed }
-          } catch {
-            return .fail(error)
-          }
-          selected = input
-          return .finish
-        }
+      let rule = FirstLastRule<Upstream.Output, Upstream.Failure, any Error>(
+        name: "TryFirstWhere",
+        stopsAtMatch: true,
+        mapFailure: { $0 },
+        matches: { input in Result { try predicate(input) } }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }
 
 extension Publishers.First: Equatable where Upstream: Equatable {}
+
+extension Publishers.First: Sendable where Upstream: Sendable {}
+
+/// Selects one element for `first` and `last` and their `where` variants: the last element that `matches`
+/// accepts, stopping at the first one when `stopsAtMatch` is set.
+struct FirstLastRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
+  let name: String
+  let stopsAtMatch: Bool
+  let mapFailure: (UpstreamFailure) -> Failure
+  let matches: (Input) -> Result<Bool, Failure>
+
+  var initial: Input? { nil }
+
+  func fold(_ partial: inout Input?, _ input: Input) -> ReducingStep<Failure> {
+    switch matches(input) {
+    case .success(true):
+      partial = input
+      return stopsAtMatch ? .stop : .proceed
+    case .success(false):
+      return .proceed
+    case .failure(let error):
+      return .fail(error)
+    }
+  }
+
+  func result(_ partial: consuming Input?) -> Input? { partial }
+
+  func failure(_ error: UpstreamFailure) -> Failure { mapFailure(error) }
+}

@@ -70,3 +70,5 @@ extension Publishers.IgnoreOutput {
     }
   }
 }
+
+extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}

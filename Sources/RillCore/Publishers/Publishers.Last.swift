@@ -62,12 +62,13 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.subscribe(
-        SelectionInner("Last", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          selected = input
-          return .proceed
-        }
+      let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
+        name: "Last",
+        stopsAtMatch: false,
+        mapFailure: { $0 },
+        matches: { _ in .success(true) }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -93,12 +94,13 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
-      upstream.subscribe(
-        SelectionInner("LastWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          if predicate(input) { selected = input }
-          return .proceed
-        }
+      let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
+        name: "LastWhere",
+        stopsAtMatch: false,
+        mapFailure: { $0 },
+        matches: { .success(predicate($0)) }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -124,18 +126,17 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
-      upstream.subscribe(
-        SelectionInner("TryLastWhere", downstream: subscriber, convertFailure: { $0 }) { selected, input in
-          do {
-            if try predicate(input) { selected = input }
-            return .proceed
-          } catch {
-            return .fail(error)
-          }
-        }
+      let rule = FirstLastRule<Upstream.Output, Upstream.Failure, any Error>(
+        name: "TryLastWhere",
+        stopsAtMatch: false,
+        mapFailure: { $0 },
+        matches: { input in Result { try predicate(input) } }
       )
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+extension Publishers.Last: Sendable where Upstream: Sendable {}

@@ -80,3 +80,5 @@ extension Publishers {
 }
 
 extension Publishers.Output: Equatable where Upstream: Equatable {}
+
+extension Publishers.Output: Sendable where Upstream: Sendable {}

@@ -179,3 +179,5 @@ extension Publishers.PrefixUntilOutput {
     }
   }
 }
+
+extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}

@@ -143,3 +143,5 @@ private enum CompletionAction {
   case forward
   case replace
 }
+
+extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

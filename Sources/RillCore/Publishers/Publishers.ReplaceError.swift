@@ -144,3 +144,5 @@ private enum CompletionAction {
   case finish
   case replace
 }
+
+extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

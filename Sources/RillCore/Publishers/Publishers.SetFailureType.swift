@@ -70,3 +70,5 @@ extension Publishers.SetFailureType {
     }
   }
 }
+
+extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}

@@ -8,28 +8,41 @@
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
   @unchecked Sendable
 {
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var value: Output
+    @usableFromInline
     var subject = SubjectState<Output, Failure>()
+
+    @inlinable
+    init(value: Output) {
+      self.value = value
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline
+  let state: Locked<State>
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
+  @inlinable
   public var value: Output {
     get { state.withLock { $0.value } }
     set { send(newValue) }
   }
 
   /// Creates a current value subject with the given initial value.
+  @inlinable
   public init(_ value: Output) {
     state = Locked(State(value: value))
   }
 
+  @inlinable
   public func send(subscription: any Subscription) {
     subscription.request(.unlimited)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let (conduit, completion) = state.withLock { state -> (SubjectConduit<S>, Subscribers.Completion<Failure>?) in
       let conduit = SubjectConduit(
@@ -50,6 +63,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
   }
 
   /// Sends a value to the subscribers, and makes it the current value.
+  @inlinable
   public func send(_ input: Output) {
     deliver(
       state.withLock { state in
@@ -63,11 +77,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
   /// Sends a completion signal to the subscribers.
   ///
   /// Later sends are ignored.
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     deliver(state.withLock { $0.subject.send(completion: completion) })
   }
 
-  private func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
+  @inlinable
+  func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
     var delivery = first
     while let current = delivery {
       current.perform()
@@ -75,6 +91,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
     }
   }
 
+  @inlinable
   func disassociate(_ conduit: SubjectConduitBase<Output, Failure>) {
     _ = state.withLock { $0.subject.detach(conduit) }
   }

@@ -10,15 +10,19 @@
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
   @unchecked Sendable
 {
-  private let state = Locked(SubjectState<Output, Failure>())
+  @usableFromInline
+  let state = Locked(SubjectState<Output, Failure>())
 
   /// Creates a subject with no subscribers.
+  @inlinable
   public init() {}
 
+  @inlinable
   public func send(subscription: any Subscription) {
     subscription.request(.unlimited)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let conduit = SubjectConduit(
       parent: self,
@@ -36,6 +40,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
   }
 
   /// Sends a value to the subscribers.
+  @inlinable
   public func send(_ input: Output) {
     deliver(state.withLock { $0.send(input) })
   }
@@ -43,11 +48,13 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
   /// Sends a completion signal to the subscribers.
   ///
   /// Later sends are ignored.
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     deliver(state.withLock { $0.send(completion: completion) })
   }
 
-  private func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
+  @inlinable
+  func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
     var delivery = first
     while let current = delivery {
       current.perform()
@@ -55,6 +62,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
     }
   }
 
+  @inlinable
   func disassociate(_ conduit: SubjectConduitBase<Output, Failure>) {
     _ = state.withLock { $0.detach(conduit) }
   }

@@ -7,40 +7,57 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
-    private typealias Closures = (
+    @usableFromInline typealias Closures = (
       receiveValue: ((Input) -> Void)?, receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
     )
 
-    struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var receiveValue: ((Input) -> Void)?
-      var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// The value closure, wrapped so that it keeps its generic representation when it leaves the lock.
+    ///
+    /// Specialised code that copies a bare `(Input) -> Void` out of generic storage converts it to the concrete
+    /// representation through a thunk, which allocates on every value; a call through this wrapper does not.
+    @usableFromInline
+    struct ValueHandler {
+      @usableFromInline let body: (Input) -> Void
 
+      @inlinable
+      init(_ body: @escaping (Input) -> Void) {
+        self.body = body
+      }
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var valueHandler: ValueHandler?
+      @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
+      @inlinable
       init(
         receiveValue: ((Input) -> Void)?,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
       ) {
-        self.receiveValue = receiveValue
+        valueHandler = receiveValue.map(ValueHandler.init)
         self.receiveCompletion = receiveCompletion
       }
 
       /// Releases the closures, handing them out so they are freed outside the lock.
+      @inlinable
       mutating func takeClosures() -> (
         receiveValue: ((Input) -> Void)?, receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
       ) {
         defer {
-          receiveValue = nil
+          valueHandler = nil
           receiveCompletion = nil
         }
-        return (receiveValue, receiveCompletion)
+        return (valueHandler?.body, receiveCompletion)
       }
     }
 
-    let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
-      state.withLock { $0.receiveValue } ?? { _ in }
+      state.withLock { $0.valueHandler?.body } ?? { _ in }
     }
 
     /// The closure to execute on completion; a no-op once the sink has ended.
@@ -49,6 +66,7 @@ extension Subscribers {
     }
 
     /// Initializes a sink with the provided closures.
+    @inlinable
     public init(
       receiveCompletion: @escaping ((Subscribers.Completion<Failure>) -> Void),
       receiveValue: @escaping ((Input) -> Void)
@@ -62,6 +80,7 @@ extension Subscribers {
 
     public var playgroundDescription: Any { description }
 
+    @inlinable
     public func receive(subscription: any Subscription) {
       if state.withLock({ $0.link.subscribe(subscription) }) {
         subscription.request(.unlimited)
@@ -70,12 +89,17 @@ extension Subscribers {
       }
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let receiveValue = state.withLock { $0.link.upstream == nil ? nil : $0.receiveValue }
-      receiveValue?(value)
+      let handler = state.withLock { state -> ValueHandler? in
+        guard case .subscribed = state.link else { return nil }
+        return state.valueHandler
+      }
+      handler?.body(value)
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
       let closures = state.withLock { state -> Closures? in
         guard state.link.terminate() != nil else { return nil }
@@ -84,6 +108,7 @@ extension Subscribers {
       closures?.receiveCompletion?(completion)
     }
 
+    @inlinable
     public func cancel() {
       let (upstream, closures) = state.withLock { state -> ((any Subscription)?, Closures) in
         (state.link.terminate(), state.takeClosures())
@@ -104,6 +129,7 @@ extension Publisher {
   ///   - receiveCompletion: The closure to execute on completion.
   ///   - receiveValue: The closure to execute on receipt of a value.
   /// - Returns: A cancellable instance, which you use when you end assignment of the received value.
+  @inlinable
   public func sink(
     receiveCompletion: @escaping ((Subscribers.Completion<Failure>) -> Void),
     receiveValue: @escaping ((Output) -> Void)
@@ -119,6 +145,7 @@ extension Publisher where Failure == Never {
   ///
   /// - Parameter receiveValue: The closure to execute on receipt of a value.
   /// - Returns: A cancellable instance, which you use when you end assignment of the received value.
+  @inlinable
   public func sink(receiveValue: @escaping ((Output) -> Void)) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }

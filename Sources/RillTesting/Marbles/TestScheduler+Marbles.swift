@@ -5,21 +5,23 @@ extension TestScheduler {
   /// #expect(TestScheduler.marbles("-1-2-3-1-|") { $0.prefix { $0 < 3 } } == "-1-2-|")
   /// ```
   ///
-  /// The source's values have the type `Value`, which the transform usually implies (`Int` above); each
-  /// value in the diagram must parse as a `Value`. See <doc:TestingGuide> for the notation. A malformed
-  /// diagram gives a ``MarbleSyntaxError`` description instead of a diagram.
+  /// The source's values have the type `Value`, which the transform usually implies (`Int` above) or `type`
+  /// names; each value in the diagram must parse as a `Value`. See <doc:TestingGuide> for the notation. A
+  /// malformed diagram gives a ``MarbleSyntaxError`` description instead of a diagram.
   ///
   /// - Parameters:
   ///   - marble: The source's diagram.
   ///   - hot: Whether the source plays on its own clock (hot) or starts when subscribed (cold, the default).
+  ///   - type: The type of the source's values, when the transform does not imply it.
   ///   - transform: Builds the publisher under test from the source.
   /// - Returns: The diagram of what the transformed publisher sent.
   public static func marbles<Value: LosslessStringConvertible, P: Publisher>(
     _ marble: String,
     hot: Bool = false,
+    as type: Value.Type = Value.self,
     _ transform: (AnyPublisher<Value, MarbleError>) -> P
   ) -> String {
-    TestScheduler().marbles(marble, hot: hot, transform)
+    TestScheduler().marbles(marble, hot: hot, as: type, transform)
   }
 
   /// Plays a marble diagram of strings through a transform on a new test scheduler and renders the result.
@@ -94,11 +96,13 @@ extension TestScheduler {
   /// - Parameters:
   ///   - marble: The source's diagram.
   ///   - hot: Whether the source plays on its own clock (hot) or starts when subscribed (cold, the default).
+  ///   - type: The type of the source's values, when the transform does not imply it.
   ///   - transform: Builds the publisher under test from the source.
   /// - Returns: The diagram of what the transformed publisher sent.
   public func marbles<Value: LosslessStringConvertible, P: Publisher>(
     _ marble: String,
     hot: Bool = false,
+    as type: Value.Type = Value.self,
     _ transform: (AnyPublisher<Value, MarbleError>) -> P
   ) -> String {
     playMarbles([marble], hot: hot) { (sources: [AnyPublisher<Value, MarbleError>]) in transform(sources[0]) }

@@ -34,6 +34,14 @@ import Testing
     #expect(recorder.events == [.subscription, .value([1, 2, 3])])
   }
 
+  @Test func zeroDemandRequestTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = ReducingRecorder<[Int], Never>(initialDemand: .none)
+      PassthroughSubject<Int, Never>().collect(2).subscribe(recorder)
+      recorder.request(.none)
+    }
+  }
+
   @Test func cancel() {
     let upstream = Upstream()
     let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1))

@@ -24,3 +24,26 @@ import Testing
     #expect(count == Publishers.Count(upstream: Just(1)))
   }
 }
+
+@Suite struct ReducingConcurrencyTests {
+  /// Values, completion and cancel race from several threads: the operator delivers at most one value and one
+  /// completion, and never crashes.
+  @Test func cancelRacingWithValues() async {
+    for _ in 0..<200 {
+      let subject = PassthroughSubject<Int, Never>()
+      let recorder = ReducingRecorder<Int, Never>()
+      subject.count().subscribe(recorder)
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { for value in 0..<50 { subject.send(value) } }
+        group.addTask { recorder.cancel() }
+        group.addTask { subject.send(completion: .finished) }
+      }
+      let events = recorder.events
+      #expect(events.first == .subscription)
+      #expect(events.count <= 3)
+      if events.count == 3 {
+        #expect(events.last == .finished)
+      }
+    }
+  }
+}

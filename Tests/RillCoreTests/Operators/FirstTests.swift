@@ -69,8 +69,8 @@ import Testing
   }
 
   @Test func firstIsEquatable() {
-    #expect(Just(1).first() == Just(1).first())
-    #expect(Just(1).first() != Just(2).first())
+    #expect(Publishers.First(upstream: Just(1)) == Publishers.First(upstream: Just(1)))
+    #expect(Publishers.First(upstream: Just(1)) != Publishers.First(upstream: Just(2)))
   }
 
   @Test func contract() {

@@ -268,11 +268,47 @@ import Testing
   @Test func everyFailureCombinationTypeChecks() {
     let never = PassthroughSubject<Int, Never>()
     let failing = PassthroughSubject<Int, CombiningError>()
-    let a: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap { Just($0) }
-    let b: Publishers.FlatMap<Fail<Int, CombiningError>, PassthroughSubject<Int, CombiningError>> =
+    let bothNever: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap { Just($0) }
+    let same: Publishers.FlatMap<Fail<Int, CombiningError>, PassthroughSubject<Int, CombiningError>> =
       failing.flatMap { _ in Fail<Int, CombiningError>(error: .boom) }
-    #expect(a.maxPublishers == .unlimited)
-    #expect(b.maxPublishers == .unlimited)
+    let upstreamNever:
+      Publishers.FlatMap<
+        Fail<Int, CombiningError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, CombiningError>
+      > = never.flatMap(maxPublishers: .max(2)) { _ in Fail<Int, CombiningError>(error: .boom) }
+    let innerNever:
+      Publishers.FlatMap<
+        Publishers.SetFailureType<Just<Int>, CombiningError>, PassthroughSubject<Int, CombiningError>
+      > = failing.flatMap { Just($0) }
+    #expect(bothNever.maxPublishers == .unlimited)
+    #expect(same.maxPublishers == .unlimited)
+    #expect(upstreamNever.maxPublishers == .max(2))
+    #expect(innerNever.maxPublishers == .unlimited)
+  }
+
+  @Test func upstreamThatNeverFailsWithFailingChildren() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let recorder = CombiningRecorder<Int, CombiningError>()
+    upstream.flatMap { value -> AnyPublisher<Int, CombiningError> in
+      value < 0
+        ? Fail(error: .boom).eraseToAnyPublisher()
+        : Just(value).setFailureType(to: CombiningError.self)
+          .eraseToAnyPublisher()
+    }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(-1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .failure(.boom))
+  }
+
+  @Test func childrenThatNeverFailUnderAFailingUpstream() {
+    let upstream = PassthroughSubject<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>()
+    upstream.flatMap { Just($0 * 2) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(.other))
+    #expect(recorder.values == [2])
+    #expect(recorder.completion == .failure(.other))
   }
 
   @Test func releasesThePipelineAfterCompletion() {

@@ -17,7 +17,8 @@ import Testing
   }
 
   @Test func isEquatable() {
-    #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
+    #expect(Publishers.IgnoreOutput(upstream: Just(1)) == Publishers.IgnoreOutput(upstream: Just(1)))
+    #expect(Publishers.IgnoreOutput(upstream: Just(1)) != Publishers.IgnoreOutput(upstream: Just(2)))
   }
 
   @Test func contract() {

@@ -52,7 +52,8 @@ import Testing
   }
 
   @Test func lastIsEquatable() {
-    #expect(Just(1).last() == Just(1).last())
+    #expect(Publishers.Last(upstream: Just(1)) == Publishers.Last(upstream: Just(1)))
+    #expect(Publishers.Last(upstream: Just(1)) != Publishers.Last(upstream: Just(2)))
   }
 
   @Test func contract() {

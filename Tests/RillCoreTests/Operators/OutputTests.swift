@@ -72,7 +72,6 @@ import Testing
   }
 
   @Test func isEquatable() {
-    // `Just.prefix` is specialized to return `Optional.Publisher`; build the operator type itself.
     #expect(Publishers.Output(upstream: Just(1), range: 0..<2) == Publishers.Output(upstream: Just(1), range: 0..<2))
     #expect(Publishers.Output(upstream: Just(1), range: 0..<2) != Publishers.Output(upstream: Just(1), range: 0..<3))
   }

@@ -23,6 +23,14 @@ import Testing
     ReducingContract({ $0.reduce(0, +) }, inputs: [1, 2, 3], expected: 6).checkAll()
   }
 
+  @Test func zeroDemandRequestTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = ReducingRecorder<Int, Never>(initialDemand: .none)
+      PassthroughSubject<Int, Never>().reduce(0, +).subscribe(recorder)
+      recorder.request(.none)
+    }
+  }
+
   @Test func eachSubscriptionStartsFromInitialResult() {
     let subject = PassthroughSubject<Int, Never>()
     let reduce = subject.reduce(100, +)

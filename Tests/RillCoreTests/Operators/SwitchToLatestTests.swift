@@ -165,6 +165,42 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 
+  @Test func everyFailureCombinationTypeChecks() {
+    let never = PassthroughSubject<Just<Int>, Never>()
+    let failing = PassthroughSubject<Fail<Int, CombiningError>, CombiningError>()
+    let neverFailing = PassthroughSubject<Fail<Int, CombiningError>, Never>()
+    let innerNever = PassthroughSubject<Just<Int>, CombiningError>()
+    let a: Publishers.SwitchToLatest<Just<Int>, PassthroughSubject<Just<Int>, Never>> = never.switchToLatest()
+    let b:
+      Publishers.SwitchToLatest<
+        Fail<Int, CombiningError>, PassthroughSubject<Fail<Int, CombiningError>, CombiningError>
+      > =
+        failing.switchToLatest()
+    let c:
+      Publishers.SwitchToLatest<
+        Fail<Int, CombiningError>,
+        Publishers.SetFailureType<PassthroughSubject<Fail<Int, CombiningError>, Never>, CombiningError>
+      > = neverFailing.switchToLatest()
+    let d:
+      Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Just<Int>, CombiningError>,
+        Publishers.Map<
+          PassthroughSubject<Just<Int>, CombiningError>, Publishers.SetFailureType<Just<Int>, CombiningError>
+        >
+      > = innerNever.switchToLatest()
+    let recorder = CombiningRecorder<Int, CombiningError>()
+    d.subscribe(recorder)
+    innerNever.send(Just(7))
+    innerNever.send(completion: .failure(.boom))
+    #expect(recorder.values == [7])
+    #expect(recorder.completion == .failure(.boom))
+    let failed = CombiningRecorder<Int, CombiningError>()
+    c.subscribe(failed)
+    neverFailing.send(Fail(error: .other))
+    #expect(failed.completion == .failure(.other))
+    _ = (a, b)
+  }
+
   @Test func releasesThePipelineAfterCompletion() {
     weak var weakRecorder: CombiningRecorder<String, CombiningError>?
     weak var weakSubscription: AnyObject?

@@ -17,13 +17,16 @@ import Testing
   static let operators: [(String, Pipeline)] = [
     (
       "flatMap (outer)",
-      { $0.flatMap { Publishers.Sequence(sequence: [$0, $0]) }.map { "\($0)" }.eraseToAnyPublisher() }
+      {
+        $0.flatMap { Publishers.Sequence<[Int], ReliabilityError>(sequence: [$0, $0]) }.map { "\($0)" }
+          .eraseToAnyPublisher()
+      }
     ),
     ("flatMap (inner)", { source in once(0).flatMap { _ in source }.map { "\($0)" }.eraseToAnyPublisher() }),
     (
       "flatMap (maxPublishers: 1)",
       {
-        $0.flatMap(maxPublishers: .max(1)) { Publishers.Sequence(sequence: [$0]) }.map { "\($0)" }.eraseToAnyPublisher()
+        $0.flatMap(maxPublishers: .max(1)) { once($0) }.map { "\($0)" }.eraseToAnyPublisher()
       }
     ),
     ("switchToLatest (inner)", { once($0).switchToLatest().map { "\($0)" }.eraseToAnyPublisher() }),

@@ -336,3 +336,10 @@ func reducingRun<P: Publisher>(
   upstream.send(inputs, then: completion)
   return Array(recorder.events.dropFirst())
 }
+
+/// Subscribes with unlimited demand and returns what arrived synchronously, without the leading `.subscription`.
+func reducingEvents<P: Publisher>(_ publisher: P) -> [ReducingEvent<P.Output>] where P.Output: Equatable {
+  let recorder = ReducingRecorder<P.Output, P.Failure>()
+  publisher.subscribe(recorder)
+  return Array(recorder.events.dropFirst())
+}

@@ -21,6 +21,14 @@ final class ReliabilityLocked<State>: @unchecked Sendable {
   }
 }
 
+/// Carries a value that is not `Sendable` to another thread, for stress tests whose subjects are thread-safe.
+struct ReliabilityUnchecked<Value>: @unchecked Sendable {
+  // SAFETY: only used with thread-safe Rill types and closures over them.
+  let value: Value
+
+  init(_ value: Value) { self.value = value }
+}
+
 /// A subscription handed out by ``ReliabilityMisbehavingPublisher``: records demand and cancellation, does nothing.
 final class ReliabilityProbeSubscription: Subscription, Sendable {
   private let state = ReliabilityLocked<(demand: Subscribers.Demand, cancels: Int)>((.none, 0))

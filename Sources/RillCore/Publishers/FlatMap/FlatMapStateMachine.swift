@@ -191,7 +191,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     let wasUnlimited = demand == .unlimited
     demand += more
     guard !wasUnlimited, demand == .unlimited else { return [] }
-    return children.values.compactMap { $0 }
+    return children.sorted { $0.key < $1.key }.compactMap { $0.value }
   }
 
   private mutating func dequeue() -> (Value, (any Subscription)?) {
@@ -226,7 +226,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   private mutating func releaseAll(except index: Int?) -> [any Subscription] {
     var cancelling: [any Subscription] = []
-    for (child, subscription) in children where child != index {
+    for (child, subscription) in children.sorted(by: { $0.key < $1.key }) where child != index {
       if let subscription { cancelling.append(subscription) }
     }
     children.removeAll()

@@ -51,6 +51,60 @@ extension Publisher where Failure == Never {
   }
 }
 
+extension Publisher where Failure == Never {
+  /// Transforms all elements from an upstream publisher that never fails into new publishers that can fail,
+  /// up to a maximum number of publishers you specify.
+  ///
+  /// ```
+  /// upstream:             -a-b---|
+  /// transform(a):           -1-2|
+  /// transform(b):             -^
+  /// flatMap(transform):   ---1-^
+  /// ```
+  ///
+  /// The upstream takes on the new publishers' failure type, so a failing new publisher fails the result.
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
+  ///     elements of that type.
+  /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
+  ///   element's type.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited,
+    _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+    setFailureType(to: P.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements from an upstream publisher into new publishers that never fail, up to a maximum
+  /// number of publishers you specify.
+  ///
+  /// ```
+  /// upstream:             -a---b-|
+  /// transform(a):           -1|
+  /// transform(b):               -2|
+  /// flatMap(transform):   ---1---2|
+  /// ```
+  ///
+  /// The new publishers take on the upstream's failure type.
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
+  ///     elements of that type.
+  /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
+  ///   element's type.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited,
+    _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+    flatMap(maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+  }
+}
+
 extension Publishers {
   /// A publisher that transforms elements from an upstream publisher into new publishers, and republishes the
   /// elements those publishers produce.

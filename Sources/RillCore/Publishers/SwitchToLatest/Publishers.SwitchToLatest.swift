@@ -33,6 +33,46 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
   }
 }
 
+extension Publisher where Output: Publisher, Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, for an upstream that never fails.
+  ///
+  /// ```
+  /// upstream:         -a----b-----|
+  /// a:                 -1-2-3|
+  /// b:                      -4-|
+  /// switchToLatest(): --1-2--4-|
+  /// ```
+  ///
+  /// The upstream takes on the nested publishers' failure type.
+  ///
+  /// - Returns: A publisher that emits elements only from the most recent publisher.
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+    setFailureType(to: Output.Failure.self).switchToLatest()
+  }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, for nested publishers that never fail.
+  ///
+  /// ```
+  /// upstream:         -a----b-----|
+  /// a:                 -1-2-3|
+  /// b:                      -4-|
+  /// switchToLatest(): --1-2--4-|
+  /// ```
+  ///
+  /// The nested publishers take on the upstream's failure type.
+  ///
+  /// - Returns: A publisher that emits elements only from the most recent publisher.
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
+    map { $0.setFailureType(to: Failure.self) }.switchToLatest()
+  }
+}
+
 extension Publishers {
   /// A publisher that flattens nested publishers, republishing only the elements of the most recent one.
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher

@@ -1,0 +1,1 @@
+../DifferentialRill/Engine.swift

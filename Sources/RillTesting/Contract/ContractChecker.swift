@@ -1,0 +1,267 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Checks publishers against the contract every Combine publisher keeps with its subscribers.
+///
+/// The rules: a subscription first, and only one; never a value beyond the demand requested; nothing after a
+/// completion, and at most one completion; no value after cancel (in a synchronous run); never two calls into
+/// the subscriber at once from different threads (re-entrant calls on one thread are allowed). A completion
+/// after cancel is tolerated: Combine's one-shot publishers, such as `Just`, finish right after their value
+/// even when the subscriber cancelled from inside it. See ``ContractChecker`` for the details.
+///
+/// ```swift
+/// for demand in ContractDemand.standard {
+///   let report = PublisherContract.check([1, 2, 3].publisher.map { $0 * 2 }, demand: demand)
+///   #expect(report.isSatisfied, "\(report)")
+/// }
+/// ```
+public enum PublisherContract {
+  /// Subscribes a ``ContractChecker`` to `publisher`, lets `drive` push events, and reports what it saw.
+  ///
+  /// - Parameters:
+  ///   - publisher: The publisher to check.
+  ///   - demand: How the checker requests values; `.unlimited` by default.
+  ///   - expectsCompletion: Whether a run without a completion (and without cancel) breaks the contract.
+  ///   - drive: Runs after subscribing, to send through a subject or advance a scheduler; it may also call
+  ///     the checker's `request(_:)` and `cancel()`.
+  /// - Returns: The events and any violations.
+  public static func check<P: Publisher>(
+    _ publisher: P,
+    demand: ContractDemand = .unlimited,
+    expectsCompletion: Bool = false,
+    drive: (ContractChecker<P.Output, P.Failure>) -> Void = { _ in }
+  ) -> ContractReport<P.Output, P.Failure> {
+    let checker = ContractChecker<P.Output, P.Failure>(demand: demand)
+    publisher.subscribe(checker)
+    drive(checker)
+    return checker.report(expectsCompletion: expectsCompletion)
+  }
+}
+
+/// A subscriber that records everything a publisher does to it and flags each breach of the contract.
+///
+/// It requests `demand.initial` when subscribed, returns `demand.perValue` from each value, and cancels from
+/// inside the delivery of value number `demand.cancelAfterValues`. It tracks the outstanding demand
+/// (everything requested or returned, minus the values received), and records its own requests and
+/// cancellation among the events so a violation shows what led to it.
+///
+/// Overlapping calls are detected by noting which thread is inside the subscriber: a call from a second
+/// thread while the first is still inside is a ``ContractViolation/Kind/concurrentCalls``. The `onEvent` hook
+/// runs inside that window, so a test can provoke an overlap deterministically.
+// SAFETY: all mutable state is in `state`; the subscription and the hook are called outside the lock.
+public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+  @unchecked Sendable
+{
+  private struct State {
+    var events: [ContractEvent<Input, Failure>] = []
+    var violations: [(kind: ContractViolation.Kind, index: Int)] = []
+    var subscription: (any Subscription)?
+    var isSubscribed = false
+    var isCompleted = false
+    var isCancelled = false
+    var outstanding = Subscribers.Demand.none
+    var valueCount = 0
+    var owner: UInt?
+    var depth = 0
+
+    mutating func record(
+      _ event: ContractEvent<Input, Failure>,
+      concurrent: Bool,
+      violation: ContractViolation.Kind?
+    ) {
+      events.append(event)
+      if concurrent { violations.append((.concurrentCalls, events.count - 1)) }
+      if let violation { violations.append((violation, events.count - 1)) }
+    }
+  }
+
+  private let state = TestingLock(State())
+
+  /// How the checker requests values.
+  public let demand: ContractDemand
+
+  private let onEvent: ((ContractChecker, ContractEvent<Input, Failure>) -> Void)?
+
+  /// Creates a checker.
+  ///
+  /// - Parameters:
+  ///   - demand: How the checker requests values; `.unlimited` by default.
+  ///   - onEvent: Runs on each subscription, value and completion, after it is recorded and while the call is
+  ///     still in progress.
+  public init(
+    demand: ContractDemand = .unlimited,
+    onEvent: ((ContractChecker, ContractEvent<Input, Failure>) -> Void)? = nil
+  ) {
+    self.demand = demand
+    self.onEvent = onEvent
+  }
+
+  // MARK: Subscriber
+
+  /// Records the subscription, cancels it if it is not the first, and requests the initial demand.
+  public func receive(subscription: any Subscription) {
+    let owns = enter()
+    defer { exit(owns) }
+    let accepted = state.withLock { state -> Bool in
+      let violation: ContractViolation.Kind? =
+        state.isCompleted ? .eventAfterCompletion : state.isSubscribed ? .secondSubscription : nil
+      state.record(.subscription, concurrent: !owns, violation: violation)
+      guard violation == nil else { return false }
+      state.isSubscribed = true
+      guard !state.isCancelled else { return false }
+      state.subscription = subscription
+      return true
+    }
+    guard accepted else {
+      // A second subscription, or the checker was cancelled before subscribing.
+      subscription.cancel()
+      return
+    }
+    onEvent?(self, .subscription)
+    request(demand.initial)
+  }
+
+  /// Records the value, checks it against the demand, and returns `demand.perValue`.
+  public func receive(_ input: Input) -> Subscribers.Demand {
+    let owns = enter()
+    defer { exit(owns) }
+    let (cancelling, returned) = state.withLock { state -> ((any Subscription)?, Subscribers.Demand) in
+      var violation: ContractViolation.Kind?
+      if !state.isSubscribed {
+        violation = .eventBeforeSubscription
+      } else if state.isCompleted {
+        violation = .eventAfterCompletion
+      } else if state.isCancelled {
+        violation = .valueAfterCancel
+      } else if state.outstanding == .none {
+        violation = .valueBeyondDemand
+      } else {
+        state.outstanding -= 1
+      }
+      state.record(.value(input), concurrent: !owns, violation: violation)
+      guard violation == nil else { return (nil, .none) }
+      state.valueCount += 1
+      if state.valueCount == demand.cancelAfterValues {
+        state.isCancelled = true
+        state.events.append(.cancel)
+        defer { state.subscription = nil }
+        return (state.subscription, .none)
+      }
+      guard demand.perValue > .none else { return (nil, .none) }
+      state.outstanding += demand.perValue
+      state.events.append(.request(demand.perValue))
+      return (nil, demand.perValue)
+    }
+    onEvent?(self, .value(input))
+    cancelling?.cancel()
+    return returned
+  }
+
+  /// Records the completion and checks that it is the first, and lets go of the subscription.
+  public func receive(completion: Subscribers.Completion<Failure>) {
+    let owns = enter()
+    defer { exit(owns) }
+    let subscription = state.withLock { state -> (any Subscription)? in
+      var violation: ContractViolation.Kind?
+      if !state.isSubscribed {
+        violation = .eventBeforeSubscription
+      } else if state.isCompleted {
+        violation = .secondCompletion
+      }
+      state.record(.completion(completion), concurrent: !owns, violation: violation)
+      state.isCompleted = true
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    _ = subscription
+    onEvent?(self, .completion(completion))
+  }
+
+  // MARK: Control
+
+  /// Requests more values, recording the request; does nothing for `.none`, after completion or cancel.
+  ///
+  /// - Parameter demand: The number of additional values to request.
+  public func request(_ demand: Subscribers.Demand) {
+    guard demand > .none else { return }
+    let subscription = state.withLock { state -> (any Subscription)? in
+      guard let subscription = state.subscription, !state.isCompleted, !state.isCancelled else { return nil }
+      state.outstanding += demand
+      state.events.append(.request(demand))
+      return subscription
+    }
+    subscription?.request(demand)
+  }
+
+  /// Cancels the subscription, recording it; later calls do nothing.
+  public func cancel() {
+    let subscription = state.withLock { state -> (any Subscription)? in
+      guard !state.isCancelled, !state.isCompleted else { return nil }
+      state.isCancelled = true
+      state.events.append(.cancel)
+      defer { state.subscription = nil }
+      return state.subscription
+    }
+    subscription?.cancel()
+  }
+
+  // MARK: Report
+
+  /// Returns the events so far and every violation, adding a missing subscription or completion.
+  ///
+  /// - Parameter expectsCompletion: Whether a run without a completion (and without cancel) is a violation.
+  /// - Returns: The report.
+  public func report(expectsCompletion: Bool = false) -> ContractReport<Input, Failure> {
+    let state = state.withLock { $0 }
+    let history = state.events.map(\.description)
+    var violations = state.violations.map { kind, index in
+      ContractViolation(kind: kind, eventIndex: index, history: Array(history[...index]))
+    }
+    if !state.isSubscribed {
+      violations.append(ContractViolation(kind: .missingSubscription, eventIndex: history.count, history: history))
+    } else if expectsCompletion, !state.isCompleted, !state.isCancelled {
+      violations.append(ContractViolation(kind: .missingCompletion, eventIndex: history.count, history: history))
+    }
+    return ContractReport(events: state.events, violations: violations)
+  }
+
+  /// The report so far, for test failure messages.
+  public var description: String { report().description }
+
+  // MARK: Overlap detection
+
+  /// Marks this thread as inside the subscriber; returns `false` if another thread already is.
+  private func enter() -> Bool {
+    let me = currentThreadIdentity()
+    return state.withLock { state in
+      if let owner = state.owner, owner != me { return false }
+      state.owner = me
+      state.depth += 1
+      return true
+    }
+  }
+
+  private func exit(_ owns: Bool) {
+    guard owns else { return }
+    state.withLock { state in
+      state.depth -= 1
+      if state.depth == 0 { state.owner = nil }
+    }
+  }
+}
+
+/// A number that identifies the calling thread while it runs.
+private func currentThreadIdentity() -> UInt {
+  #if canImport(Darwin)
+  return UInt(bitPattern: pthread_self())
+  #elseif canImport(Glibc) || canImport(Musl)
+  return UInt(pthread_self())
+  #else
+  return 0
+  #endif
+}

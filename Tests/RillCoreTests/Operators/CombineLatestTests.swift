@@ -1,0 +1,178 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct CombineLatestTests {
+  typealias Source = CombiningTestPublisher<Int, CombiningError>
+  typealias Letters = CombiningTestPublisher<String, CombiningError>
+
+  private struct Pipeline {
+    let numbers = Source()
+    let letters = Letters()
+    let recorder: CombiningRecorder<String, CombiningError>
+
+    init(demand: Subscribers.Demand = .unlimited) {
+      recorder = CombiningRecorder(demand: demand)
+      numbers.combineLatest(letters) { "\($0)\($1)" }.subscribe(recorder)
+    }
+  }
+
+  @Test func emitsOnceEveryUpstreamHasAValueThenOnEachValue() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.numbers.send(2)
+    pipe.letters.send("a")
+    pipe.numbers.send(3)
+    pipe.letters.send("b")
+    #expect(pipe.recorder.values == ["2a", "3a", "3b"])
+  }
+
+  @Test func finishesOnlyWhenEveryUpstreamFinishes() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.letters.send("a")
+    pipe.numbers.send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.letters.send("b")
+    #expect(pipe.recorder.values == ["1a", "1b"])
+    pipe.letters.send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+  }
+
+  @Test func failureFailsAndCancelsTheOthers() {
+    let pipe = Pipeline()
+    pipe.numbers.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.letters.isCancelled)
+    #expect(!pipe.numbers.isCancelled)
+    pipe.letters.send("a")
+    #expect(pipe.recorder.values.isEmpty)
+  }
+
+  @Test func passesDemandToEveryUpstreamAndDropsCombinationsWithoutDemand() {
+    let pipe = Pipeline(demand: .max(1))
+    #expect(pipe.numbers.requests == [.max(1)])
+    #expect(pipe.letters.requests == [.max(1)])
+    pipe.numbers.send(1)
+    pipe.letters.send("a")
+    pipe.numbers.send(2)
+    #expect(pipe.recorder.values == ["1a"])
+    pipe.recorder.request(.max(2))
+    #expect(pipe.numbers.requests == [.max(1), .max(2)])
+    pipe.letters.send("b")
+    #expect(pipe.recorder.values == ["1a", "2b"])
+  }
+
+  @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.recorder.onValue = { _ in .max(2) }
+    pipe.numbers.send(1)
+    #expect(pipe.letters.send("a") == .max(2))
+    #expect(pipe.numbers.requests == [.max(1), .max(2)])
+  }
+
+  @Test func cancelCancelsEveryUpstreamAndSilences() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.recorder.cancel()
+    #expect(pipe.numbers.isCancelled)
+    #expect(pipe.letters.isCancelled)
+    pipe.letters.send("a")
+    pipe.letters.send(completion: .finished)
+    pipe.numbers.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.isEmpty)
+  }
+
+  @Test func reentrantSendRequestAndCancel() {
+    let pipe = Pipeline(demand: .max(1))
+    let numbers = pipe.numbers
+    let recorder = pipe.recorder
+    recorder.onValue = { value in
+      if value == "1a" {
+        recorder.request(.max(1))
+        numbers.send(2)
+      }
+      if value == "2a" { recorder.cancel() }
+      return .none
+    }
+    numbers.send(1)
+    pipe.letters.send("a")
+    numbers.send(3)
+    #expect(recorder.values == ["1a", "2a"])
+    #expect(recorder.overlappingCalls == 0)
+    #expect(pipe.letters.isCancelled)
+  }
+
+  @Test func everyArityWithAndWithoutTransform() {
+    let a = Just(1)
+    let b = Just("b")
+    let c = Just(3.5)
+    let d = Just(true)
+    func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
+      let recorder = CombiningRecorder<P.Output, Never>()
+      publisher.subscribe(recorder)
+      #expect(recorder.completion == .finished)
+      return recorder.values.first
+    }
+    #expect(first(a.combineLatest(b))! == (1, "b"))
+    #expect(first(a.combineLatest(b, c))! == (1, "b", 3.5))
+    #expect(first(a.combineLatest(b, c, d))! == (1, "b", 3.5, true))
+    #expect(first(a.combineLatest(b) { "\($0)\($1)" }) == "1b")
+    #expect(first(a.combineLatest(b, c) { "\($0)\($1)\($2)" }) == "1b3.5")
+    #expect(first(a.combineLatest(b, c, d) { "\($0)\($1)\($2)\($3)" }) == "1b3.5true")
+    let map: Publishers.Map<Publishers.CombineLatest<Just<Int>, Just<String>>, String> = a.combineLatest(b) {
+      "\($0)\($1)"
+    }
+    #expect(map.upstream == Publishers.CombineLatest(a, b))
+    #expect(Publishers.CombineLatest4(a, b, c, d) == Publishers.CombineLatest4(a, b, c, d))
+    #expect(Publishers.CombineLatest3(a, b, c) != Publishers.CombineLatest3(Just(2), b, c))
+  }
+
+  @Test func synchronousUpstreams() {
+    let recorder = CombiningRecorder<String, Never>()
+    [1, 2].publisher.combineLatest(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
+    #expect(recorder.values == ["2a", "2b"])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func releasesThePipelineAfterCompletionAndCancel() {
+    weak var finished: CombiningRecorder<String, CombiningError>?
+    weak var cancelled: CombiningRecorder<String, CombiningError>?
+    do {
+      let pipe = Pipeline()
+      finished = pipe.recorder
+      pipe.numbers.send(completion: .finished)
+      pipe.letters.send(completion: .finished)
+      pipe.numbers.release()
+      pipe.letters.release()
+    }
+    do {
+      let pipe = Pipeline()
+      cancelled = pipe.recorder
+      pipe.recorder.cancel()
+      pipe.numbers.release()
+      pipe.letters.release()
+    }
+    #expect(finished == nil)
+    #expect(cancelled == nil)
+  }
+
+  @Test(.tags(.stress)) func concurrentUpstreamsNeverOverlapAndKeepEachUpstreamsOrder() {
+    let count = 5_000
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = CombiningRecorder<(Int, Int, Int), Never>()
+    subjects[0].combineLatest(subjects[1], subjects[2]).subscribe(recorder)
+    for subject in subjects { subject.send(-1) }
+    combiningConcurrently(3) { producer in
+      for value in 0..<count { subjects[producer].send(value) }
+    }
+    #expect(recorder.overlappingCalls == 0)
+    let values = recorder.values
+    #expect(values.count == 1 + 3 * count)
+    for column in [values.map(\.0), values.map(\.1), values.map(\.2)] {
+      #expect(column == column.sorted())
+      #expect(column.last == count - 1)
+    }
+  }
+}

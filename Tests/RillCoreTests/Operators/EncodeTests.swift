@@ -1,0 +1,169 @@
+import RillCore
+import Testing
+
+/// Encodes a value as its description; fails for the value `13`.
+private struct DescriptionEncoder: TopLevelEncoder {
+  func encode<T: Encodable>(_ value: T) throws -> String {
+    let text = "\(value)"
+    if text == "13" { throw OpsMiscError(13) }
+    return text
+  }
+}
+
+/// Decodes values that can be built from a string.
+private struct DescriptionDecoder: TopLevelDecoder {
+  func decode<T: Decodable>(_ type: T.Type, from input: String) throws -> T {
+    guard let convertible = type as? any LosslessStringConvertible.Type,
+      let value = convertible.init(input) as? T
+    else { throw OpsMiscError(99) }
+    return value
+  }
+}
+
+@Suite struct EncodeTests {
+  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+
+  @Test func encodesValuesAndFinishes() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<String, any Error>()
+    upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(22)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value("1"), .value("22"), .finished])
+  }
+
+  @Test func upstreamFailurePassesThrough() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<String, any Error>()
+    upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError(4)))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(4)")])
+  }
+
+  @Test func encodingErrorCancelsUpstreamAndFails() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<String, any Error>()
+    upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.send(13) == .none)
+    #expect(upstream.subscription.isCancelled)
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value("1"), .failure("OpsMiscError(13)")])
+  }
+
+  @Test func demandGoesStraightUpstream() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<String, any Error>(demand: .max(2)) { _ in .max(3) }
+    upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.send(1) == .max(3))
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.max(2), .max(1)])
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<String, any Error>()
+    upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.send(1) == .none)
+    upstream.complete()
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.sendExtraSubscription().isCancelled)
+  }
+
+  @Test func requestCancelAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<String, any Error>(demand: .max(1))
+    recorder.onValue = { value in
+      switch value {
+      case "1":
+        recorder.request(.max(2))
+        subject.send(2)
+      case "2": break
+      default: recorder.cancel()
+      }
+      return .none
+    }
+    subject.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    subject.send(4)
+    #expect(recorder.values == ["1", "2", "3"])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<String, any Error>()
+        subject.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+        subject.send(13)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+    let other = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<String, any Error>()
+        other.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+        recorder.cancel()
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}
+
+@Suite struct DecodeTests {
+  typealias Upstream = OpsMiscUpstream<String, OpsMiscError>
+
+  @Test func decodesValuesAndFinishes() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>(demand: .max(2))
+    upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send("1")
+    upstream.send("22")
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(22), .finished])
+  }
+
+  @Test func decodingErrorCancelsUpstreamAndFails() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>()
+    upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+    upstream.send("x")
+    #expect(upstream.subscription.isCancelled)
+    upstream.send("2")
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(99)")])
+  }
+
+  @Test func upstreamFailureAndCancel() {
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, any Error>()
+    upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError(5)))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(5)")])
+    let other = Upstream()
+    let cancelled = OpsMiscRecorder<Int, any Error>()
+    other.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(cancelled)
+    cancelled.cancel()
+    #expect(other.subscription.isCancelled)
+  }
+
+  @Test func releasedAfterCompletion() {
+    let subject = PassthroughSubject<String, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let recorder = OpsMiscRecorder<Int, any Error>()
+        subject.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+        subject.send("7")
+        subject.send(completion: .finished)
+        return [recorder, recorder.subscription! as AnyObject]
+      }
+    )
+  }
+}

@@ -1,0 +1,106 @@
+import RillCore
+import Testing
+
+@Suite struct JustSpecializationsTests {
+  private typealias E = ReducingTestError
+  private let just = Just(2)
+
+  @Test func specializationsReturningJust() {
+    let map: Just<String> = just.map { "\($0)" }
+    #expect(map.output == "2")
+    let min: Just<Int> = just.min()
+    let max: Just<Int> = just.max()
+    let minBy: Just<Int> = just.min(by: >)
+    let maxBy: Just<Int> = just.max(by: >)
+    let first: Just<Int> = just.first()
+    let last: Just<Int> = just.last()
+    let dedup: Just<Int> = just.removeDuplicates()
+    let dedupBy: Just<Int> = just.removeDuplicates { _, _ in true }
+    let replaceError: Just<Int> = just.replaceError(with: 0)
+    let replaceEmpty: Just<Int> = just.replaceEmpty(with: 0)
+    let retry: Just<Int> = just.retry(3)
+    for same in [min, max, minBy, maxBy, first, last, dedup, dedupBy, replaceError, replaceEmpty, retry] {
+      #expect(same == just)
+    }
+    let contains: Just<Bool> = just.contains(2)
+    #expect(contains.output)
+    #expect(!just.contains(3).output)
+    let containsWhere: Just<Bool> = just.contains { $0 > 5 }
+    #expect(!containsWhere.output)
+    let allSatisfy: Just<Bool> = just.allSatisfy { $0 > 0 }
+    #expect(allSatisfy.output)
+    let collect: Just<[Int]> = just.collect()
+    #expect(collect.output == [2])
+    let count: Just<Int> = just.count()
+    #expect(count.output == 1)
+  }
+
+  @Test func specializationsReturningOptionalPublisher() {
+    let filter: Optional<Int>.Publisher = just.filter { $0 > 5 }
+    #expect(filter.output == nil)
+    #expect(just.filter { $0 < 5 }.output == 2)
+    let compactMap: Optional<Int>.Publisher = Just("7").compactMap { Int($0) }
+    #expect(compactMap.output == 7)
+    let dropFirst: Optional<Int>.Publisher = just.dropFirst()
+    #expect(dropFirst.output == nil)
+    #expect(just.dropFirst(0).output == 2)
+    let dropWhile: Optional<Int>.Publisher = just.drop { $0 > 5 }
+    #expect(dropWhile.output == 2)
+    let firstWhere: Optional<Int>.Publisher = just.first { $0 > 5 }
+    #expect(firstWhere.output == nil)
+    let lastWhere: Optional<Int>.Publisher = just.last { $0 < 5 }
+    #expect(lastWhere.output == 2)
+    let outputAt: Optional<Int>.Publisher = just.output(at: 0)
+    #expect(outputAt.output == 2)
+    #expect(just.output(at: 1).output == nil)
+    let outputIn: Optional<Int>.Publisher = just.output(in: 0..<3)
+    #expect(outputIn.output == 2)
+    #expect(just.output(in: 1...).output == nil)
+    let prefix: Optional<Int>.Publisher = just.prefix(1)
+    #expect(prefix.output == 2)
+    #expect(just.prefix(0).output == nil)
+    let prefixWhile: Optional<Int>.Publisher = just.prefix { $0 > 5 }
+    #expect(prefixWhile.output == nil)
+    #expect(reducingEvents(just.filter { $0 > 5 }) == [.finished])
+  }
+
+  @Test func specializationsReturningResultPublisher() throws {
+    let tryMap: Result<Int, any Error>.Publisher = just.tryMap { $0 * 3 }
+    #expect(try tryMap.result.get() == 6)
+    #expect(throws: E.thrown) { try just.tryMap { _ -> Int in throw E.thrown }.result.get() }
+    let setFailure: Result<Int, E>.Publisher = just.setFailureType(to: E.self)
+    #expect(setFailure.result == .success(2))
+    let mapError: Result<Int, E>.Publisher = just.mapError(absurd)
+    #expect(mapError.result == .success(2))
+    let tryAll: Result<Bool, any Error>.Publisher = just.tryAllSatisfy { $0 > 5 }
+    #expect(try tryAll.result.get() == false)
+    let tryContains: Result<Bool, any Error>.Publisher = just.tryContains { _ in throw E.thrown }
+    #expect(throws: E.thrown) { try tryContains.result.get() }
+    let reduce: Result<Int, Never>.Publisher = just.reduce(10, +)
+    #expect(reduce.result == .success(12))
+    let tryReduce: Result<Int, any Error>.Publisher = just.tryReduce(10, +)
+    #expect(try tryReduce.result.get() == 12)
+    let scan: Result<Int, Never>.Publisher = just.scan(10, +)
+    #expect(scan.result == .success(12))
+    let tryScan: Result<Int, any Error>.Publisher = just.tryScan(10) { _, _ in throw E.thrown }
+    #expect(throws: E.thrown) { try tryScan.result.get() }
+    let tryDedup: Result<Int, any Error>.Publisher = just.tryRemoveDuplicates { $0 == $1 }
+    #expect(try tryDedup.result.get() == 2)
+    #expect(reducingEvents(just.setFailureType(to: E.self)) == [.value(2), .finished])
+  }
+
+  @Test func specializationsReturningEmptyAndSequence() {
+    let ignore: Empty<Int, Never> = just.ignoreOutput()
+    #expect(reducingEvents(ignore) == [.finished])
+    let prepend: Publishers.Sequence<[Int], Never> = just.prepend(0, 1)
+    #expect(prepend.sequence == [0, 1, 2])
+    #expect(just.prepend(0...1).sequence == [0, 1, 2])
+    let append: Publishers.Sequence<[Int], Never> = just.append(3, 4)
+    #expect(append.sequence == [2, 3, 4])
+    #expect(just.append(3...4).sequence == [2, 3, 4])
+    #expect(reducingEvents(just.append(3)) == [.value(2), .value(3), .finished])
+  }
+}
+
+/// Converts the failure of a publisher that never fails.
+private func absurd<T>(_ never: Never) -> T {}

@@ -1,0 +1,127 @@
+import RillCore
+import Testing
+
+@Suite struct SequenceSpecializationsTests {
+  private typealias E = ReducingTestError
+
+  @Test func transformsReturnSequencePublishers() {
+    let numbers = [1, 2, 3, 4].publisher
+    let map: Publishers.Sequence<[Int], Never> = numbers.map { $0 * 2 }
+    #expect(map.sequence == [2, 4, 6, 8])
+    let compactMap: Publishers.Sequence<[Int], Never> = numbers.compactMap { $0 == 2 ? nil : $0 }
+    #expect(compactMap.sequence == [1, 3, 4])
+    let filter: Publishers.Sequence<[Int], Never> = numbers.filter { $0 % 2 == 0 }
+    #expect(filter.sequence == [2, 4])
+    let prefixWhile: Publishers.Sequence<[Int], Never> = numbers.prefix { $0 < 3 }
+    #expect(prefixWhile.sequence == [1, 2])
+    let prefix: Publishers.Sequence<PrefixSequence<[Int]>, Never> = numbers.prefix(2)
+    #expect(Array(prefix.sequence) == [1, 2])
+    let dropWhile: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = numbers.drop { $0 < 3 }
+    #expect(Array(dropWhile.sequence) == [3, 4])
+    let dropFirst: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = numbers.dropFirst()
+    #expect(Array(dropFirst.sequence) == [2, 3, 4])
+    #expect(Array(numbers.dropFirst(3).sequence) == [4])
+    let scan: Publishers.Sequence<[Int], Never> = numbers.scan(0, +)
+    #expect(scan.sequence == [1, 3, 6, 10])
+    let removeDuplicates: Publishers.Sequence<[Int], Never> = [1, 1, 2, 2, 1].publisher.removeDuplicates()
+    #expect(removeDuplicates.sequence == [1, 2, 1])
+    let replaceNil: Publishers.Sequence<[Int?], Never> = [1, nil, 3].publisher.replaceNil(with: 0)
+    #expect(replaceNil.sequence == [1, 0, 3])
+    let failing: Publishers.Sequence<[Int], E> = numbers.setFailureType(to: E.self)
+    #expect(failing.sequence == [1, 2, 3, 4])
+    let outputIn: Publishers.Sequence<[Int], Never> = numbers.output(in: 1..<3)
+    #expect(outputIn.sequence == [2, 3])
+    let set: Set = [5]
+    let setOutput: Publishers.Sequence<[Int], Never> = set.publisher.output(in: set.startIndex..<set.endIndex)
+    #expect(setOutput.sequence == [5])
+  }
+
+  @Test func transformsPublishTheirElements() {
+    #expect(reducingEvents([1, 2, 3].publisher.map { $0 * 2 }) == [.value(2), .value(4), .value(6), .finished])
+    #expect(reducingEvents([Int]().publisher.filter { $0 > 0 }) == [.finished])
+    #expect(reducingEvents([1, 2].publisher.setFailureType(to: E.self).dropFirst()) == [.value(2), .finished])
+  }
+
+  @Test func scanRunsItsClosureOncePerElementAtCreation() {
+    var calls = 0
+    let scan = [1, 2, 3].publisher.scan(0) {
+      calls += 1
+      return $0 + $1
+    }
+    #expect(calls == 3)
+    _ = reducingEvents(scan)
+    _ = reducingEvents(scan)
+    #expect(calls == 3)
+  }
+
+  @Test func appendAndPrepend() {
+    let numbers = [3, 4].publisher
+    let prepended: Publishers.Sequence<[Int], Never> = numbers.prepend(1, 2)
+    #expect(prepended.sequence == [1, 2, 3, 4])
+    #expect(numbers.prepend(1...2).sequence == [1, 2, 3, 4])
+    #expect(numbers.prepend([1, 2].publisher).sequence == [1, 2, 3, 4])
+    let appended: Publishers.Sequence<[Int], Never> = numbers.append(5, 6)
+    #expect(appended.sequence == [3, 4, 5, 6])
+    #expect(numbers.append(5...6).sequence == [3, 4, 5, 6])
+    #expect(numbers.append([5].publisher).sequence == [3, 4, 5])
+    let text: Publishers.Sequence<String, Never> = "bc".publisher.prepend("a").append("d")
+    #expect(text.sequence == "abcd")
+  }
+
+  @Test func reductionsReturnResultPublishers() throws {
+    let numbers = [3, 1, 2].publisher.setFailureType(to: E.self)
+    let all: Result<Bool, E>.Publisher = numbers.allSatisfy { $0 > 0 }
+    #expect(all.result == .success(true))
+    let tryAll: Result<Bool, any Error>.Publisher = numbers.tryAllSatisfy { _ in throw E.thrown }
+    #expect(throws: E.thrown) { try tryAll.result.get() }
+    let collect: Result<[Int], E>.Publisher = numbers.collect()
+    #expect(collect.result == .success([3, 1, 2]))
+    let containsWhere: Result<Bool, E>.Publisher = numbers.contains { $0 == 2 }
+    #expect(containsWhere.result == .success(true))
+    let tryContains: Result<Bool, any Error>.Publisher = numbers.tryContains { $0 == 9 }
+    #expect(try tryContains.result.get() == false)
+    let contains: Result<Bool, E>.Publisher = numbers.contains(4)
+    #expect(contains.result == .success(false))
+    let reduce: Result<Int, E>.Publisher = numbers.reduce(10, +)
+    #expect(reduce.result == .success(16))
+    let tryReduce: Result<Int, any Error>.Publisher = numbers.tryReduce(0) { _, _ in throw E.thrown }
+    #expect(throws: E.thrown) { try tryReduce.result.get() }
+    let count: Result<Int, E>.Publisher = numbers.count()
+    #expect(count.result == .success(3))
+    let setCount: Result<Int, E>.Publisher = Set([1, 2]).publisher.setFailureType(to: E.self).count()
+    #expect(setCount.result == .success(2))
+    let ignore: Empty<Int, E> = numbers.ignoreOutput()
+    #expect(ignore.completeImmediately)
+    #expect(reducingEvents(numbers.reduce(0, +)) == [.value(6), .finished])
+  }
+
+  @Test func neverFailingReductionsReturnOptionalPublishersAndJust() {
+    let numbers = [3, 1, 2].publisher
+    let min: Optional<Int>.Publisher = numbers.min()
+    #expect(min.output == 1)
+    let max: Optional<Int>.Publisher = numbers.max()
+    #expect(max.output == 3)
+    let minBy: Optional<Int>.Publisher = numbers.min(by: >)
+    #expect(minBy.output == 3)
+    let maxBy: Optional<Int>.Publisher = numbers.max(by: >)
+    #expect(maxBy.output == 1)
+    let firstWhere: Optional<Int>.Publisher = numbers.first { $0 < 3 }
+    #expect(firstWhere.output == 1)
+    let first: Optional<Int>.Publisher = numbers.first()
+    #expect(first.output == 3)
+    let last: Optional<Int>.Publisher = numbers.last()
+    #expect(last.output == 2)
+    let lastWhere: Optional<Int>.Publisher = numbers.last { $0 > 1 }
+    #expect(lastWhere.output == 2)
+    let outputAt: Optional<Int>.Publisher = numbers.output(at: 1)
+    #expect(outputAt.output == 1)
+    #expect(numbers.output(at: 3).output == nil)
+    let setFirst: Optional<Int>.Publisher = Set([7]).publisher.first()
+    #expect(setFirst.output == 7)
+    let count: Just<Int> = numbers.count()
+    #expect(count.output == 3)
+    #expect([Int]().publisher.min().output == nil)
+    #expect(reducingEvents([Int]().publisher.max()) == [.finished])
+    #expect(reducingEvents(numbers.min()) == [.value(1), .finished])
+  }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import RillCore
+import Testing
+
+@Suite struct ZipTests {
+  typealias Source = CombiningTestPublisher<Int, CombiningError>
+  typealias Letters = CombiningTestPublisher<String, CombiningError>
+
+  private struct Pipeline {
+    let numbers = Source()
+    let letters = Letters()
+    let recorder: CombiningRecorder<String, CombiningError>
+
+    init(demand: Subscribers.Demand = .unlimited) {
+      recorder = CombiningRecorder(demand: demand)
+      numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
+    }
+  }
+
+  @Test func pairsElementsInOrder() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.numbers.send(2)
+    pipe.letters.send("a")
+    pipe.numbers.send(3)
+    pipe.letters.send("b")
+    pipe.letters.send("c")
+    pipe.letters.send("d")
+    #expect(pipe.recorder.values == ["1a", "2b", "3c"])
+  }
+
+  @Test func finishesWhenAnUpstreamFinishesWithNothingQueued() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.letters.send(completion: .finished)
+    #expect(pipe.recorder.completion == .finished)
+    #expect(pipe.numbers.isCancelled)
+    #expect(!pipe.letters.isCancelled)
+  }
+
+  @Test func waitsForQueuedElementsOfAFinishedUpstream() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.numbers.send(2)
+    pipe.numbers.send(completion: .finished)
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.letters.send("a")
+    #expect(pipe.recorder.completions.isEmpty)
+    pipe.letters.send("b")
+    #expect(pipe.recorder.values == ["1a", "2b"])
+    #expect(pipe.recorder.completion == .finished)
+    #expect(pipe.letters.isCancelled)
+  }
+
+  @Test func failureFailsAndCancelsTheOthers() {
+    let pipe = Pipeline()
+    pipe.numbers.send(1)
+    pipe.letters.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.numbers.isCancelled)
+    pipe.numbers.send(2)
+    pipe.letters.send("a")
+    #expect(pipe.recorder.values.isEmpty)
+  }
+
+  @Test func passesDownstreamDemandToEveryUpstream() {
+    let pipe = Pipeline(demand: .max(2))
+    #expect(pipe.numbers.requests == [.max(2)])
+    #expect(pipe.letters.requests == [.max(2)])
+    pipe.recorder.request(.max(3))
+    #expect(pipe.numbers.requests == [.max(2), .max(3)])
+    #expect(pipe.letters.requests == [.max(2), .max(3)])
+  }
+
+  @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
+    let pipe = Pipeline(demand: .max(1))
+    pipe.recorder.onValue = { _ in .max(4) }
+    #expect(pipe.numbers.send(1) == .none)
+    #expect(pipe.letters.send("a") == .max(4))
+    #expect(pipe.numbers.requests == [.max(1), .max(4)])
+    #expect(pipe.letters.requests == [.max(1)])
+  }
+
+  @Test func cancelCancelsEveryUpstreamAndSilences() {
+    let pipe = Pipeline()
+    pipe.recorder.cancel()
+    #expect(pipe.numbers.isCancelled)
+    #expect(pipe.letters.isCancelled)
+    pipe.numbers.send(1)
+    pipe.letters.send("a")
+    pipe.letters.send(completion: .finished)
+    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.completions.isEmpty)
+  }
+
+  @Test func reentrantSendRequestAndCancel() {
+    let pipe = Pipeline(demand: .max(1))
+    let numbers = pipe.numbers
+    let letters = pipe.letters
+    let recorder = pipe.recorder
+    recorder.onValue = { value in
+      if value == "1a" {
+        recorder.request(.max(1))
+        numbers.send(2)
+        letters.send("b")
+      }
+      if value == "2b" { recorder.cancel() }
+      return .none
+    }
+    numbers.send(1)
+    letters.send("a")
+    numbers.send(3)
+    letters.send("c")
+    #expect(recorder.values == ["1a", "2b"])
+    #expect(recorder.overlappingCalls == 0)
+    #expect(numbers.isCancelled)
+  }
+
+  @Test func synchronousUpstreams() {
+    let recorder = CombiningRecorder<String, Never>()
+    [1, 2, 3].publisher.zip(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
+    #expect(recorder.values == ["1a", "2b"])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func everyArityWithAndWithoutTransform() {
+    let a = Just(1)
+    let b = Just("b")
+    let c = Just(3.5)
+    let d = Just(true)
+    func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
+      let recorder = CombiningRecorder<P.Output, Never>()
+      publisher.subscribe(recorder)
+      #expect(recorder.completion == .finished)
+      return recorder.values.first
+    }
+    #expect(first(a.zip(b))! == (1, "b"))
+    #expect(first(a.zip(b, c))! == (1, "b", 3.5))
+    #expect(first(a.zip(b, c, d))! == (1, "b", 3.5, true))
+    #expect(first(a.zip(b) { "\($0)\($1)" }) == "1b")
+    #expect(first(a.zip(b, c) { "\($0)\($1)\($2)" }) == "1b3.5")
+    #expect(first(a.zip(b, c, d) { "\($0)\($1)\($2)\($3)" }) == "1b3.5true")
+    let map: Publishers.Map<Publishers.Zip<Just<Int>, Just<String>>, String> = a.zip(b) { "\($0)\($1)" }
+    #expect(map.upstream == Publishers.Zip(a, b))
+    #expect(Publishers.Zip4(a, b, c, d) == Publishers.Zip4(a, b, c, d))
+    #expect(Publishers.Zip3(a, b, c) != Publishers.Zip3(Just(2), b, c))
+  }
+
+  @Test func releasesThePipelineAfterCompletionAndCancel() {
+    weak var finished: CombiningRecorder<String, CombiningError>?
+    weak var cancelled: CombiningRecorder<String, CombiningError>?
+    do {
+      let pipe = Pipeline()
+      finished = pipe.recorder
+      pipe.numbers.send(completion: .finished)
+      pipe.numbers.release()
+      pipe.letters.release()
+    }
+    do {
+      let pipe = Pipeline()
+      cancelled = pipe.recorder
+      pipe.recorder.cancel()
+      pipe.numbers.release()
+      pipe.letters.release()
+    }
+    #expect(finished == nil)
+    #expect(cancelled == nil)
+  }
+
+  @Test(.tags(.stress)) func concurrentUpstreamsLoseNothingAndNeverOverlap() {
+    let count = 5_000
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = CombiningRecorder<(Int, Int, Int), Never>()
+    subjects[0].zip(subjects[1], subjects[2]).subscribe(recorder)
+    combiningConcurrently(3) { producer in
+      for value in 0..<count { subjects[producer].send(value) }
+    }
+    #expect(recorder.overlappingCalls == 0)
+    let values = recorder.values
+    #expect(values.count == count)
+    #expect(values.map(\.0) == Array(0..<count))
+    #expect(values.map(\.1) == Array(0..<count))
+    #expect(values.map(\.2) == Array(0..<count))
+  }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import RillCore
+import Testing
+
+/// Many threads sending, requesting, subscribing and cancelling at once.
+///
+/// Each test asserts that no value is lost (where demand allows), duplicated or reordered per producer, that every
+/// subscriber is called one call at a time, that exactly one completion arrives, and (through the time limit) that
+/// nothing deadlocks. Run them under ThreadSanitizer too: `swift test --sanitize=thread --filter StressTests`.
+@Suite(.tags(.stress), .timeLimit(.minutes(1)))
+struct StressTests {
+  static let producers = 4
+  static let perProducer = 1_000
+
+  /// Runs `body(0..<count)` on `count` threads at once and waits for all of them.
+  static func concurrently(_ count: Int, _ body: @escaping (Int) -> Void) {
+    let body = ReliabilityUnchecked(body)
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+      group.enter()
+      Thread.detachNewThread {
+        start.wait()
+        body.value(index)
+        group.leave()
+      }
+    }
+    for _ in 0..<count { start.signal() }
+    group.wait()
+  }
+
+  static func value(producer: Int, sequence: Int) -> Int { producer * 1_000_000 + sequence }
+
+  /// Checks that each producer's values arrive in increasing order, without duplicates; returns how many
+  /// arrived per producer.
+  static func checkPerProducerOrder(_ values: [Int], sourceLocation: SourceLocation = #_sourceLocation) -> [Int] {
+    var last = [Int](repeating: -1, count: producers)
+    var counts = [Int](repeating: 0, count: producers)
+    for value in values {
+      let (producer, sequence) = value.quotientAndRemainder(dividingBy: 1_000_000)
+      #expect(
+        sequence > last[producer],
+        "producer \(producer): \(sequence) after \(last[producer])",
+        sourceLocation: sourceLocation
+      )
+      last[producer] = sequence
+      counts[producer] += 1
+    }
+    return counts
+  }
+
+  static func sendAll(to subject: some Subject<Int, Never>, producer: Int) {
+    for sequence in 0..<perProducer { subject.send(value(producer: producer, sequence: sequence)) }
+  }
+
+  @Test(arguments: [false, true])
+  func subjectsDeliverEverySendInOrderToEverySubscriber(currentValue: Bool) {
+    let subject: any Subject<Int, Never> =
+      currentValue ? CurrentValueSubject<Int, Never>(0) : PassthroughSubject<Int, Never>()
+    let recorders = (0..<3).map { _ in ReliabilityStrictRecorder<Int, Never>() }
+    for recorder in recorders { subject.subscribe(recorder) }
+    Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0) }
+    Self.concurrently(3) { _ in subject.send(completion: .finished) }
+    for recorder in recorders {
+      #expect(recorder.violations == [])
+      let values = currentValue ? Array(recorder.values.dropFirst()) : recorder.values
+      #expect(Self.checkPerProducerOrder(values) == Array(repeating: Self.perProducer, count: Self.producers))
+      #expect(recorder.completions == 1)
+    }
+  }
+
+  @Test func subjectWithRequestsFromManyThreadsNeverExceedsDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(recorder)
+    Self.concurrently(Self.producers + 2) { index in
+      if index < Self.producers {
+        Self.sendAll(to: subject, producer: index)
+      } else {
+        for _ in 0..<1_000 { recorder.request(.max(1)) }
+      }
+    }
+    subject.send(completion: .finished)
+    #expect(recorder.violations == [])
+    #expect(recorder.values.count <= 2_000)
+    _ = Self.checkPerProducerOrder(recorder.values)
+    #expect(recorder.completions == 1)
+  }
+
+  @Test func subscribeAndCancelRacingWithSend() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscribers = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    Self.concurrently(Self.producers + 2) { index in
+      if index < Self.producers {
+        Self.sendAll(to: subject, producer: index)
+        return
+      }
+      for round in 0..<300 {
+        let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(5))
+        subject.subscribe(recorder)
+        subscribers.withLock { $0.append(recorder) }
+        if round % 3 != 0 { recorder.cancel() }
+      }
+    }
+    subject.send(completion: .finished)
+    for recorder in subscribers.withLock({ $0 }) {
+      #expect(recorder.violations == [])
+      _ = Self.checkPerProducerOrder(recorder.values)
+      #expect(recorder.completions <= 1)
+    }
+  }
+
+  @Test func cancelRacingWithDeliveryStopsCleanly() {
+    for _ in 0..<50 {
+      let subject = PassthroughSubject<Int, Never>()
+      let recorder = ReliabilityStrictRecorder<Int, Never>()
+      subject.map { $0 }.filter { _ in true }.subscribe(recorder)
+      Self.concurrently(3) { index in
+        if index == 2 {
+          recorder.cancel()
+        } else {
+          for sequence in 0..<200 { subject.send(Self.value(producer: index, sequence: sequence)) }
+        }
+      }
+      let seen = recorder.events.count
+      subject.send(Self.value(producer: 3, sequence: 0))
+      #expect(recorder.events.count == seen)
+      #expect(recorder.violations == [])
+      _ = Self.checkPerProducerOrder(recorder.values)
+    }
+  }
+
+  @Test func futureFulfilledAndSubscribedFromManyThreads() {
+    for _ in 0..<50 {
+      let promise = ReliabilityLocked<Future<Int, Never>.Promise?>(nil)
+      let future = Future<Int, Never> { fulfil in promise.withLock { $0 = fulfil } }
+      let fulfil = promise.withLock { $0! }
+      let recorders = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+      Self.concurrently(8) { index in
+        if index < 3 {
+          fulfil(.success(index))
+        } else {
+          let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: index % 2 == 0 ? .max(1) : .none)
+          future.subscribe(recorder)
+          recorders.withLock { $0.append(recorder) }
+          if index % 2 == 1 { recorder.request(.max(1)) }
+        }
+      }
+      let all = recorders.withLock { $0 }
+      let values = Set(all.flatMap(\.values))
+      #expect(values.count == 1)
+      for recorder in all {
+        #expect(recorder.violations == [])
+        #expect(recorder.values.count == 1)
+        #expect(recorder.events.last == .finished)
+      }
+    }
+  }
+
+  @Test func flatMapOfSubjectsFedFromManyThreads() {
+    let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = ReliabilityStrictRecorder<Int, Never>()
+    children.publisher.flatMap { $0 }.subscribe(recorder)
+    Self.concurrently(Self.producers) { Self.sendAll(to: children[$0], producer: $0) }
+    for child in children { child.send(completion: .finished) }
+    #expect(recorder.violations == [])
+    #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
+    #expect(recorder.completions == 1)
+  }
+
+  @Test func flatMapWithLimitedDemandFromManyThreads() {
+    let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .max(10)) { _, _ in .max(1) }
+    children.publisher.flatMap(maxPublishers: .max(2)) { $0 }.subscribe(recorder)
+    Self.concurrently(Self.producers + 1) { index in
+      if index < Self.producers {
+        Self.sendAll(to: children[index], producer: index)
+      } else {
+        for _ in 0..<500 { recorder.request(.max(1)) }
+      }
+    }
+    #expect(recorder.violations == [])
+    _ = Self.checkPerProducerOrder(recorder.values)
+    recorder.cancel()
+  }
+
+  @Test func mergeOfSubjectsFedFromManyThreads() {
+    let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = ReliabilityStrictRecorder<Int, Never>()
+    Publishers.MergeMany(children).subscribe(recorder)
+    Self.concurrently(Self.producers) { Self.sendAll(to: children[$0], producer: $0) }
+    Self.concurrently(Self.producers) { children[$0].send(completion: .finished) }
+    #expect(recorder.violations == [])
+    #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
+    #expect(recorder.completions == 1)
+  }
+
+  @Test func shareWithSubscribersJoiningAndLeavingWhileSending() {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share()
+    let keeper = ReliabilityStrictRecorder<Int, Never>()
+    shared.subscribe(keeper)
+    let others = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    Self.concurrently(Self.producers + 2) { index in
+      if index < Self.producers {
+        Self.sendAll(to: subject, producer: index)
+        return
+      }
+      for round in 0..<200 {
+        let recorder = ReliabilityStrictRecorder<Int, Never>()
+        shared.subscribe(recorder)
+        others.withLock { $0.append(recorder) }
+        if round % 2 == 0 { recorder.cancel() }
+      }
+    }
+    subject.send(completion: .finished)
+    #expect(keeper.violations == [])
+    #expect(Self.checkPerProducerOrder(keeper.values) == Array(repeating: Self.perProducer, count: Self.producers))
+    #expect(keeper.completions == 1)
+    for recorder in others.withLock({ $0 }) {
+      #expect(recorder.violations == [])
+      _ = Self.checkPerProducerOrder(recorder.values)
+    }
+  }
+
+  @Test func switchToLatestWhileChildrenSendFromManyThreads() {
+    let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = ReliabilityStrictRecorder<Int, Never>()
+    outer.switchToLatest().subscribe(recorder)
+    Self.concurrently(Self.producers + 1) { index in
+      if index < Self.producers {
+        Self.sendAll(to: children[index], producer: index)
+      } else {
+        for round in 0..<400 { outer.send(children[round % Self.producers]) }
+      }
+    }
+    outer.send(completion: .finished)
+    for child in children { child.send(completion: .finished) }
+    #expect(recorder.violations == [])
+    _ = Self.checkPerProducerOrder(recorder.values)
+    #expect(recorder.completions == 1)
+  }
+
+  @Test func misbehavingPublisherCallingASinkFromManyThreadsDoesNotCrash() {
+    let source = ReliabilityMisbehavingPublisher<Int, Never>()
+    let count = ReliabilityLocked(0)
+    let cancellable = source.sink { _ in count.withLock { $0 += 1 } }
+    Self.concurrently(4) { index in
+      for sequence in 0..<1_000 { source.send(sequence) }
+      if index == 0 { source.send(completion: .finished) }
+    }
+    #expect(count.withLock { $0 } <= 4_000)
+    cancellable.cancel()
+  }
+}
