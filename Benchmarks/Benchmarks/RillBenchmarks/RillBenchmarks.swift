@@ -18,13 +18,14 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 2_000
   )
   let openCombine = Dictionary(uniqueKeysWithValues: OpenCombineWorkloads.Workloads.all.map { ($0.name, $0.run) })
-  for workload in RillWorkloads.Workloads.all {
+  for (index, workload) in RillWorkloads.Workloads.all.enumerated() {
     var runs: [(String, (Int) -> Int)] = []
     if let run = workload.run { runs.append(("Rill", run)) }
     if let run = openCombine[workload.name] ?? nil { runs.append(("OpenCombine", run)) }
     if let run = HandLoops.byWorkload[workload.name] { runs.append(("loop", run)) }
     for (framework, run) in runs {
-      Benchmark("\(workload.name) | \(framework)") { benchmark in
+      let number = index < 9 ? "0\(index + 1)" : "\(index + 1)"
+      Benchmark("\(number) \(workload.name) | \(framework)") { benchmark in
         for _ in benchmark.scaledIterations {
           blackHole(run(elementsPerIteration))
         }

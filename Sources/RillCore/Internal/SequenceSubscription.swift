@@ -1,4 +1,5 @@
-import Synchronization
+// `public` because the delivery loop is `@inlinable` and reads the `Atomic` cancellation flag.
+public import Synchronization
 
 /// Delivers the elements of a sequence on demand, then a completion; the engine of `Publishers.Sequence` and
 /// `Record`.
@@ -8,16 +9,24 @@ import Synchronization
 /// A `request` from inside `receive` adds to the batch and never recurses, so the stack does not grow.
 // SAFETY: mutable state is in `state` and `isCancelled`; the iterator is touched only by the one thread that
 // holds `isDelivering`.
+@usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Elements.Element {
+  @usableFromInline
   struct State {
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var iterator: Elements.Iterator?
+    @usableFromInline
     var next: Elements.Element?
+    @usableFromInline
     var demand = Subscribers.Demand.none
+    @usableFromInline
     var isDelivering = false
 
+    @inlinable
     init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
       self.downstream = downstream
       self.iterator = iterator
@@ -25,14 +34,19 @@ where Downstream.Input == Elements.Element {
     }
   }
 
+  @usableFromInline
   let state: Locked<State>
 
+  @usableFromInline
   let isCancelled = Atomic<Bool>(false)
 
+  @usableFromInline
   let completion: Subscribers.Completion<Downstream.Failure>
 
-  private let name: () -> String
+  @usableFromInline
+  let name: () -> String
 
+  @inlinable
   init(
     downstream: Downstream,
     iterator: Elements.Iterator,
@@ -46,6 +60,7 @@ where Downstream.Input == Elements.Element {
   }
 
   /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
+  @inlinable
   static func subscribe(
     _ downstream: Downstream,
     to elements: Elements,
@@ -68,12 +83,16 @@ where Downstream.Input == Elements.Element {
     downstream.receive(subscription: subscription)
   }
 
+  @usableFromInline
   var description: String { name() }
 
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: ["sequence": name()]) }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name()): a subscriber requested \(demand); demand must be greater than zero")
     let start = state.withLock { state -> (Downstream, Elements.Iterator, Elements.Element, Subscribers.Demand)? in
@@ -92,6 +111,7 @@ where Downstream.Input == Elements.Element {
     deliver(to: downstream, iterator: iterator, next: next, demand: demand)
   }
 
+  @inlinable
   func deliver(
     to downstream: Downstream,
     iterator: Elements.Iterator,
@@ -128,6 +148,7 @@ where Downstream.Input == Elements.Element {
     }
   }
 
+  @inlinable
   func finish() {
     let downstream = state.withLock { state -> Downstream? in
       defer { state.downstream = nil }
@@ -136,6 +157,7 @@ where Downstream.Input == Elements.Element {
     downstream?.receive(completion: completion)
   }
 
+  @inlinable
   func cancel() {
     isCancelled.store(true, ordering: .releasing)
     let released = state.withLock { state -> (Downstream?, Elements.Iterator?) in

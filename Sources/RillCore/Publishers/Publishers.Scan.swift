@@ -15,6 +15,7 @@ extension Publisher {
   ///     and the next element emitted from the upstream publisher.
   /// - Returns: A publisher that transforms elements by applying a closure that receives its previous return
   ///   value and the next element from the upstream publisher.
+  @inlinable
   public func scan<T>(
     _ initialResult: T,
     _ nextPartialResult: @escaping (T, Output) -> T
@@ -73,6 +74,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult, next: nextPartialResult))
     }
@@ -127,32 +129,38 @@ extension Publishers {
 
 extension Publishers.Scan {
   // SAFETY: the running result is in `result`; the closure and downstream are called outside the lock.
+  @usableFromInline
   final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private let downstream: Downstream
-    private let next: (Output, Upstream.Output) -> Output
-    private let result: Locked<Output>
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let next: (Output, Upstream.Output) -> Output
+    @usableFromInline let result: Locked<Output>
 
+    @inlinable
     init(downstream: Downstream, initialResult: Output, next: @escaping (Output, Upstream.Output) -> Output) {
       self.downstream = downstream
       self.next = next
       result = Locked(initialResult)
     }
 
-    var description: String { "Scan" }
+    @usableFromInline var description: String { "Scan" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result.withLock { $0 }]) }
+    @usableFromInline var customMirror: Mirror {
+      Mirror(self, children: ["downstream": downstream, "result": result.withLock { $0 }])
+    }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let previous = result.withLock { $0 }
       let value = next(previous, input)
@@ -160,6 +168,7 @@ extension Publishers.Scan {
       return downstream.receive(value)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       downstream.receive(completion: completion)
     }

@@ -10,6 +10,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter transform: A closure that receives an element and returns an optional value.
   /// - Returns: A sequence publisher of the non-`nil` results.
+  @inlinable
   public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
     Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
   }
@@ -22,6 +23,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to drop it.
   /// - Returns: A sequence publisher over the rest of the sequence.
+  @inlinable
   public func drop(
     while predicate: (Elements.Element) -> Bool
   ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
@@ -36,6 +38,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter count: The number of elements to omit; defaults to 1.
   /// - Returns: A sequence publisher over the rest of the sequence.
+  @inlinable
   public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
     Publishers.Sequence<DropFirstSequence<Elements>, Failure>(sequence: sequence.dropFirst(count))
   }
@@ -48,6 +51,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter isIncluded: A closure that takes an element and returns whether to republish it.
   /// - Returns: A sequence publisher of the matching elements.
+  @inlinable
   public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
     Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
   }
@@ -60,6 +64,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter transform: A closure that takes an element and returns a new one.
   /// - Returns: A sequence publisher of the transformed elements.
+  @inlinable
   public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
     Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
   }
@@ -72,6 +77,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter maxLength: The maximum number of elements to republish.
   /// - Returns: A sequence publisher of the first elements.
+  @inlinable
   public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
     Publishers.Sequence<PrefixSequence<Elements>, Failure>(sequence: sequence.prefix(maxLength))
   }
@@ -84,6 +90,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to keep going.
   /// - Returns: A sequence publisher of the leading matching elements.
+  @inlinable
   public func prefix(
     while predicate: (Elements.Element) -> Bool
   ) -> Publishers.Sequence<[Elements.Element], Failure> {
@@ -98,6 +105,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter output: The element to use in place of `nil`.
   /// - Returns: A sequence publisher with no `nil` elements.
+  @inlinable
   public func replaceNil<T>(
     with output: T
   ) -> Publishers.Sequence<[Publishers.Sequence<Elements, Failure>.Output], Failure> where Elements.Element == T? {
@@ -114,6 +122,7 @@ extension Publishers.Sequence {
   ///   - initialResult: The value combined with the first element.
   ///   - nextPartialResult: A closure that takes the previous result and the next element.
   /// - Returns: A sequence publisher of the running results.
+  @inlinable
   public func scan<T>(
     _ initialResult: T,
     _ nextPartialResult: @escaping (T, Publishers.Sequence<Elements, Failure>.Output) -> T
@@ -136,6 +145,7 @@ extension Publishers.Sequence {
   ///
   /// - Parameter error: The failure type to declare.
   /// - Returns: A sequence publisher over the same elements with the new failure type.
+  @inlinable
   public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
     Publishers.Sequence<Elements, E>(sequence: sequence)
   }
@@ -149,6 +159,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
   /// ```
   ///
   /// - Returns: A sequence publisher without consecutive duplicates.
+  @inlinable
   public func removeDuplicates() -> Publishers.Sequence<[Publishers.Sequence<Elements, Failure>.Output], Failure> {
     var result: [Elements.Element] = []
     for element in sequence where result.last != element {
@@ -167,6 +178,7 @@ extension Publishers.Sequence where Elements: Collection {
   ///
   /// - Parameter range: A range of the collection's indices.
   /// - Returns: A sequence publisher of the elements in the range.
+  @inlinable
   public func output(
     in range: Range<Elements.Index>
   ) -> Publishers.Sequence<[Publishers.Sequence<Elements, Failure>.Output], Failure> {
@@ -183,6 +195,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
   ///
   /// - Parameter range: A range of the collection's indices.
   /// - Returns: A sequence publisher of the elements in the range.
+  @inlinable
   public func output(
     in range: Range<Elements.Index>
   ) -> Publishers.Sequence<[Publishers.Sequence<Elements, Failure>.Output], Failure> {
@@ -199,6 +212,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter elements: The elements to publish first.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func prepend(
     _ elements: Publishers.Sequence<Elements, Failure>.Output...
   ) -> Publishers.Sequence<Elements, Failure> {
@@ -213,6 +227,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter elements: The sequence to publish first.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func prepend<S: Swift.Sequence>(
     _ elements: S
   ) -> Publishers.Sequence<Elements, Failure> where Publishers.Sequence<Elements, Failure>.Output == S.Element {
@@ -229,6 +244,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter publisher: The sequence publisher whose elements come first.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
     prepend(publisher.sequence)
   }
@@ -241,6 +257,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter elements: The elements to publish last.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func append(
     _ elements: Publishers.Sequence<Elements, Failure>.Output...
   ) -> Publishers.Sequence<Elements, Failure> {
@@ -255,6 +272,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter elements: The sequence to publish last.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func append<S: Swift.Sequence>(
     _ elements: S
   ) -> Publishers.Sequence<Elements, Failure> where Publishers.Sequence<Elements, Failure>.Output == S.Element {
@@ -271,6 +289,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   ///
   /// - Parameter publisher: The sequence publisher whose elements come last.
   /// - Returns: A sequence publisher over the joined collection.
+  @inlinable
   public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
     append(publisher.sequence)
   }

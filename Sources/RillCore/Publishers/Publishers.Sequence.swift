@@ -14,10 +14,12 @@ extension Publishers {
     public let sequence: Elements
 
     /// Creates a publisher for a sequence of elements.
+    @inlinable
     public init(sequence: Elements) {
       self.sequence = sequence
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Elements.Element == S.Input {
       let sequence = self.sequence
       SequenceSubscription<S, Elements>.subscribe(subscriber, to: sequence, completion: .finished) {
@@ -33,6 +35,7 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
 extension Sequence {
   /// A publisher that publishes the elements of this sequence.
+  @inlinable
   public var publisher: Publishers.Sequence<Self, Never> {
     Publishers.Sequence(sequence: self)
   }

@@ -7,9 +7,7 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
-    @usableFromInline typealias Closures = (
-      receiveValue: ((Input) -> Void)?, receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    )
+    @usableFromInline typealias Closures = (value: ValueHandler?, completion: CompletionHandler?)
 
     /// The value closure, wrapped so that it keeps its generic representation when it leaves the lock.
     ///
@@ -25,11 +23,22 @@ extension Subscribers {
       }
     }
 
+    /// The completion closure, wrapped like ``ValueHandler``.
+    @usableFromInline
+    struct CompletionHandler {
+      @usableFromInline let body: (Subscribers.Completion<Failure>) -> Void
+
+      @inlinable
+      init(_ body: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.body = body
+      }
+    }
+
     @usableFromInline
     struct State {
       @usableFromInline var link = SubscriptionState.awaitingSubscription
       @usableFromInline var valueHandler: ValueHandler?
-      @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+      @usableFromInline var completionHandler: CompletionHandler?
 
       @inlinable
       init(
@@ -37,19 +46,17 @@ extension Subscribers {
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
       ) {
         valueHandler = receiveValue.map(ValueHandler.init)
-        self.receiveCompletion = receiveCompletion
+        completionHandler = receiveCompletion.map(CompletionHandler.init)
       }
 
       /// Releases the closures, handing them out so they are freed outside the lock.
       @inlinable
-      mutating func takeClosures() -> (
-        receiveValue: ((Input) -> Void)?, receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-      ) {
+      mutating func takeClosures() -> Closures {
         defer {
           valueHandler = nil
-          receiveCompletion = nil
+          completionHandler = nil
         }
-        return (valueHandler?.body, receiveCompletion)
+        return (valueHandler, completionHandler)
       }
     }
 
@@ -62,7 +69,7 @@ extension Subscribers {
 
     /// The closure to execute on completion; a no-op once the sink has ended.
     public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-      state.withLock { $0.receiveCompletion } ?? { _ in }
+      state.withLock { $0.completionHandler?.body } ?? { _ in }
     }
 
     /// Initializes a sink with the provided closures.
@@ -72,6 +79,12 @@ extension Subscribers {
       receiveValue: @escaping ((Input) -> Void)
     ) {
       state = Locked(State(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+    }
+
+    /// Initializes a sink that ignores completion, without allocating a no-op completion closure.
+    @inlinable
+    init(ignoringCompletion receiveValue: @escaping ((Input) -> Void)) {
+      state = Locked(State(receiveValue: receiveValue, receiveCompletion: nil))
     }
 
     public var description: String { "Sink" }
@@ -105,7 +118,7 @@ extension Subscribers {
         guard state.link.terminate() != nil else { return nil }
         return state.takeClosures()
       }
-      closures?.receiveCompletion?(completion)
+      closures?.completion?.body(completion)
     }
 
     @inlinable
@@ -136,7 +149,7 @@ extension Publisher {
   ) -> AnyCancellable {
     let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
-    return AnyCancellable(sink)
+    return AnyCancellable { sink.cancel() }
   }
 }
 
@@ -147,6 +160,8 @@ extension Publisher where Failure == Never {
   /// - Returns: A cancellable instance, which you use when you end assignment of the received value.
   @inlinable
   public func sink(receiveValue: @escaping ((Output) -> Void)) -> AnyCancellable {
-    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    let sink = Subscribers.Sink<Output, Failure>(ignoringCompletion: receiveValue)
+    subscribe(sink)
+    return AnyCancellable { sink.cancel() }
   }
 }
