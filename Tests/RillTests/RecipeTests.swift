@@ -43,7 +43,7 @@ import FoundationNetworking
     var failure: (any Error)?
     let cancellable = Self.session.dataTaskPublisher(for: server.url("/json"))
       .map { $0.data }
-      .tryMap { try JSONDecoder().decode(TimeStampCheck.self, from: $0) }
+      .decode(type: TimeStampCheck.self, decoder: JSONDecoder())
       .sink(
         receiveCompletion: {
           if case .failure(let error) = $0 { failure = error }
@@ -70,7 +70,7 @@ import FoundationNetworking
           }
           return data
         }
-        .tryMap { try JSONDecoder().decode(TimeStampCheck.self, from: $0) }
+        .decode(type: TimeStampCheck.self, decoder: JSONDecoder())
         .sink(
           receiveCompletion: {
             if case .failure(let error) = $0 { recorder.append(.failure(error)) }
@@ -135,6 +135,53 @@ import FoundationNetworking
       Issue.record("a refused connection must become a network error")
       return
     }
+  }
+
+  /// Seed 001, "Sequencing asynchronous operations": futures created in `flatMap` run in order, the three of
+  /// step 2 in parallel through `Publishers.Zip3`, each delivering on a serial queue with `receive(on:)`.
+  @Test func futureFlatMapZip3Sequencing() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let queue = DispatchQueue(label: "rill.tests.recipe.ui")
+    let log = FoundationRecorder<String>()
+    func step(_ name: String) -> AnyPublisher<Bool, any Error> {
+      Future<Bool, any Error> { promise in
+        // The seed's completion-handler API: a Future's promise may be called from any thread.
+        nonisolated(unsafe) let promise = promise
+        let task = Self.session.dataTask(with: server.url("/echo/\(name)")) { _, _, error in
+          if let error {
+            promise(.failure(error))
+          } else {
+            promise(.success(true))
+          }
+        }
+        task.resume()
+      }
+      .receive(on: queue)
+      .map { value -> Bool in
+        log.append(name)
+        return value
+      }
+      .eraseToAnyPublisher()
+    }
+    let done = FoundationRecorder<Bool>()
+    let cancellable = step("1")
+      .flatMap { _ -> AnyPublisher<Bool, any Error> in
+        Publishers.Zip3(step("2a"), step("2b"), step("2c"))
+          .map { _ in true }
+          .eraseToAnyPublisher()
+      }
+      .flatMap { _ in step("3") }
+      .flatMap { _ in step("4") }
+      .sink(receiveCompletion: { _ in done.finish() }, receiveValue: done.append)
+    #expect(done.wait())
+    #expect(done.values == [true])
+    let order = log.values
+    #expect(order.count == 6)
+    #expect(order.first == "1")
+    #expect(Set(order.dropFirst().prefix(3)) == ["2a", "2b", "2c"])
+    #expect(Array(order.suffix(2)) == ["3", "4"])
+    cancellable.cancel()
   }
 
   /// Seed 002, "Exerting backpressure": `flatMap(maxPublishers: .max(1))` fetches one URL at a time, so the

@@ -12,7 +12,8 @@ import Darwin
 /// Routes: `/json` answers `{"valid":true}`, `/slow` answers after `slowDelay`, `/status/<n>` answers with that
 /// status, anything else is a 404.
 final class LoopbackHTTPServer: @unchecked Sendable {
-  // SAFETY: `listener` and `port` are set in `init` and never change; `requests` is guarded by `lock`.
+  // SAFETY: `listener` and `port` are set in `init` and never change; `requestPaths` and `isStopped` are guarded
+  // by `lock`.
   let port: UInt16
   private let listener: Int32
   private let slowDelay: Double
@@ -75,7 +76,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/json")!
   }
 
+  private var isStopped = false
+
+  /// Closes the listening socket, once: a second close could hit a descriptor another server reuses.
   func stop() {
+    lock.lock()
+    let mustClose = !isStopped
+    isStopped = true
+    lock.unlock()
+    guard mustClose else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
   }
