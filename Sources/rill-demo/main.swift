@@ -9,6 +9,10 @@ demos.append(("Subscribers joining a Deferred subject mid-stream", overlappingSu
 demos.append(("Future runs once and replays; Deferred runs per subscriber", futureAndDeferred))
 demos.append(("sink and assign", sinkAndAssign))
 demos.append(("Backpressure: a subscriber that asks for one value at a time", backpressure))
+demos.append(("flatMap: inner publishers' values interleave", flatMapInterleaving))
+demos.append(("flatMap: Empty as \"do nothing\"", flatMapEmptyDoesNothing))
+demos.append(("flatMap: failing without terminating, with catch inside", flatMapFailingWithoutTerminating))
+demos.append(("flatMap(maxPublishers: .max(1)): backpressure on upstream", flatMapBackpressure))
 
 for (index, demo) in demos.enumerated() {
   print("\(index + 1). \(demo.title)")

@@ -1,0 +1,101 @@
+import Rill
+
+/// Seed 002: values of inner publishers interleave in the one stream downstream sees.
+func flatMapInterleaving() {
+  let taps = PassthroughSubject<String, Never>()
+  var timers: [String: PassthroughSubject<Int, Never>] = [:]
+  let cancellable = log(
+    "downstream",
+    taps.flatMap { name -> AnyPublisher<String, Never> in
+      let ticks = PassthroughSubject<Int, Never>()
+      timers[name] = ticks
+      return ticks.map { "\(name) tick \($0)" }.eraseToAnyPublisher()
+    }
+  )
+  taps.send("A")
+  timers["A"]?.send(1)
+  taps.send("B")
+  timers["B"]?.send(1)
+  timers["A"]?.send(2)
+  timers["B"]?.send(2)
+  timers["A"]?.send(completion: .finished)
+  print("  (A finished: its completion is swallowed)")
+  timers["B"]?.send(3)
+  _ = cancellable
+}
+
+/// Seed 002: `Empty` is the publisher that means "do nothing" when flatMap's closure must return something.
+func flatMapEmptyDoesNothing() {
+  let taps = PassthroughSubject<Void, Never>()
+  var alreadyProduced = false
+  let cancellable = log(
+    "downstream",
+    taps.flatMap { _ -> AnyPublisher<Int, Never> in
+      guard !alreadyProduced else {
+        print("  tap: already produced, returning Empty")
+        return Empty<Int, Never>(completeImmediately: true).eraseToAnyPublisher()
+      }
+      alreadyProduced = true
+      print("  tap: producing 1, 2, 3")
+      return [1, 2, 3].publisher.eraseToAnyPublisher()
+    }
+  )
+  taps.send()
+  taps.send()
+  taps.send()
+  _ = cancellable
+}
+
+private enum FetchError: Error {
+  case badHost(String)
+}
+
+/// Seed 002: a failure caught inside flatMap's inner pipeline does not end the outer one.
+func flatMapFailingWithoutTerminating() {
+  func fetch(_ url: String) -> AnyPublisher<String, FetchError> {
+    url.contains("apethh")
+      ? Fail(error: FetchError.badHost(url)).eraseToAnyPublisher()
+      : Just("data of \(url)").setFailureType(to: FetchError.self).eraseToAnyPublisher()
+  }
+  let urls = ["https://www.apeth.com/manny.jpg", "https://www.apethh.com/moe.jpg", "https://www.apeth.com/jack.jpg"]
+
+  print("  without catch, the bad URL ends everything:")
+  let failing = log("    downstream", urls.publisher.setFailureType(to: FetchError.self).flatMap { fetch($0) })
+
+  print("  with catch inside flatMap, the others still arrive:")
+  let resilient = log(
+    "    downstream",
+    urls.publisher.flatMap { url in
+      fetch(url)
+        .map { Result<String, FetchError>.success($0) }
+        .catch { Just(Result<String, FetchError>.failure($0)) }
+    }
+  )
+  _ = (failing, resilient)
+}
+
+/// Seed 002: `maxPublishers: .max(1)` asks upstream for its next value only when the current inner finishes.
+func flatMapBackpressure() {
+  var inners: [PassthroughSubject<String, Never>] = []
+  let cancellable = log(
+    "downstream",
+    [1, 2, 3].publisher
+      .handleEvents(
+        receiveOutput: { print("  upstream: sends \($0)") },
+        receiveRequest: { print("  upstream: asked for \($0)") }
+      )
+      .flatMap(maxPublishers: .max(1)) { value -> PassthroughSubject<String, Never> in
+        let inner = PassthroughSubject<String, Never>()
+        inners.append(inner)
+        print("  flatMap: inner publisher for \(value) created")
+        return inner
+      }
+  )
+  var next = 0
+  while next < inners.count {
+    inners[next].send("result \(next + 1)")
+    inners[next].send(completion: .finished)
+    next += 1
+  }
+  _ = cancellable
+}
