@@ -46,7 +46,7 @@ func flatMapEmptyDoesNothing() {
   _ = cancellable
 }
 
-private enum FetchError: Error {
+enum FetchError: Error {
   case badHost(String)
 }
 
