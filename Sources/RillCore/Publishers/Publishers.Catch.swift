@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:              -1-2-^
-  /// catch { _ in Just(9) }: -1-2-9|
+  /// catch { _ in Just(9) }: -1-2-[9|]
   /// ```
   ///
   /// Downstream demand that upstream had not met when it failed is requested from the replacement publisher.
@@ -23,7 +23,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                 -1-2-^
-  /// tryCatch { _ in Just(9) }: -1-2-9|
+  /// tryCatch { _ in Just(9) }: -1-2-[9|]
   /// ```
   ///
   /// If `handler` throws, the publisher fails with the thrown error.

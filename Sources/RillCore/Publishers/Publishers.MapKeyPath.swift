@@ -2,7 +2,7 @@ extension Publisher {
   /// Publishes the value of a key path.
   ///
   /// ```
-  /// upstream:      -a-b-|
+  /// upstream:      -a-'bb'-|
   /// map(\.count):  -1-2-|
   /// ```
   ///

@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:    -1-2-3-4-|
-  /// prefix(2):   -1-2-|
+  /// prefix(2):   -1-[2|]
   /// ```
   ///
   /// After the last element it cancels upstream and finishes, without waiting for upstream.
@@ -19,7 +19,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:      -a-b-c-d-|
-  /// output(at: 1): ---b-|
+  /// output(at: 1): ---[b|]
   /// ```
   ///
   /// Elements before the index are dropped, each asking upstream for one more.
@@ -35,7 +35,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:          -a-b-c-d-e-|
-  /// output(in: 1...2): ---b-c-|
+  /// output(in: 1...2): ---b-[c|]
   /// ```
   ///
   /// - Parameter range: A range that indicates which elements to publish.
