@@ -41,4 +41,15 @@ import Testing
     }
     #expect(result == "--1-2--4----|")
   }
+
+  @Test func flatMapMarble() {
+    let scheduler = TestScheduler()
+    let result = scheduler.marbles("-a---b------|", as: String.self) { upstream in
+      upstream.flatMap { (name: String) -> AnyPublisher<String, MarbleError> in
+        (try? scheduler.marblePublisher(name == "a" ? "-1--2|" : "-3--4|", as: String.self))
+          ?? Empty<String, MarbleError>().eraseToAnyPublisher()
+      }
+    }
+    #expect(result == "--1--23--4--|")
+  }
 }
