@@ -4,6 +4,7 @@ import Testing
 
 /// The first test of each reducing operator: its documented marble diagram, character for character.
 @Suite struct ReducingMarbleTests {
+  private struct MarbleTestFailure: Error {}
   @Test func firstMarble() {
     #expect(TestScheduler.marbles("-1-2-3-|") { $0.first() } == "-[1|]")
   }
@@ -72,5 +73,39 @@ import Testing
   @Test func allSatisfyMarble() {
     #expect(TestScheduler.marbles("-1-2-3-|") { $0.allSatisfy { $0 > 0 } } == "-------['true'|]")
     #expect(TestScheduler.marbles("-1-2-3-|") { $0.allSatisfy { $0 < 2 } } == "---['false'|]")
+  }
+
+  @Test func tryReduceThrowingMarble() {
+    #expect(
+      TestScheduler.marbles("-1-2-3-|", as: Int.self) { $0.tryReduce(0) { _, _ in throw MarbleTestFailure() } } == "-^"
+    )
+  }
+
+  @Test func tryAllSatisfyMarble() {
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryAllSatisfy { $0 > 0 } } == "-------['true'|]")
+    #expect(
+      TestScheduler.marbles("-1-2-3-|", as: Int.self) { $0.tryAllSatisfy { _ in throw MarbleTestFailure() } } == "-^"
+    )
+  }
+
+  @Test func tryContainsWhereMarble() {
+    #expect(TestScheduler.marbles("-1-2-3-|") { $0.tryContains { $0 > 1 } } == "---['true'|]")
+    #expect(
+      TestScheduler.marbles("-1-2-3-|", as: Int.self) { $0.tryContains { _ in throw MarbleTestFailure() } } == "-^"
+    )
+  }
+
+  @Test func tryMinMarble() {
+    #expect(TestScheduler.marbles("-3-1-2-|", as: Int.self) { $0.tryMin(by: (<)) } == "-------[1|]")
+    #expect(
+      TestScheduler.marbles("-3-1-2-|", as: Int.self) { $0.tryMin { _, _ in throw MarbleTestFailure() } } == "---^"
+    )
+  }
+
+  @Test func tryMaxMarble() {
+    #expect(TestScheduler.marbles("-1-3-2-|", as: Int.self) { $0.tryMax(by: (<)) } == "-------[3|]")
+    #expect(
+      TestScheduler.marbles("-1-3-2-|", as: Int.self) { $0.tryMax { _, _ in throw MarbleTestFailure() } } == "---^"
+    )
   }
 }
