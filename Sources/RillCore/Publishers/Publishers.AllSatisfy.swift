@@ -3,8 +3,8 @@ extension Publisher {
   ///
   /// ```
   /// upstream:               -1-2-3-|
-  /// allSatisfy { $0 > 0 }:  -------[true|]
-  /// allSatisfy { $0 < 2 }:  ---[false|]
+  /// allSatisfy { $0 > 0 }:  -------['true'|]
+  /// allSatisfy { $0 < 2 }:  ---['false'|]
   /// ```
   ///
   /// Upstream is cancelled as soon as an element fails the predicate.
@@ -22,7 +22,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                    -1-2-3-|
-  /// tryAllSatisfy { $0 > 0 }:    -------[true|]
+  /// tryAllSatisfy { $0 > 0 }:    -------['true'|]
   /// tryAllSatisfy { _ in throw e }: -^
   /// ```
   ///

@@ -20,7 +20,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:   -1-2-3-4-5-|
-  /// collect(2): ---'[1, 2]'---'[3, 4]'-['[5]'|]
+  /// collect(2): ---'[1, 2]'---'[3, 4]'---['[5]'|]
   /// ```
   ///
   /// Each array requested downstream asks upstream for `count` elements. When upstream finishes, a partial array is

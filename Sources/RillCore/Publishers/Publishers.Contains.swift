@@ -3,8 +3,8 @@ extension Publisher where Output: Equatable {
   ///
   /// ```
   /// upstream:     -1-2-3-|
-  /// contains(2):  ---[true|]
-  /// contains(5):  -------[false|]
+  /// contains(2):  ---['true'|]
+  /// contains(5):  -------['false'|]
   /// ```
   ///
   /// Upstream is cancelled as soon as a matching element arrives.
@@ -21,8 +21,8 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                 -1-2-3-|
-  /// contains { $0 > 1 }:      ---[true|]
-  /// contains { $0 > 5 }:      -------[false|]
+  /// contains { $0 > 1 }:      ---['true'|]
+  /// contains { $0 > 5 }:      -------['false'|]
   /// ```
   ///
   /// Upstream is cancelled as soon as an element satisfies the predicate.
@@ -38,7 +38,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                   -1-2-3-|
-  /// tryContains { $0 > 1 }:     ---[true|]
+  /// tryContains { $0 > 1 }:     ---['true'|]
   /// tryContains { _ in throw e }: -^
   /// ```
   ///

@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                              -a-b-----c----|
-  /// debounce(for: 3, scheduler: scheduler): -----b-----c--|
+  /// debounce(for: 3, scheduler: scheduler): ------b-----c-|
   /// ```
   ///
   /// Each value restarts the clock; the latest value is published when `dueTime` passes without a new one and

@@ -26,7 +26,7 @@ extension Publisher {
   /// ```
   /// upstream:                 -1-2-3-|
   /// tryReduce(0) { $0 + $1 }: -------[6|]
-  /// tryReduce(0) { throw e }: --^
+  /// tryReduce(0) { throw e }: -^
   /// ```
   ///
   /// When the closure throws, the operator cancels upstream and fails with the thrown error.

@@ -4,7 +4,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                                            -abc---de-|
-  /// throttle(for: 3, scheduler: scheduler, latest: true): -a--c--e-|
+  /// throttle(for: 3, scheduler: scheduler, latest: true): -a--c--d--[e|]
   /// ```
   ///
   /// A value arriving when no emission is pending is published at once if `interval` has passed since the last

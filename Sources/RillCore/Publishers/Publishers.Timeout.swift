@@ -4,7 +4,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                           -1-----2-|
-  /// timeout(3, scheduler: scheduler):   -1---|
+  /// timeout(3, scheduler: scheduler):   -1--|
   /// ```
   ///
   /// The clock starts at the subscription, restarts at the first request and after each value. When it runs

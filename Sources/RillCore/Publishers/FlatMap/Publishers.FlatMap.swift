@@ -6,7 +6,7 @@ extension Publisher {
   /// upstream:                 -a---b------|
   /// transform(a):              -1--2|
   /// transform(b):                  -3--4|
-  /// flatMap(transform):       --1--[23]--4|
+  /// flatMap(transform):       --1--23--4--|
   /// ```
   ///
   /// Values from the new publishers interleave; their completions are swallowed; the result finishes once
@@ -34,7 +34,7 @@ extension Publisher where Failure == Never {
   /// upstream:                 -a---b------|
   /// transform(a):              -1--2|
   /// transform(b):                  -3--4|
-  /// flatMap(transform):       --1--[23]--4|
+  /// flatMap(transform):       --1--23--4--|
   /// ```
   ///
   /// - Parameters:

@@ -5,7 +5,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// upstream:         -a----b-----|
   /// a:                 -1-2-3|
   /// b:                      -4-|
-  /// switchToLatest(): --1-2--4-|
+  /// switchToLatest(): --1-2--4----|
   /// ```
   ///
   /// Each new publisher from upstream cancels the previous one; outstanding demand carries over to the new one.
@@ -24,7 +24,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
   /// upstream:         -a----b-----|
   /// a:                 -1-2-3|
   /// b:                      -4-|
-  /// switchToLatest(): --1-2--4-|
+  /// switchToLatest(): --1-2--4----|
   /// ```
   ///
   /// - Returns: A publisher that emits elements only from the most recent publisher.
@@ -40,7 +40,7 @@ extension Publisher where Output: Publisher, Failure == Never {
   /// upstream:         -a----b-----|
   /// a:                 -1-2-3|
   /// b:                      -4-|
-  /// switchToLatest(): --1-2--4-|
+  /// switchToLatest(): --1-2--4----|
   /// ```
   ///
   /// The upstream takes on the nested publishers' failure type.
@@ -58,7 +58,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
   /// upstream:         -a----b-----|
   /// a:                 -1-2-3|
   /// b:                      -4-|
-  /// switchToLatest(): --1-2--4-|
+  /// switchToLatest(): --1-2--4----|
   /// ```
   ///
   /// The nested publishers take on the upstream's failure type.

@@ -1,0 +1,40 @@
+import RillCore
+import RillTesting
+import Testing
+
+/// The first test of each time operator: its documented marble diagram, character for character.
+@Suite struct TimingMarbleTests {
+  @Test func delayMarble() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-2-|") { $0.delay(for: 2, scheduler: scheduler) } == "---1-2-|")
+  }
+
+  @Test func debounceMarble() {
+    let scheduler = TestScheduler()
+    #expect(
+      scheduler.marbles("-a-b-----c----|") { $0.debounce(for: 3, scheduler: scheduler) } == "------b-----c-|"
+    )
+  }
+
+  @Test func throttleMarble() {
+    let scheduler = TestScheduler()
+    #expect(
+      scheduler.marbles("-abc---de-|") { $0.throttle(for: 3, scheduler: scheduler, latest: true) } == "-a--c--d--[e|]"
+    )
+  }
+
+  @Test func timeoutMarble() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-----2-|") { $0.timeout(3, scheduler: scheduler) } == "-1--|")
+  }
+
+  @Test func receiveOnMarble() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-2-|") { $0.receive(on: scheduler) } == "-1-2-|")
+  }
+
+  @Test func subscribeOnMarble() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.marbles("-1-2-|") { $0.subscribe(on: scheduler) } == "-1-2-|")
+  }
+}
