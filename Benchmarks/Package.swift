@@ -45,7 +45,7 @@ let package = Package(
       ],
       path: "Benchmarks/RillBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-    )
+    ),
   ],
   swiftLanguageModes: [.v5]
 )

@@ -1,8 +1,8 @@
 // Registers every workload three times: against Rill, against OpenCombine and as a hand-written loop.
 // Benchmark names are "<workload> | <framework>"; Benchmarks/report.py turns the results into the table.
 import Benchmark
-import OpenCombineWorkloads
 import HandLoops
+import OpenCombineWorkloads
 import RillWorkloads
 
 /// Elements pushed through a pipeline per measured iteration.

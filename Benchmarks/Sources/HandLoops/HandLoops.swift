@@ -92,10 +92,12 @@ public enum HandLoops {
       let sink = LoopSink()
       let subject = LoopSubject()
       var acc = 0
-      subject.receivers = [{
-        acc &+= $0
-        sink.receive(acc)
-      }]
+      subject.receivers = [
+        {
+          acc &+= $0
+          sink.receive(acc)
+        }
+      ]
       for i in 0..<n { subject.send(i) }
       return sink.pointer.pointee
     },
@@ -113,24 +115,26 @@ public enum HandLoops {
       var a = 0
       var b = 0
       var c = 1
-      subject.receivers = [{ value in
-        let v1 = value &+ 1
-        guard v1 >= 0 else { return }
-        a &+= v1
-        let v2 = a & 0xFFFF
-        guard v2 != -1 else { return }
-        let v3 = v2 &* 3
-        guard v3 >= 0 else { return }
-        b ^= v3
-        let v4 = b &+ 7
-        guard v4 != -2 else { return }
-        let v5 = v4 >> 1
-        guard v5 != -3 else { return }
-        c &+= v5
-        let v6 = c & 0xFFFFF
-        guard v6 != -4 else { return }
-        sink.receive(v6 &+ 2)
-      }]
+      subject.receivers = [
+        { value in
+          let v1 = value &+ 1
+          guard v1 >= 0 else { return }
+          a &+= v1
+          let v2 = a & 0xFFFF
+          guard v2 != -1 else { return }
+          let v3 = v2 &* 3
+          guard v3 >= 0 else { return }
+          b ^= v3
+          let v4 = b &+ 7
+          guard v4 != -2 else { return }
+          let v5 = v4 >> 1
+          guard v5 != -3 else { return }
+          c &+= v5
+          let v6 = c & 0xFFFFF
+          guard v6 != -4 else { return }
+          sink.receive(v6 &+ 2)
+        }
+      ]
       for i in 0..<n { subject.send(i) }
       return sink.pointer.pointee
     },
@@ -158,14 +162,16 @@ public enum HandLoops {
       var pending: [Int] = []
       var head = 0
       first.receivers = [{ pending.append($0) }]
-      second.receivers = [{
-        sink.receive(pending[head] &+ $0)
-        head += 1
-        if head == pending.count {
-          pending.removeAll(keepingCapacity: true)
-          head = 0
+      second.receivers = [
+        {
+          sink.receive(pending[head] &+ $0)
+          head += 1
+          if head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+          }
         }
-      }]
+      ]
       for i in 0..<n {
         first.send(i)
         second.send(i)
@@ -178,14 +184,18 @@ public enum HandLoops {
       let second = LoopSubject()
       var a: Int?
       var b: Int?
-      first.receivers = [{
-        a = $0
-        if let b { sink.receive($0 &+ b) }
-      }]
-      second.receivers = [{
-        b = $0
-        if let a { sink.receive(a &+ $0) }
-      }]
+      first.receivers = [
+        {
+          a = $0
+          if let b { sink.receive($0 &+ b) }
+        }
+      ]
+      second.receivers = [
+        {
+          b = $0
+          if let a { sink.receive(a &+ $0) }
+        }
+      ]
       for i in 0..<n / 2 {
         first.send(i)
         second.send(i)

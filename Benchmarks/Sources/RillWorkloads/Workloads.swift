@@ -36,19 +36,19 @@ public enum Workloads {
       Workload(name: "sink + cancel churn (per subscription)", run: churn),
     ]
     #if RILL
-      all.append(Workload(name: "merge of two subjects", run: mergeTwo))
+    all.append(Workload(name: "merge of two subjects", run: mergeTwo))
     #else
-      all.append(Workload(name: "merge of two subjects", run: nil))
+    all.append(Workload(name: "merge of two subjects", run: nil))
     #endif
     #if RILL && !RILL_ZIP
-      all.append(Workload(name: "zip of two subjects (per pair)", run: nil))
+    all.append(Workload(name: "zip of two subjects (per pair)", run: nil))
     #else
-      all.append(Workload(name: "zip of two subjects (per pair)", run: zipTwo))
+    all.append(Workload(name: "zip of two subjects (per pair)", run: zipTwo))
     #endif
     #if RILL && RILL_COMBINE_LATEST
-      all.append(Workload(name: "combineLatest of two subjects", run: combineLatestTwo))
+    all.append(Workload(name: "combineLatest of two subjects", run: combineLatestTwo))
     #else
-      all.append(Workload(name: "combineLatest of two subjects", run: nil))
+    all.append(Workload(name: "combineLatest of two subjects", run: nil))
     #endif
     all += [
       Workload(name: "two threads send into one subject", run: twoThreads),
@@ -153,15 +153,18 @@ public enum Workloads {
   static func twentyMixed(_ n: Int) -> Int {
     let sum = Accumulator()
     let subject = PassthroughSubject<Int, Never>()
-    let first: AnyPublisher<Int, Never> = subject
+    let first: AnyPublisher<Int, Never> =
+      subject
       .map { (v: Int) in v &+ 1 }.filter { (v: Int) in v >= 0 }.scan(0) { (a: Int, v: Int) in a &+ v }
       .map { (v: Int) in v & 0xFFFF }.filter { (v: Int) in v != -1 }
       .eraseToAnyPublisher()
-    let second: AnyPublisher<Int, Never> = first
+    let second: AnyPublisher<Int, Never> =
+      first
       .map { (v: Int) in v &* 3 }.filter { (v: Int) in v >= 0 }.scan(0) { (a: Int, v: Int) in a ^ v }
       .map { (v: Int) in v &+ 7 }.filter { (v: Int) in v != -2 }
       .eraseToAnyPublisher()
-    let third: AnyPublisher<Int, Never> = second
+    let third: AnyPublisher<Int, Never> =
+      second
       .map { (v: Int) in v >> 1 }.filter { (v: Int) in v != -3 }.scan(1) { (a: Int, v: Int) in a &+ v }
       .map { (v: Int) in v & 0xFFFFF }.filter { (v: Int) in v != -4 }
       .eraseToAnyPublisher()
@@ -178,48 +181,48 @@ public enum Workloads {
   }
 
   #if RILL
-    static func mergeTwo(_ n: Int) -> Int {
-      let sum = Accumulator()
-      let first = PassthroughSubject<Int, Never>()
-      let second = PassthroughSubject<Int, Never>()
-      let cancellable = first.merge(with: second).sink { sum.add($0) }
-      for i in 0..<n / 2 {
-        first.send(i)
-        second.send(i)
-      }
-      cancellable.cancel()
-      return sum.value
+  static func mergeTwo(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let cancellable = first.merge(with: second).sink { sum.add($0) }
+    for i in 0..<n / 2 {
+      first.send(i)
+      second.send(i)
     }
+    cancellable.cancel()
+    return sum.value
+  }
   #endif
 
   #if !RILL || RILL_ZIP
-    static func zipTwo(_ n: Int) -> Int {
-      let sum = Accumulator()
-      let first = PassthroughSubject<Int, Never>()
-      let second = PassthroughSubject<Int, Never>()
-      let cancellable = first.zip(second).sink { sum.add($0.0 &+ $0.1) }
-      for i in 0..<n {
-        first.send(i)
-        second.send(i)
-      }
-      cancellable.cancel()
-      return sum.value
+  static func zipTwo(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let cancellable = first.zip(second).sink { sum.add($0.0 &+ $0.1) }
+    for i in 0..<n {
+      first.send(i)
+      second.send(i)
     }
+    cancellable.cancel()
+    return sum.value
+  }
   #endif
 
   #if RILL && RILL_COMBINE_LATEST
-    static func combineLatestTwo(_ n: Int) -> Int {
-      let sum = Accumulator()
-      let first = PassthroughSubject<Int, Never>()
-      let second = PassthroughSubject<Int, Never>()
-      let cancellable = first.combineLatest(second).sink { sum.add($0.0 &+ $0.1) }
-      for i in 0..<n / 2 {
-        first.send(i)
-        second.send(i)
-      }
-      cancellable.cancel()
-      return sum.value
+  static func combineLatestTwo(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let cancellable = first.combineLatest(second).sink { sum.add($0.0 &+ $0.1) }
+    for i in 0..<n / 2 {
+      first.send(i)
+      second.send(i)
     }
+    cancellable.cancel()
+    return sum.value
+  }
   #endif
 
   static let queue = DispatchQueue(label: "rill.benchmarks.receive-on")

@@ -3,12 +3,13 @@
 // Prints the checksum and the time per element. `valgrind` with two element counts gives allocations and
 // instructions per element from the difference.
 import Dispatch
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HandLoops
 import OpenCombineWorkloads
 import RillWorkloads
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let n = Int(arguments[3]) else {
