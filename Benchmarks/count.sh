@@ -16,4 +16,4 @@ allocations() {
 }
 i1=$(instructions "$n") i2=$(instructions $((2 * n)))
 a1=$(allocations "$n") a2=$(allocations $((2 * n)))
-python3 -c "print(f'$framework | $workload | {($i2 - $i1) / $n:.0f} instructions/element | {($a2 - $a1) / $n:.3f} allocations/element')"
+python3 -c "import sys; print(f'{sys.argv[1]} | {sys.argv[2]} | {($i2 - $i1) / $n:.0f} instructions/element | {($a2 - $a1) / $n:.3f} allocations/element')" "$framework" "$workload"

@@ -3,6 +3,7 @@
 ///
 /// A rule folds elements into a running `Partial` and turns the final partial into the one published value. Only
 /// `fold` may call user code; `result` and `failure` must be plain data transformations.
+@usableFromInline
 protocol ReducingRule<Input, Output, Failure> {
   associatedtype Input
   associatedtype Output
@@ -27,10 +28,12 @@ protocol ReducingRule<Input, Output, Failure> {
 }
 
 extension ReducingRule where UpstreamFailure == Failure {
+  @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { error }
 }
 
 /// What a reducing rule decided about one element.
+@usableFromInline
 enum ReducingStep<Failure: Error> {
   /// Keep reducing.
   case proceed
@@ -47,12 +50,14 @@ enum ReducingStep<Failure: Error> {
 /// something. A rule that knows the answer early (`contains`, `allSatisfy`) or throws (`try` variants) cancels
 /// upstream at once. Upstream failures are forwarded immediately, without waiting for demand.
 // SAFETY: all mutable state is in `state`; the rule's closures, upstream and downstream are called outside the lock.
+@usableFromInline
 final class ReducingSubscription<Rule: ReducingRule, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
-  typealias Input = Rule.Input
-  typealias Failure = Rule.UpstreamFailure
+  @usableFromInline typealias Input = Rule.Input
+  @usableFromInline typealias Failure = Rule.UpstreamFailure
 
+  @usableFromInline
   enum Phase {
     /// Folding elements; `partial` is `nil` while a fold runs outside the lock.
     case reducing(Rule.Partial?)
@@ -62,38 +67,49 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     case ended
   }
 
+  @usableFromInline
   struct State {
-    var upstream = SubscriptionState.awaitingSubscription
-    var phase: Phase
-    var isDemanded = false
+    @usableFromInline var upstream: SubscriptionState
+    @usableFromInline var phase: Phase
+    @usableFromInline var isDemanded: Bool
+
+    @inlinable
+    init(phase: Phase) {
+      upstream = .awaitingSubscription
+      self.phase = phase
+      isDemanded = false
+    }
   }
 
   /// What to do after the reduction ends.
+  @usableFromInline
   enum EndAction {
     case deliver(Rule.Output?)
     case fail(Rule.Failure)
     case wait
   }
 
-  private let rule: Rule
-  private let downstream: Downstream
-  private let state: Locked<State>
+  @usableFromInline let rule: Rule
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(rule: Rule, downstream: Downstream) {
     self.rule = rule
     self.downstream = downstream
     state = Locked(State(phase: .reducing(rule.initial)))
   }
 
-  var description: String { rule.name }
+  @usableFromInline var description: String { rule.name }
 
-  var customMirror: Mirror {
+  @usableFromInline var customMirror: Mirror {
     let phase = state.withLock { $0.phase }
     return Mirror(self, children: ["downstream": downstream, "phase": phase])
   }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var playgroundDescription: Any { description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     guard state.withLock({ $0.upstream.subscribe(subscription) }) else {
       subscription.cancel()
@@ -104,6 +120,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     subscription.request(.unlimited)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let taken = state.withLock { state -> Rule.Partial? in
       guard state.upstream.upstream != nil, case .reducing(let partial) = state.phase else { return nil }
@@ -139,6 +156,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Rule.UpstreamFailure>) {
     let action = state.withLock { state -> EndAction? in
       guard state.upstream.terminate() != nil, case .reducing(let partial) = state.phase else { return nil }
@@ -155,6 +173,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(rule.name): a subscriber requested \(demand); demand must be greater than zero")
     let result = state.withLock { state -> Rule.Output?? in
@@ -169,6 +188,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     }
   }
 
+  @inlinable
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       state.phase = .ended
@@ -178,7 +198,8 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   }
 
   /// Moves to the end of the reduction: delivers now if downstream has asked, otherwise keeps the result.
-  private func end(_ state: inout State, with result: Rule.Output?) -> EndAction {
+  @inlinable
+  func end(_ state: inout State, with result: Rule.Output?) -> EndAction {
     if state.isDemanded {
       state.phase = .ended
       return .deliver(result)
@@ -187,7 +208,8 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     return .wait
   }
 
-  private func perform(_ action: EndAction) {
+  @inlinable
+  func perform(_ action: EndAction) {
     switch action {
     case .deliver(let result):
       if let result {

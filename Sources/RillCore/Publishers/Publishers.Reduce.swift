@@ -13,6 +13,7 @@ extension Publisher {
   /// - Returns: A publisher that applies the closure to all received elements and produces an accumulated value
   ///   when the upstream publisher finishes. If `reduce(_:_:)` receives an error from the upstream publisher, the
   ///   operator delivers it to the downstream subscriber, the publisher terminates and publishes no value.
+  @inlinable
   public func reduce<T>(
     _ initialResult: T,
     _ nextPartialResult: @escaping (T, Output) -> T
@@ -37,6 +38,7 @@ extension Publisher {
   ///     element from the upstream publisher to produce a new value.
   /// - Returns: A publisher that applies the closure to all received elements and produces an accumulated value
   ///   when the upstream publisher finishes.
+  @inlinable
   public func tryReduce<T>(
     _ initialResult: T,
     _ nextPartialResult: @escaping (T, Output) throws -> T
@@ -63,12 +65,14 @@ extension Publishers {
 
     /// Creates a publisher that applies a closure to all received elements and produces an accumulated value when
     /// the upstream publisher finishes.
+    @inlinable
     public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
       self.upstream = upstream
       self.initial = initial
       self.nextPartialResult = nextPartialResult
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let rule = ReduceRule<Upstream.Output, Output, Failure>(initial: initial, next: nextPartialResult)
       upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
@@ -92,6 +96,7 @@ extension Publishers {
 
     /// Creates a publisher that applies an error-throwing closure to all received elements and produces an
     /// accumulated value when the upstream publisher finishes.
+    @inlinable
     public init(
       upstream: Upstream,
       initial: Output,
@@ -102,6 +107,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let rule = TryReduceRule<Upstream.Output, Output, Upstream.Failure>(initial: initial, next: nextPartialResult)
       upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
@@ -109,30 +115,47 @@ extension Publishers {
   }
 }
 
-private struct ReduceRule<Input, Output, Failure: Error>: ReducingRule {
-  typealias UpstreamFailure = Failure
+@usableFromInline
+struct ReduceRule<Input, Output, Failure: Error>: ReducingRule {
+  @usableFromInline typealias UpstreamFailure = Failure
 
-  let initial: Output
-  let next: (Output, Input) -> Output
+  @usableFromInline let initial: Output
+  @usableFromInline let next: (Output, Input) -> Output
 
-  var name: String { "Reduce" }
+  @inlinable
+  init(initial: Output, next: @escaping (Output, Input) -> Output) {
+    self.initial = initial
+    self.next = next
+  }
 
+  @usableFromInline var name: String { "Reduce" }
+
+  @inlinable
   func fold(_ partial: inout Output, _ input: Input) -> ReducingStep<Failure> {
     partial = next(partial, input)
     return .proceed
   }
 
+  @inlinable
   func result(_ partial: consuming Output) -> Output? { partial }
 }
 
-private struct TryReduceRule<Input, Output, UpstreamFailure: Error>: ReducingRule {
-  typealias Failure = any Error
+@usableFromInline
+struct TryReduceRule<Input, Output, UpstreamFailure: Error>: ReducingRule {
+  @usableFromInline typealias Failure = any Error
 
-  let initial: Output
-  let next: (Output, Input) throws -> Output
+  @usableFromInline let initial: Output
+  @usableFromInline let next: (Output, Input) throws -> Output
 
-  var name: String { "TryReduce" }
+  @inlinable
+  init(initial: Output, next: @escaping (Output, Input) throws -> Output) {
+    self.initial = initial
+    self.next = next
+  }
 
+  @usableFromInline var name: String { "TryReduce" }
+
+  @inlinable
   func fold(_ partial: inout Output, _ input: Input) -> ReducingStep<any Error> {
     do {
       partial = try next(partial, input)
@@ -142,7 +165,9 @@ private struct TryReduceRule<Input, Output, UpstreamFailure: Error>: ReducingRul
     }
   }
 
+  @inlinable
   func result(_ partial: consuming Output) -> Output? { partial }
 
+  @inlinable
   func failure(_ error: UpstreamFailure) -> any Error { error }
 }

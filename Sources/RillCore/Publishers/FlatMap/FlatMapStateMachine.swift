@@ -8,31 +8,35 @@
 /// directly gets `.max(1)` back from `receive`, and a child whose queued value is delivered later is asked
 /// for one more with `request(.max(1))`. Once downstream demand is unlimited, every child is asked for
 /// `.unlimited` and no per-value requests follow.
+@usableFromInline
 struct FlatMapStateMachine<Value, Failure: Error> {
-  private enum OuterPhase {
+  @usableFromInline
+  enum OuterPhase {
     case awaitingSubscription
     case subscribed(any Subscription)
     case finished
   }
 
-  private let maxPublishers: Subscribers.Demand
-  private var outer: OuterPhase
-  private var children: [Int: (any Subscription)?] = [:]
-  private var nextChild = 0
-  private var queue: [(child: Int, value: Value)] = []
-  private var queueHead = 0
-  private var demand = Subscribers.Demand.none
-  private var isDelivering = false
-  private var isTerminated = false
-  private var pendingFailure: Failure?
+  @usableFromInline let maxPublishers: Subscribers.Demand
+  @usableFromInline var outer: OuterPhase
+  @usableFromInline var children: [Int: (any Subscription)?] = [:]
+  @usableFromInline var nextChild = 0
+  @usableFromInline var queue: [(child: Int, value: Value)] = []
+  @usableFromInline var queueHead = 0
+  @usableFromInline var demand = Subscribers.Demand.none
+  @usableFromInline var isDelivering = false
+  @usableFromInline var isTerminated = false
+  @usableFromInline var pendingFailure: Failure?
 
   /// Creates the state of a `flatMap` subscription that subscribes to at most `maxPublishers` children at once.
+  @inlinable
   init(maxPublishers: Subscribers.Demand) {
     self.maxPublishers = maxPublishers
     outer = .awaitingSubscription
   }
 
   /// Creates the state of a `merge` subscription: `count` children known up front and no outer upstream.
+  @inlinable
   init(mergingCount count: Int) {
     maxPublishers = .unlimited
     outer = .finished
@@ -41,18 +45,21 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished`.
+  @inlinable
   mutating func finishIfEmpty() -> Bool {
     !isTerminated && finishIfDone()
   }
 
   // MARK: Outer upstream
 
+  @usableFromInline
   enum OuterSubscriptionAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
   }
 
+  @inlinable
   mutating func outerSubscribed(_ subscription: any Subscription) -> OuterSubscriptionAction {
     guard !isTerminated, case .awaitingSubscription = outer else { return .cancel(subscription) }
     outer = .subscribed(subscription)
@@ -60,6 +67,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Registers a child for an outer value; returns its index, or `nil` when the value must be ignored.
+  @inlinable
   mutating func outerValue() -> Int? {
     guard !isTerminated, case .subscribed = outer else { return nil }
     let index = nextChild
@@ -68,6 +76,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return index
   }
 
+  @usableFromInline
   enum CompletionAction {
     /// Send `.finished` downstream.
     case finish
@@ -80,6 +89,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case none
   }
 
+  @inlinable
   mutating func outerCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
     guard !isTerminated, case .subscribed = outer else { return .none }
     switch completion {
@@ -94,17 +104,20 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   // MARK: Children
 
+  @usableFromInline
   enum ChildSubscriptionAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
   }
 
+  @inlinable
   mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
     guard !isTerminated, let existing = children[index], existing == nil else { return .cancel(subscription) }
     children[index] = subscription
     return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
   }
 
+  @usableFromInline
   enum ChildValueAction {
     /// Deliver `value` downstream and become the drainer; return `returning` from the child's `receive`.
     case deliver(Value, thenRequest: (any Subscription)?, returning: Subscribers.Demand)
@@ -112,6 +125,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case none
   }
 
+  @inlinable
   mutating func childValue(_ index: Int, _ value: Value) -> ChildValueAction {
     guard !isTerminated else { return .none }
     guard !isDelivering, demand > 0 else {
@@ -129,6 +143,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return .deliver(value, thenRequest: request, returning: .none)
   }
 
+  @inlinable
   mutating func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
     guard !isTerminated, children.removeValue(forKey: index) != nil else { return .none }
     switch completion {
@@ -143,6 +158,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   // MARK: Downstream
 
+  @usableFromInline
   enum DrainStep {
     /// Deliver `value` downstream, then ask `thenRequest` (if any) for one more value, then report `delivered`.
     case deliver(Value, thenRequest: (any Subscription)?)
@@ -152,6 +168,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Adds downstream demand; returns the next drain step and the children to ask for `.unlimited`.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     guard !isTerminated else { return (.idle, []) }
     let upgrade = addDemand(more)
@@ -162,6 +179,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Records that the drainer delivered a value and downstream asked for `additional` more.
+  @inlinable
   mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     guard !isTerminated else {
       isDelivering = false
@@ -178,6 +196,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     guard !isTerminated else { return [] }
     isTerminated = true
@@ -187,14 +206,16 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   // MARK: Helpers
 
-  private mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
+  @inlinable
+  mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
     let wasUnlimited = demand == .unlimited
     demand += more
     guard !wasUnlimited, demand == .unlimited else { return [] }
     return children.sorted { $0.key < $1.key }.compactMap { $0.value }
   }
 
-  private mutating func dequeue() -> (Value, (any Subscription)?) {
+  @inlinable
+  mutating func dequeue() -> (Value, (any Subscription)?) {
     let (child, value) = queue[queueHead]
     queueHead += 1
     if queueHead == queue.count {
@@ -206,13 +227,15 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return (value, request)
   }
 
-  private mutating func finishIfDone() -> Bool {
+  @inlinable
+  mutating func finishIfDone() -> Bool {
     guard case .finished = outer, children.isEmpty, queueHead == queue.count, !isDelivering else { return false }
     isTerminated = true
     return true
   }
 
-  private mutating func terminate(failure: Failure, except index: Int?) -> CompletionAction {
+  @inlinable
+  mutating func terminate(failure: Failure, except index: Int?) -> CompletionAction {
     isTerminated = true
     queue.removeAll()
     queueHead = 0
@@ -224,7 +247,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return .fail(failure, cancelling: cancelling)
   }
 
-  private mutating func releaseAll(except index: Int?) -> [any Subscription] {
+  @inlinable
+  mutating func releaseAll(except index: Int?) -> [any Subscription] {
     var cancelling: [any Subscription] = []
     for (child, subscription) in children.sorted(by: { $0.key < $1.key }) where child != index {
       if let subscription { cancelling.append(subscription) }

@@ -1,29 +1,33 @@
 /// The subscription that `flatMap` and the `merge` family present downstream: it runs a `FlatMapStateMachine`
 /// and acts on its answers outside the lock.
 // SAFETY: all mutable state is in `machine`; downstream, upstreams and children are called outside the lock.
+@usableFromInline
 final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  @usableFromInline
   typealias Machine = FlatMapStateMachine<Downstream.Input, Downstream.Failure>
 
-  private let downstream: Downstream
-  private let machine: Locked<Machine>
-  private let name: String
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let machine: Locked<Machine>
+  @usableFromInline let name: String
 
+  @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
     self.downstream = downstream
     self.machine = Locked(machine)
     self.name = name
   }
 
-  var description: String { name }
+  @usableFromInline var description: String { name }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var playgroundDescription: Any { description }
 
   /// Presents a merge of `count` upstreams to `downstream`; the caller then subscribes each upstream `i` with
   /// `child(i)`.
+  @inlinable
   static func merging(_ downstream: Downstream, count: Int) -> FlatMapSubscription {
     let merger = FlatMapSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
     downstream.receive(subscription: merger)
@@ -32,12 +36,14 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   /// The subscriber for child `index`.
+  @inlinable
   func child(_ index: Int) -> FlatMapChildSubscriber<Downstream> {
     FlatMapChildSubscriber(index: index, parent: self)
   }
 
   // MARK: Outer upstream (flatMap)
 
+  @inlinable
   func outerSubscribed(_ subscription: any Subscription) {
     switch machine.withLock({ $0.outerSubscribed(subscription) }) {
     case .request(let upstream, let demand): upstream.request(demand)
@@ -47,16 +53,19 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   /// Registers a child for an outer value; returns its index, or `nil` when the value must be ignored.
+  @inlinable
   func outerValue() -> Int? {
     machine.withLock { $0.outerValue() }
   }
 
+  @inlinable
   func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.outerCompleted(completion) })
   }
 
   // MARK: Children
 
+  @inlinable
   func childSubscribed(_ index: Int, _ subscription: any Subscription) {
     switch machine.withLock({ $0.childSubscribed(index, subscription) }) {
     case .request(let child, let demand): child.request(demand)
@@ -64,6 +73,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
+  @inlinable
   func childValue(_ index: Int, _ value: Downstream.Input) -> Subscribers.Demand {
     guard case .deliver(let value, let request, let returning) = machine.withLock({ $0.childValue(index, value) })
     else { return .none }
@@ -71,12 +81,14 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     return returning
   }
 
+  @inlinable
   func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.childCompleted(index, completion) })
   }
 
   // MARK: Subscription
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     let (step, upgrade) = machine.withLock { $0.request(demand) }
@@ -84,13 +96,15 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     drain(step)
   }
 
+  @inlinable
   func cancel() {
     for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
   }
 
   // MARK: Acting
 
-  private func perform(_ action: Machine.CompletionAction) {
+  @inlinable
+  func perform(_ action: Machine.CompletionAction) {
     switch action {
     case .finish:
       downstream.receive(completion: .finished)
@@ -107,7 +121,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   /// Delivers downstream, one value at a time, until the machine says to stop.
-  private func drain(_ first: Machine.DrainStep) {
+  @inlinable
+  func drain(_ first: Machine.DrainStep) {
     var step = first
     while true {
       switch step {
@@ -131,30 +146,45 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 }
 
 /// The subscriber that `FlatMapSubscription` attaches to each child publisher.
+@usableFromInline
 struct FlatMapChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  let index: Int
-  let parent: FlatMapSubscription<Downstream>
-  let combineIdentifier = CombineIdentifier()
+  @usableFromInline let index: Int
+  @usableFromInline let parent: FlatMapSubscription<Downstream>
+  @usableFromInline let combineIdentifier: CombineIdentifier
 
-  var description: String { parent.description }
+  @inlinable
+  init(index: Int, parent: FlatMapSubscription<Downstream>) {
+    self.index = index
+    self.parent = parent
+    combineIdentifier = CombineIdentifier()
+  }
 
-  var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+  @usableFromInline var description: String { parent.description }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var customMirror: Mirror {
+    Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+  }
 
+  @usableFromInline var playgroundDescription: Any { description }
+
+  @inlinable
   func receive(subscription: any Subscription) {
     parent.childSubscribed(index, subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     parent.childValue(index, input)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     parent.childCompleted(index, completion)
   }

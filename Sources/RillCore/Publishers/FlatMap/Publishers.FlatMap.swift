@@ -18,6 +18,7 @@ extension Publisher {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @inlinable
   public func flatMap<T, P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -43,6 +44,7 @@ extension Publisher where Failure == Never {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -70,6 +72,7 @@ extension Publisher where Failure == Never {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -97,6 +100,7 @@ extension Publisher {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -134,6 +138,7 @@ extension Publishers {
     ///   - maxPublishers: The maximum number of concurrent publisher subscriptions.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
     ///     elements of that type.
+    @inlinable
     public init(
       upstream: Upstream,
       maxPublishers: Subscribers.Demand,
@@ -144,6 +149,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
       let subscription = FlatMapSubscription(
@@ -158,32 +164,47 @@ extension Publishers {
 }
 
 extension Publishers.FlatMap {
-  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    let parent: FlatMapSubscription<Downstream>
-    let transform: (Upstream.Output) -> NewPublisher
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let parent: FlatMapSubscription<Downstream>
+    @usableFromInline let transform: (Upstream.Output) -> NewPublisher
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
-    var description: String { "FlatMap" }
+    @inlinable
+    init(parent: FlatMapSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
+      self.parent = parent
+      self.transform = transform
+      combineIdentifier = CombineIdentifier()
+    }
 
-    var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+    @usableFromInline var description: String { "FlatMap" }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var customMirror: Mirror {
+      Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+    }
 
+    @usableFromInline var playgroundDescription: Any { description }
+
+    @inlinable
     func receive(subscription: any Subscription) {
       parent.outerSubscribed(subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let index = parent.outerValue() else { return .none }
       transform(input).subscribe(FlatMapChildSubscriber(index: index, parent: parent))
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       parent.outerCompleted(completion)
     }

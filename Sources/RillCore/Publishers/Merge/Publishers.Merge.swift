@@ -10,6 +10,7 @@ extension Publisher {
   ///
   /// - Parameter other: Another publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<P: Publisher>(
     with other: P
   ) -> Publishers.Merge<Self, P>
@@ -34,6 +35,7 @@ extension Publisher {
   ///   - b: Another publisher.
   ///   - c: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher>(
     with b: B,
     _ c: C
@@ -63,6 +65,7 @@ extension Publisher {
   ///   - c: A publisher.
   ///   - d: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher>(
     with b: B,
     _ c: C,
@@ -97,6 +100,7 @@ extension Publisher {
   ///   - d: A publisher.
   ///   - e: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
     with b: B,
     _ c: C,
@@ -136,6 +140,7 @@ extension Publisher {
   ///   - e: A publisher.
   ///   - f: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
     with b: B,
     _ c: C,
@@ -180,6 +185,7 @@ extension Publisher {
   ///   - f: A publisher.
   ///   - g: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
     with b: B,
     _ c: C,
@@ -229,6 +235,7 @@ extension Publisher {
   ///   - g: A publisher.
   ///   - h: An publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
     with b: B,
     _ c: C,
@@ -283,11 +290,13 @@ extension Publishers {
     /// - Parameters:
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 2)
       a.subscribe(merger.child(0))
@@ -304,6 +313,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge3<A, B, Z>
@@ -326,6 +336,7 @@ extension Publishers {
     ///   - z: A publisher.
     ///   - y: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
       with z: Z,
       _ y: Y
@@ -352,6 +363,7 @@ extension Publishers {
     ///   - y: A publisher.
     ///   - x: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
       with z: Z,
       _ y: Y,
@@ -382,6 +394,7 @@ extension Publishers {
     ///   - x: A publisher.
     ///   - w: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
       with z: Z,
       _ y: Y,
@@ -416,6 +429,7 @@ extension Publishers {
     ///   - w: A publisher.
     ///   - v: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
       with z: Z,
       _ y: Y,
@@ -454,6 +468,7 @@ extension Publishers {
     ///   - v: A publisher.
     ///   - u: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(
       with z: Z,
       _ y: Y,

@@ -29,12 +29,14 @@ extension Publishers {
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 3)
       a.subscribe(merger.child(0))
@@ -52,6 +54,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge4<A, B, C, Z>
@@ -74,6 +77,7 @@ extension Publishers {
     ///   - z: A publisher.
     ///   - y: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
       with z: Z,
       _ y: Y
@@ -100,6 +104,7 @@ extension Publishers {
     ///   - y: A publisher.
     ///   - x: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
       with z: Z,
       _ y: Y,
@@ -130,6 +135,7 @@ extension Publishers {
     ///   - x: A publisher.
     ///   - w: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
       with z: Z,
       _ y: Y,
@@ -164,6 +170,7 @@ extension Publishers {
     ///   - w: A publisher.
     ///   - v: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
       with z: Z,
       _ y: Y,
@@ -227,6 +234,7 @@ extension Publishers {
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
     ///   - d: The fourth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -234,6 +242,7 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 4)
       a.subscribe(merger.child(0))
@@ -252,6 +261,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge5<A, B, C, D, Z>
@@ -274,6 +284,7 @@ extension Publishers {
     ///   - z: A publisher.
     ///   - y: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
       with z: Z,
       _ y: Y
@@ -300,6 +311,7 @@ extension Publishers {
     ///   - y: A publisher.
     ///   - x: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
       with z: Z,
       _ y: Y,
@@ -330,6 +342,7 @@ extension Publishers {
     ///   - x: A publisher.
     ///   - w: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
       with z: Z,
       _ y: Y,

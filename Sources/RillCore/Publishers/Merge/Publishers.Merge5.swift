@@ -41,6 +41,7 @@ extension Publishers {
     ///   - c: The third upstream publisher.
     ///   - d: The fourth upstream publisher.
     ///   - e: The fifth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
       self.a = a
       self.b = b
@@ -49,6 +50,7 @@ extension Publishers {
       self.e = e
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 5)
       a.subscribe(merger.child(0))
@@ -68,6 +70,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge6<A, B, C, D, E, Z>
@@ -90,6 +93,7 @@ extension Publishers {
     ///   - z: A publisher.
     ///   - y: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
       with z: Z,
       _ y: Y
@@ -116,6 +120,7 @@ extension Publishers {
     ///   - y: A publisher.
     ///   - x: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
       with z: Z,
       _ y: Y,
@@ -185,6 +190,7 @@ extension Publishers {
     ///   - d: The fourth upstream publisher.
     ///   - e: The fifth upstream publisher.
     ///   - f: The sixth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
       self.a = a
       self.b = b
@@ -194,6 +200,7 @@ extension Publishers {
       self.f = f
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 6)
       a.subscribe(merger.child(0))
@@ -214,6 +221,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge7<A, B, C, D, E, F, Z>
@@ -236,6 +244,7 @@ extension Publishers {
     ///   - z: A publisher.
     ///   - y: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
       with z: Z,
       _ y: Y
@@ -317,6 +326,7 @@ extension Publishers {
     ///   - e: The fifth upstream publisher.
     ///   - f: The sixth upstream publisher.
     ///   - g: The seventh upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
       self.a = a
       self.b = b
@@ -327,6 +337,7 @@ extension Publishers {
       self.g = g
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 7)
       a.subscribe(merger.child(0))
@@ -348,6 +359,7 @@ extension Publishers {
     ///
     /// - Parameter z: A publisher.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge<Z: Publisher>(
       with z: Z
     ) -> Publishers.Merge8<A, B, C, D, E, F, G, Z>
@@ -433,6 +445,7 @@ extension Publishers {
     ///   - f: The sixth upstream publisher.
     ///   - g: The seventh upstream publisher.
     ///   - h: The eighth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
       self.a = a
       self.b = b
@@ -444,6 +457,7 @@ extension Publishers {
       self.h = h
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 8)
       a.subscribe(merger.child(0))

@@ -10,6 +10,7 @@ extension Publisher {
   ///
   /// - Parameter other: Another publisher of this publisher's type.
   /// - Returns: A publisher that emits an event when either upstream publisher emits an event.
+  @inlinable
   public func merge(with other: Self) -> Publishers.MergeMany<Self> {
     Publishers.MergeMany(self, other)
   }
@@ -32,6 +33,7 @@ extension Publishers {
     ///
     /// - Parameter upstream: A variadic parameter containing zero or more publishers to merge with this
     ///   publisher.
+    @inlinable
     public init(_ upstream: Upstream...) {
       publishers = upstream
     }
@@ -39,10 +41,12 @@ extension Publishers {
     /// Creates a publisher created by applying the merge function to a sequence of upstream publishers.
     ///
     /// - Parameter upstream: A sequence containing zero or more publishers to merge with this publisher.
+    @inlinable
     public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
       publishers = Array(upstream)
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: publishers.count)
       for (index, publisher) in publishers.enumerated() {
@@ -60,6 +64,7 @@ extension Publishers {
     ///
     /// - Parameter other: Another publisher of the same type.
     /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
     public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
       Publishers.MergeMany(publishers + [other])
     }
