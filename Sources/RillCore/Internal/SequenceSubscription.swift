@@ -46,6 +46,13 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   let name: () -> String
 
+  /// Runs `requestNow` in code specialised for this subscription's types.
+  ///
+  /// Made in `init`, in client code that knows the types: `request` arrives through `any Subscription`, which
+  /// lands in the unspecialised generic implementation, and the delivery loop must not run there.
+  @usableFromInline
+  let requestThunk: (SequenceSubscription, Subscribers.Demand) -> Void
+
   @inlinable
   init(
     downstream: Downstream,
@@ -57,6 +64,7 @@ where Downstream.Input == Elements.Element {
     state = Locked(State(downstream: downstream, iterator: iterator, next: first))
     self.completion = completion
     self.name = name
+    requestThunk = { $0.requestNow($1) }
   }
 
   /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
@@ -94,6 +102,11 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
+    requestThunk(self, demand)
+  }
+
+  @inlinable
+  func requestNow(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name()): a subscriber requested \(demand); demand must be greater than zero")
     let start = state.withLock { state -> (Downstream, Elements.Iterator, Elements.Element, Subscribers.Demand)? in
       guard let downstream = state.downstream else { return nil }

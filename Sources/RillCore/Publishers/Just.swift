@@ -12,10 +12,12 @@ public struct Just<Output>: Publisher {
   public let output: Output
 
   /// Initializes a publisher that emits the specified output just once.
+  @inlinable
   public init(_ output: Output) {
     self.output = output
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
     subscriber.receive(subscription: OneShotSubscription(downstream: subscriber, value: output, name: "Just"))
   }

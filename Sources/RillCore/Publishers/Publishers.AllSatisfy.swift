@@ -65,7 +65,7 @@ extension Publishers {
         mapFailure: { $0 },
         satisfies: { .success(predicate($0)) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -95,7 +95,7 @@ extension Publishers {
         mapFailure: { $0 },
         satisfies: { input in Result { try predicate(input) } }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -56,7 +56,7 @@ extension Publishers {
         }
         return false
       }
-      upstream.subscribe(Inner(parent: self, downstream: subscriber))
+      upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
       guard mustConnect else { return }
       let cancellable = upstream.connect()
       let isAbandoned = connection.withLock { connection -> Bool in

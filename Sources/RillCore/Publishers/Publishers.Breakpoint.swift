@@ -93,7 +93,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.subscribe(Inner(downstream: subscriber, breakpoint: self))
+      upstream.receive(subscriber: Inner(downstream: subscriber, breakpoint: self))
     }
   }
 }

@@ -50,7 +50,9 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.subscribe(ReducingSubscription(rule: CollectRule<Upstream.Output, Failure>(), downstream: subscriber))
+      upstream.receive(
+        subscriber: ReducingSubscription(rule: CollectRule<Upstream.Output, Failure>(), downstream: subscriber)
+      )
     }
   }
 
@@ -73,7 +75,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.subscribe(Inner(downstream: subscriber, count: count))
+      upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
     }
   }
 }

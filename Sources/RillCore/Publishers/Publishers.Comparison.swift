@@ -130,7 +130,7 @@ extension Publishers {
         mapFailure: { $0 },
         areInIncreasingOrder: { .success(areInIncreasingOrder($0, $1)) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -162,7 +162,7 @@ extension Publishers {
         mapFailure: { $0 },
         areInIncreasingOrder: { lhs, rhs in Result { try areInIncreasingOrder(lhs, rhs) } }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -78,7 +78,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success($0 == output) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -107,7 +107,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -137,7 +137,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -28,7 +28,9 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Int {
-      upstream.subscribe(ReducingSubscription(rule: CountRule<Upstream.Output, Failure>(), downstream: subscriber))
+      upstream.receive(
+        subscriber: ReducingSubscription(rule: CountRule<Upstream.Output, Failure>(), downstream: subscriber)
+      )
     }
   }
 }

@@ -74,8 +74,8 @@ extension Publishers {
       let interval = self.interval
       let tolerance = self.tolerance
       let options = self.options
-      upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, name: "Delay") { action in
+      upstream.receive(
+        subscriber: ScheduledDeliveryInner(downstream: subscriber, name: "Delay") { action in
           scheduler.schedule(
             after: scheduler.now.advanced(by: interval),
             tolerance: tolerance,

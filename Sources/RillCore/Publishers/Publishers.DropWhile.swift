@@ -56,8 +56,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
-      upstream.subscribe(
-        FilteringInner("DropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) { dropping, input in
+      upstream.receive(
+        subscriber: FilteringInner("DropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) {
+          dropping,
+          input in
           if dropping, predicate(input) { return .drop }
           dropping = false
           return .send(input)
@@ -88,8 +90,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
-      upstream.subscribe(
-        FilteringInner("TryDropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) {
+      upstream.receive(
+        subscriber: FilteringInner("TryDropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) {
           dropping,
           input in
           do {

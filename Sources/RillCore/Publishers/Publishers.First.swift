@@ -67,7 +67,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { _ in .success(true) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -97,7 +97,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -128,7 +128,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

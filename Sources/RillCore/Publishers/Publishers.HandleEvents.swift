@@ -82,7 +82,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.subscribe(Inner(events: self, downstream: subscriber))
+      upstream.receive(subscriber: Inner(events: self, downstream: subscriber))
     }
   }
 }

@@ -68,7 +68,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { _ in .success(true) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -100,7 +100,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -132,7 +132,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

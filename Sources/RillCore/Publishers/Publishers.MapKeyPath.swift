@@ -96,8 +96,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-      upstream.subscribe(
-        MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
+      upstream.receive(
+        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) {
+          ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+        }
       )
     }
   }
@@ -134,8 +136,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-      upstream.subscribe(
-        MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) {
+      upstream.receive(
+        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
         }
       )

@@ -67,8 +67,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let (lower, last) = (range.lowerBound, range.upperBound - 1)
-      upstream.subscribe(
-        FilteringInner("Output", downstream: subscriber, memory: 0, convertFailure: { $0 }) { index, input in
+      upstream.receive(
+        subscriber: FilteringInner("Output", downstream: subscriber, memory: 0, convertFailure: { $0 }) {
+          index,
+          input in
           defer { index &+= 1 }
           if index < lower { return .drop }
           if index < last { return .send(input) }

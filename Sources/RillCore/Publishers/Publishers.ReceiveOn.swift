@@ -46,8 +46,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let scheduler = self.scheduler
       let options = self.options
-      upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") { action in
+      upstream.receive(
+        subscriber: ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") { action in
           scheduler.schedule(options: options, action)
         }
       )

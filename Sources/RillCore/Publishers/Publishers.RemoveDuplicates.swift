@@ -74,8 +74,13 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let isDuplicate = predicate
-      upstream.subscribe(
-        FilteringInner("RemoveDuplicates", downstream: subscriber, memory: Output?.none, convertFailure: { $0 }) {
+      upstream.receive(
+        subscriber: FilteringInner(
+          "RemoveDuplicates",
+          downstream: subscriber,
+          memory: Output?.none,
+          convertFailure: { $0 }
+        ) {
           previous,
           input in
           defer { previous = input }
@@ -108,8 +113,13 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let isDuplicate = predicate
-      upstream.subscribe(
-        FilteringInner("TryRemoveDuplicates", downstream: subscriber, memory: Output?.none, convertFailure: { $0 }) {
+      upstream.receive(
+        subscriber: FilteringInner(
+          "TryRemoveDuplicates",
+          downstream: subscriber,
+          memory: Output?.none,
+          convertFailure: { $0 }
+        ) {
           previous,
           input in
           defer { previous = input }

@@ -41,7 +41,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(Inner(downstream: subscriber, upstream: upstream, retries: retries))
+      upstream.receive(subscriber: Inner(downstream: subscriber, upstream: upstream, retries: retries))
     }
   }
 }
@@ -143,7 +143,7 @@ extension Publishers.Retry {
       case .resubscribe:
         var again = true
         while again {
-          upstream.subscribe(self)
+          upstream.receive(subscriber: self)
           again = state.withLock { state in
             defer { state.needsResubscribe = false }
             state.isResubscribing = state.needsResubscribe

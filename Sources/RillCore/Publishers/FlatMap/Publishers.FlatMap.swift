@@ -158,7 +158,7 @@ extension Publishers {
         name: "FlatMap"
       )
       subscriber.receive(subscription: subscription)
-      upstream.subscribe(Inner(parent: subscription, transform: transform))
+      upstream.receive(subscriber: Inner(parent: subscription, transform: transform))
     }
   }
 }
@@ -200,7 +200,7 @@ extension Publishers.FlatMap {
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let index = parent.outerValue() else { return .none }
-      transform(input).subscribe(FlatMapChildSubscriber(index: index, parent: parent))
+      transform(input).receive(subscriber: FlatMapChildSubscriber(index: index, parent: parent))
       return .none
     }
 

@@ -194,8 +194,8 @@ extension Publishers {
       let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 2) {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
-      a.subscribe(engine.child(0, A.Output.self))
-      b.subscribe(engine.child(1, B.Output.self))
+      a.receive(subscriber: engine.child(0, A.Output.self))
+      b.receive(subscriber: engine.child(1, B.Output.self))
     }
   }
 }
@@ -251,9 +251,9 @@ extension Publishers {
       let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 3) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
-      a.subscribe(engine.child(0, A.Output.self))
-      b.subscribe(engine.child(1, B.Output.self))
-      c.subscribe(engine.child(2, C.Output.self))
+      a.receive(subscriber: engine.child(0, A.Output.self))
+      b.receive(subscriber: engine.child(1, B.Output.self))
+      c.receive(subscriber: engine.child(2, C.Output.self))
     }
   }
 }
@@ -315,10 +315,10 @@ extension Publishers {
       let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 4) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
-      a.subscribe(engine.child(0, A.Output.self))
-      b.subscribe(engine.child(1, B.Output.self))
-      c.subscribe(engine.child(2, C.Output.self))
-      d.subscribe(engine.child(3, D.Output.self))
+      a.receive(subscriber: engine.child(0, A.Output.self))
+      b.receive(subscriber: engine.child(1, B.Output.self))
+      c.receive(subscriber: engine.child(2, C.Output.self))
+      d.receive(subscriber: engine.child(3, D.Output.self))
     }
   }
 }
