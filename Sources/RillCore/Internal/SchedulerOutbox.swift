@@ -38,45 +38,124 @@ struct SchedulerOutbox<Event> {
   }
 }
 
+/// The events that `ScheduledDeliveryInner` has scheduled and not yet delivered, in order, and who delivers them.
+///
+/// Each event is scheduled with one action, and each action that runs delivers the oldest queued event; so
+/// every scheduled action is one delivery and no action needs to carry its event (no allocation per value).
+/// An action that runs while another is delivering (a concurrent scheduler, or a re-entrant one) leaves its
+/// turn to that deliverer (`turns`), so the downstream is never called concurrently and events stay in order.
+@usableFromInline
+struct ScheduledDeliveryQueue<Event> {
+  @usableFromInline var events: [Event] = []
+  @usableFromInline var head = 0
+  @usableFromInline var isDelivering = false
+  @usableFromInline var turns = 0
+
+  @inlinable
+  init() {}
+
+  /// Queues an event whose action the caller schedules next.
+  @inlinable
+  mutating func append(_ event: Event) {
+    events.append(event)
+  }
+
+  /// An action ran: returns the event it must deliver now, or `nil` when another caller is delivering (and
+  /// will deliver one more event in its place) or nothing is queued.
+  @inlinable
+  mutating func actionRan() -> Event? {
+    guard !isDelivering else {
+      turns += 1
+      return nil
+    }
+    guard let event = pop() else { return nil }
+    isDelivering = true
+    return event
+  }
+
+  /// The deliverer delivered an event: returns the next event it must deliver for an action that ran
+  /// meanwhile, or `nil` when its delivery is over.
+  @inlinable
+  mutating func delivered() -> Event? {
+    if turns > 0, let event = pop() {
+      turns -= 1
+      return event
+    }
+    turns = 0
+    isDelivering = false
+    return nil
+  }
+
+  /// Drops the queued events; a delivery in progress ends at its next call to ``delivered()``.
+  @inlinable
+  mutating func removeAll() {
+    events.removeAll()
+    head = 0
+    turns = 0
+  }
+
+  @inlinable
+  mutating func pop() -> Event? {
+    guard head < events.count else { return nil }
+    let event = events[head]
+    head += 1
+    if head == events.count {
+      events.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return event
+  }
+}
+
 /// The subscription of `receive(on:)` and `delay(for:)`: hands each value and the completion to a scheduler,
 /// which delivers them, one at a time and in order, to the downstream.
 ///
+/// Each event is scheduled with its own action, as Combine does; the event waits in a queue, and each action
+/// delivers the oldest one, so scheduling allocates nothing in Rill beyond what the scheduler itself needs.
 /// Demand goes straight upstream; the demand the downstream returns from a scheduled value is requested
 /// upstream after delivery. After a cancel, actions already scheduled deliver nothing.
 // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+@usableFromInline
 final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Input = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
 
+  @usableFromInline
   enum Event {
     case value(Input)
     case completion(Subscribers.Completion<Failure>)
   }
 
+  @usableFromInline
   struct State {
-    var link = SubscriptionState.awaitingSubscription
-    var isFinished = false
-    var outbox = SchedulerOutbox<Event>()
+    @usableFromInline var link = SubscriptionState.awaitingSubscription
+    @usableFromInline var isFinished = false
+    @usableFromInline var queue = ScheduledDeliveryQueue<Event>()
+
+    @inlinable
+    init() {}
   }
 
-  private let downstream: Downstream
-  private let schedule: (@escaping () -> Void) -> Void
-  private let state = Locked(State())
-  let description: String
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let schedule: (@escaping () -> Void) -> Void
+  @usableFromInline let state = Locked(State())
+  @usableFromInline let description: String
 
   /// Creates the subscription; `schedule` hands an action to the scheduler, now or after a delay.
+  @inlinable
   init(downstream: Downstream, name: String, schedule: @escaping (@escaping () -> Void) -> Void) {
     self.downstream = downstream
     self.schedule = schedule
     self.description = name
   }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var playgroundDescription: Any { description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     guard state.withLock({ $0.link.subscribe(subscription) }) else {
       subscription.cancel()
@@ -85,33 +164,51 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard state.withLock({ $0.link.upstream != nil }) else { return .none }
-    schedule { self.deliver(.value(input)) }
+    let isQueued = state.withLock { state -> Bool in
+      guard state.link.upstream != nil else { return false }
+      state.queue.append(.value(input))
+      return true
+    }
+    if isQueued {
+      schedule { self.actionRan() }
+    }
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard state.withLock({ $0.link.terminate() }) != nil else { return }
-    schedule { self.deliver(.completion(completion)) }
+    let isQueued = state.withLock { state -> Bool in
+      guard state.link.terminate() != nil else { return false }
+      state.queue.append(.completion(completion))
+      return true
+    }
+    if isQueued {
+      schedule { self.actionRan() }
+    }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(description): a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { $0.link.upstream }?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       state.isFinished = true
-      state.outbox.removeAll()
+      state.queue.removeAll()
       return state.link.terminate()
     }
     upstream?.cancel()
   }
 
-  private func deliver(_ event: Event) {
-    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+  /// One scheduled action: delivers the oldest queued event, and then any left by actions that ran meanwhile.
+  @inlinable
+  func actionRan() {
+    var next = state.withLock { $0.isFinished ? nil : $0.queue.actionRan() }
     while let event = next {
       switch event {
       case .value(let value):
@@ -122,11 +219,11 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
       case .completion(let completion):
         state.withLock { state in
           state.isFinished = true
-          state.outbox.removeAll()
+          state.queue.removeAll()
         }
         downstream.receive(completion: completion)
       }
-      next = state.withLock { $0.outbox.next() }
+      next = state.withLock { $0.queue.delivered() }
     }
   }
 }

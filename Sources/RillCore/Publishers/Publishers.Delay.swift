@@ -69,6 +69,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let scheduler = self.scheduler
       let interval = self.interval

@@ -13,6 +13,7 @@ extension Publisher {
   ///   - scheduler: The scheduler the publisher uses for element delivery.
   ///   - options: Scheduler options used to customize element delivery.
   /// - Returns: A publisher that delivers elements using the specified scheduler.
+  @inlinable
   public func receive<S: Scheduler>(
     on scheduler: S,
     options: S.SchedulerOptions? = nil
@@ -37,12 +38,14 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// Creates a publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    @inlinable
     public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
       self.upstream = upstream
       self.scheduler = scheduler
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let scheduler = self.scheduler
       let options = self.options
