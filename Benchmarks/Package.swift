@@ -23,7 +23,7 @@ let package = Package(
         .product(name: "RillCore", package: "Rill"),
         .product(name: "Rill", package: "Rill"),
       ],
-      swiftSettings: [.define("RILL")]
+      swiftSettings: [.define("RILL"), .define("RILL_ZIP"), .define("RILL_COMBINE_LATEST")]
     ),
     .target(
       name: "OpenCombineWorkloads",

@@ -2,11 +2,41 @@ import Testing
 
 @testable import RillCore
 
+/// Buffers of an `Int` upstream and a `String` upstream whose pair reads as one string ("1a").
+private struct ZipTestBuffers: ZipBuffers {
+  var numbers = ZipBuffers2<Int, String>()
+
+  func isEmpty(_ index: Int) -> Bool { numbers.isEmpty(index) }
+
+  mutating func keepLatest(_ index: Int) { numbers.keepLatest(index) }
+
+  mutating func removeFirst() -> String {
+    let (number, letter) = numbers.removeFirst()
+    return "\(number)\(letter)"
+  }
+
+  func latest() -> String {
+    let (number, letter) = numbers.latest()
+    return "\(number)\(letter)"
+  }
+
+  mutating func removeAll() { numbers.removeAll() }
+}
+
+extension ZipStateMachine where Buffers == ZipTestBuffers {
+  /// Stores `value` (an `Int` for upstream 0, a `String` for upstream 1) as the subscription's children do.
+  fileprivate mutating func received(_ index: Int, _ value: Any) -> DrainStep {
+    received(index) { buffers in
+      if index == 0 { buffers.numbers.a.append(value as! Int) } else { buffers.numbers.b.append(value as! String) }
+    }
+  }
+}
+
 @Suite struct ZipStateMachineTests {
-  typealias Machine = ZipStateMachine<String, CombiningError>
+  fileprivate typealias Machine = ZipStateMachine<ZipTestBuffers, CombiningError>
 
   private func machine(_ mode: Machine.Mode) -> Machine {
-    Machine(mode: mode, count: 2) { "\($0[0])\($0[1])" }
+    Machine(mode: mode, count: 2)
   }
 
   @Test func zipEmitsWhenEveryUpstreamHasAQueuedValue() {

@@ -11,6 +11,7 @@ extension Publisher {
   ///
   /// - Parameter other: Another publisher.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the other.
+  @inlinable
   public func combineLatest<P: Publisher>(
     _ other: P
   ) -> Publishers.CombineLatest<Self, P>
@@ -34,6 +35,7 @@ extension Publisher {
   ///   - other: Another publisher.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the other.
+  @inlinable
   public func combineLatest<P: Publisher, T>(
     _ other: P,
     _ transform: @escaping (Output, P.Output) -> T
@@ -59,6 +61,7 @@ extension Publisher {
   ///   - publisher1: Another publisher to combineLatest with this one.
   ///   - publisher2: A publisher to combineLatest with this one.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the others.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher>(
     _ publisher1: P,
     _ publisher2: Q
@@ -86,6 +89,7 @@ extension Publisher {
   ///   - publisher2: A publisher to combineLatest with this one.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the others.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, T>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -115,6 +119,7 @@ extension Publisher {
   ///   - publisher2: A publisher to combineLatest with this one.
   ///   - publisher3: A publisher to combineLatest with this one.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the others.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -146,6 +151,7 @@ extension Publisher {
   ///   - publisher3: A publisher to combineLatest with this one.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the others.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -185,17 +191,17 @@ extension Publishers {
     /// - Parameters:
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 2) {
-        ($0[0] as! A.Output, $0[1] as! B.Output)
-      }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
+      let engine = ZipSubscription<ZipBuffers2<A.Output, B.Output>, S>.start(subscriber, mode: .combineLatest, count: 2)
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
     }
   }
 }
@@ -207,6 +213,7 @@ extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b
   }
@@ -241,19 +248,23 @@ extension Publishers {
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 3) {
-        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
-      }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
-      c.receive(subscriber: engine.child(2, C.Output.self))
+      let engine = ZipSubscription<ZipBuffers3<A.Output, B.Output, C.Output>, S>.start(
+        subscriber,
+        mode: .combineLatest,
+        count: 3
+      )
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
+      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
     }
   }
 }
@@ -265,6 +276,7 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
   }
@@ -304,6 +316,7 @@ extension Publishers {
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
     ///   - d: The fourth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -311,14 +324,17 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .combineLatest, count: 4) {
-        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
-      }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
-      c.receive(subscriber: engine.child(2, C.Output.self))
-      d.receive(subscriber: engine.child(3, D.Output.self))
+      let engine = ZipSubscription<ZipBuffers4<A.Output, B.Output, C.Output, D.Output>, S>.start(
+        subscriber,
+        mode: .combineLatest,
+        count: 4
+      )
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
+      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
+      d.receive(subscriber: engine.child(3) { $0.d.append($1) })
     }
   }
 }
@@ -330,6 +346,7 @@ extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable,
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
   }

@@ -12,6 +12,7 @@ extension Publisher {
   ///
   /// - Parameter other: Another publisher.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the other.
+  @inlinable
   public func zip<P: Publisher>(
     _ other: P
   ) -> Publishers.Zip<Self, P>
@@ -36,6 +37,7 @@ extension Publisher {
   ///   - other: Another publisher.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the other.
+  @inlinable
   public func zip<P: Publisher, T>(
     _ other: P,
     _ transform: @escaping (Output, P.Output) -> T
@@ -62,6 +64,7 @@ extension Publisher {
   ///   - publisher1: Another publisher to zip with this one.
   ///   - publisher2: A publisher to zip with this one.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the others.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher>(
     _ publisher1: P,
     _ publisher2: Q
@@ -90,6 +93,7 @@ extension Publisher {
   ///   - publisher2: A publisher to zip with this one.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the others.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, T>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -120,6 +124,7 @@ extension Publisher {
   ///   - publisher2: A publisher to zip with this one.
   ///   - publisher3: A publisher to zip with this one.
   /// - Returns: A publisher that emits tuples of elements from this publisher and the others.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, R: Publisher>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -152,6 +157,7 @@ extension Publisher {
   ///   - publisher3: A publisher to zip with this one.
   ///   - transform: A closure that receives the elements and returns a new value to publish.
   /// - Returns: A publisher that publishes the closure's results from this publisher and the others.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
     _ publisher1: P,
     _ publisher2: Q,
@@ -191,15 +197,17 @@ extension Publishers {
     /// - Parameters:
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .zip, count: 2) { ($0[0] as! A.Output, $0[1] as! B.Output) }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
+      let engine = ZipSubscription<ZipBuffers2<A.Output, B.Output>, S>.start(subscriber, mode: .zip, count: 2)
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
     }
   }
 }
@@ -211,6 +219,7 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b
   }
@@ -245,19 +254,23 @@ extension Publishers {
     ///   - a: The first upstream publisher.
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .zip, count: 3) {
-        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
-      }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
-      c.receive(subscriber: engine.child(2, C.Output.self))
+      let engine = ZipSubscription<ZipBuffers3<A.Output, B.Output, C.Output>, S>.start(
+        subscriber,
+        mode: .zip,
+        count: 3
+      )
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
+      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
     }
   }
 }
@@ -269,6 +282,7 @@ extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equata
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
   }
@@ -308,6 +322,7 @@ extension Publishers {
     ///   - b: The second upstream publisher.
     ///   - c: The third upstream publisher.
     ///   - d: The fourth upstream publisher.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -315,14 +330,17 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription.start(subscriber, mode: .zip, count: 4) {
-        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
-      }
-      a.receive(subscriber: engine.child(0, A.Output.self))
-      b.receive(subscriber: engine.child(1, B.Output.self))
-      c.receive(subscriber: engine.child(2, C.Output.self))
-      d.receive(subscriber: engine.child(3, D.Output.self))
+      let engine = ZipSubscription<ZipBuffers4<A.Output, B.Output, C.Output, D.Output>, S>.start(
+        subscriber,
+        mode: .zip,
+        count: 4
+      )
+      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
+      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
+      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
+      d.receive(subscriber: engine.child(3) { $0.d.append($1) })
     }
   }
 }
@@ -334,6 +352,7 @@ extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equata
   ///   - lhs: A publisher to compare.
   ///   - rhs: Another publisher to compare.
   /// - Returns: `true` if the corresponding upstream publishers are equal.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
   }

@@ -1,49 +1,58 @@
 /// The state of one `zip` or `combineLatest` subscription over a fixed number of upstreams.
 ///
-/// Upstream values are kept type-erased per upstream and turned into a downstream value by `combine`. `zip`
+/// Upstream values are kept with their own types in `Buffers`, which also builds the downstream value. `zip`
 /// queues every value and emits when each upstream has one queued, finishing as soon as an upstream has
 /// finished with its queue empty; `combineLatest` keeps the latest value of each upstream, emits when each has
 /// one and downstream has demand, and finishes when every upstream has finished. Either fails as soon as one
 /// upstream fails. Downstream demand is passed to every upstream. Downstream is called by one thread at a time:
 /// a value produced while another thread delivers is queued, and that thread (the drainer) delivers it.
-struct ZipStateMachine<Value, Failure: Error> {
+@usableFromInline
+struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
+  @usableFromInline
+  typealias Value = Buffers.Output
+
+  @usableFromInline
   enum Mode {
     case zip
     case combineLatest
   }
 
-  private let mode: Mode
-  private let combine: ([Any]) -> Value
-  private var subscriptions: [(any Subscription)?]
-  private var isFinished: [Bool]
-  private var queues: [[Any]]
-  private var demand = Subscribers.Demand.none
-  private var requested = Subscribers.Demand.none
-  private var isDelivering = false
-  private var outputs: [Value] = []
-  private var pendingCompletion: Subscribers.Completion<Failure>?
-  private var isTerminated = false
+  @usableFromInline let mode: Mode
+  @usableFromInline var subscriptions: [(any Subscription)?]
+  @usableFromInline var isFinished: [Bool]
+  @usableFromInline let count: Int
+  @usableFromInline var buffers: Buffers
+  @usableFromInline var demand = Subscribers.Demand.none
+  @usableFromInline var requested = Subscribers.Demand.none
+  @usableFromInline var isDelivering = false
+  @usableFromInline var outputs: [Value] = []
+  @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+  @usableFromInline var isTerminated = false
 
-  init(mode: Mode, count: Int, combine: @escaping ([Any]) -> Value) {
+  @inlinable
+  init(mode: Mode, count: Int) {
     self.mode = mode
-    self.combine = combine
+    self.count = count
+    buffers = Buffers()
     subscriptions = Array(repeating: nil, count: count)
     isFinished = Array(repeating: false, count: count)
-    queues = Array(repeating: [], count: count)
   }
 
+  @usableFromInline
   enum SubscriptionAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
   }
 
+  @inlinable
   mutating func subscribed(_ index: Int, _ subscription: any Subscription) -> SubscriptionAction {
     guard !isTerminated, subscriptions[index] == nil, !isFinished[index] else { return .cancel(subscription) }
     subscriptions[index] = subscription
     return requested > 0 ? .request(subscription, requested) : .none
   }
 
+  @usableFromInline
   enum DrainStep {
     case deliver(Value)
     case complete(Subscribers.Completion<Failure>, cancelling: [any Subscription])
@@ -52,21 +61,22 @@ struct ZipStateMachine<Value, Failure: Error> {
     case idle
   }
 
-  /// A value from upstream `index`; `.deliver` makes the caller the drainer.
-  mutating func received(_ index: Int, _ value: Any) -> DrainStep {
+  /// A value from upstream `index`, which `store` adds to the buffers; `.deliver` makes the caller the drainer.
+  @inlinable
+  mutating func received(_ index: Int, _ store: (inout Buffers) -> Void) -> DrainStep {
     guard !isTerminated, pendingCompletion == nil, !isFinished[index] else { return .idle }
+    store(&buffers)
     let output: Value
     switch mode {
     case .zip:
-      queues[index].append(value)
-      guard queues.allSatisfy({ !$0.isEmpty }) else { return .idle }
-      output = combine(queues.indices.map { queues[$0].removeFirst() })
+      guard everyUpstreamHasAValue() else { return .idle }
+      output = buffers.removeFirst()
       demand -= 1
       if zipIsExhausted() { pendingCompletion = .finished }
     case .combineLatest:
-      queues[index] = [value]
-      guard demand > 0, queues.allSatisfy({ !$0.isEmpty }) else { return .idle }
-      output = combine(queues.map { $0[0] })
+      buffers.keepLatest(index)
+      guard demand > 0, everyUpstreamHasAValue() else { return .idle }
+      output = buffers.latest()
       demand -= 1
     }
     guard !isDelivering else {
@@ -77,6 +87,7 @@ struct ZipStateMachine<Value, Failure: Error> {
     return .deliver(output)
   }
 
+  @inlinable
   mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> DrainStep {
     guard !isTerminated, pendingCompletion == nil, !isFinished[index] else { return .idle }
     isFinished[index] = true
@@ -91,7 +102,7 @@ struct ZipStateMachine<Value, Failure: Error> {
       }
     case .finished:
       switch mode {
-      case .zip: if queues[index].isEmpty { pendingCompletion = .finished }
+      case .zip: if buffers.isEmpty(index) { pendingCompletion = .finished }
       case .combineLatest: if isFinished.allSatisfy({ $0 }) { pendingCompletion = .finished }
       }
     }
@@ -100,6 +111,7 @@ struct ZipStateMachine<Value, Failure: Error> {
   }
 
   /// Adds downstream demand; returns the upstreams to pass it to.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
     guard !isTerminated, pendingCompletion == nil else { return [] }
     demand += more
@@ -109,6 +121,7 @@ struct ZipStateMachine<Value, Failure: Error> {
 
   /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
   /// step and the upstreams (by index) to pass `additional` to.
+  @inlinable
   mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, forward: [(Int, any Subscription)]) {
     var forward: [(Int, any Subscription)] = []
     if additional > 0, !isTerminated, pendingCompletion == nil {
@@ -125,6 +138,7 @@ struct ZipStateMachine<Value, Failure: Error> {
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     guard !isTerminated else { return [] }
     isTerminated = true
@@ -132,11 +146,20 @@ struct ZipStateMachine<Value, Failure: Error> {
     return subscriptions.compactMap { $0 }
   }
 
-  private func zipIsExhausted() -> Bool {
-    queues.indices.contains { isFinished[$0] && queues[$0].isEmpty }
+  @inlinable
+  func everyUpstreamHasAValue() -> Bool {
+    for index in 0..<count where buffers.isEmpty(index) { return false }
+    return true
   }
 
-  private mutating func takeCompletion() -> DrainStep {
+  @inlinable
+  func zipIsExhausted() -> Bool {
+    for index in 0..<count where isFinished[index] && buffers.isEmpty(index) { return true }
+    return false
+  }
+
+  @inlinable
+  mutating func takeCompletion() -> DrainStep {
     guard let completion = pendingCompletion else { return .idle }
     isTerminated = true
     pendingCompletion = nil
@@ -145,9 +168,10 @@ struct ZipStateMachine<Value, Failure: Error> {
     return .complete(completion, cancelling: cancelling)
   }
 
-  private mutating func release() {
+  @inlinable
+  mutating func release() {
     subscriptions = subscriptions.map { _ in nil }
-    queues = queues.map { _ in [] }
+    buffers.removeAll()
     outputs.removeAll()
   }
 }

@@ -1,16 +1,20 @@
 /// The subscription that the `zip` and `combineLatest` families present downstream: it runs a `ZipStateMachine`
 /// and acts on its answers outside the lock.
 // SAFETY: all mutable state is in `machine`; downstream and upstreams are called outside the lock.
-final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+@usableFromInline
+final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
-  typealias Machine = ZipStateMachine<Downstream.Input, Downstream.Failure>
+where Buffers.Output == Downstream.Input {
+  @usableFromInline
+  typealias Machine = ZipStateMachine<Buffers, Downstream.Failure>
 
-  private let downstream: Downstream
-  private let machine: Locked<Machine>
-  private let name: String
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let machine: Locked<Machine>
+  @usableFromInline let name: String
 
-  private init(downstream: Downstream, machine: Machine, name: String) {
+  @inlinable
+  init(downstream: Downstream, machine: Machine, name: String) {
     self.downstream = downstream
     self.machine = Locked(machine)
     self.name = name
@@ -18,42 +22,49 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
   /// Presents a zip or combineLatest of `count` upstreams to `downstream`; the caller then subscribes each
   /// upstream `i` with `child(i)`.
+  @inlinable
   static func start(
     _ downstream: Downstream,
     mode: Machine.Mode,
-    count: Int,
-    combine: @escaping ([Any]) -> Downstream.Input
+    count: Int
   ) -> ZipSubscription {
     let name = mode == .zip ? "Zip" : "CombineLatest"
     let subscription = ZipSubscription(
       downstream: downstream,
-      machine: Machine(mode: mode, count: count, combine: combine),
+      machine: Machine(mode: mode, count: count),
       name: name
     )
     downstream.receive(subscription: subscription)
     return subscription
   }
 
-  /// The subscriber for upstream `index`, whose elements are of type `Input`.
-  func child<Input>(_ index: Int, _: Input.Type = Input.self) -> ZipChildSubscriber<Input, Downstream> {
-    ZipChildSubscriber(index: index, parent: self)
+  /// The subscriber for upstream `index`, whose elements `store` adds to the buffers.
+  @inlinable
+  func child<Input>(
+    _ index: Int,
+    _ store: @escaping (inout Buffers, Input) -> Void
+  ) -> ZipChildSubscriber<Input, Buffers, Downstream> {
+    ZipChildSubscriber(index: index, parent: self, store: store)
   }
 
-  var description: String { name }
+  @usableFromInline var description: String { name }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var playgroundDescription: Any { description }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     for upstream in machine.withLock({ $0.request(demand) }) { upstream.request(demand) }
   }
 
+  @inlinable
   func cancel() {
     for upstream in machine.withLock({ $0.cancel() }) { upstream.cancel() }
   }
 
+  @inlinable
   func subscribed(_ index: Int, _ subscription: any Subscription) {
     switch machine.withLock({ $0.subscribed(index, subscription) }) {
     case .request(let upstream, let demand): upstream.request(demand)
@@ -62,8 +73,9 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     }
   }
 
-  func received(_ index: Int, _ value: Any) -> Subscribers.Demand {
-    guard case .deliver(let output) = machine.withLock({ $0.received(index, value) }) else { return .none }
+  @inlinable
+  func received(_ index: Int, _ store: (inout Buffers) -> Void) -> Subscribers.Demand {
+    guard case .deliver(let output) = machine.withLock({ $0.received(index, store) }) else { return .none }
     let additional = downstream.receive(output)
     let (next, forward) = machine.withLock { $0.delivered(additional) }
     var returning = Subscribers.Demand.none
@@ -74,12 +86,14 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     return returning
   }
 
+  @inlinable
   func completed(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     drain(machine.withLock { $0.completed(index, completion) })
   }
 
   /// Delivers downstream, one event at a time, until the machine says to stop.
-  private func drain(_ first: Machine.DrainStep) {
+  @inlinable
+  func drain(_ first: Machine.DrainStep) {
     var step = first
     while true {
       switch step {
@@ -103,29 +117,46 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 }
 
 /// The subscriber that `ZipSubscription` attaches to each upstream.
-struct ZipChildSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+@usableFromInline
+struct ZipChildSubscriber<Input, Buffers: ZipBuffers, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  CustomReflectable,
   CustomPlaygroundDisplayConvertible
-{
+where Buffers.Output == Downstream.Input {
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  let index: Int
-  let parent: ZipSubscription<Downstream>
-  let combineIdentifier = CombineIdentifier()
+  @usableFromInline let index: Int
+  @usableFromInline let parent: ZipSubscription<Buffers, Downstream>
+  @usableFromInline let store: (inout Buffers, Input) -> Void
+  @usableFromInline let combineIdentifier: CombineIdentifier
 
-  var description: String { parent.description }
+  @inlinable
+  init(index: Int, parent: ZipSubscription<Buffers, Downstream>, store: @escaping (inout Buffers, Input) -> Void) {
+    self.index = index
+    self.parent = parent
+    self.store = store
+    combineIdentifier = CombineIdentifier()
+  }
 
-  var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+  @usableFromInline var description: String { parent.description }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var customMirror: Mirror {
+    Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+  }
 
+  @usableFromInline var playgroundDescription: Any { description }
+
+  @inlinable
   func receive(subscription: any Subscription) {
     parent.subscribed(index, subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    parent.received(index, input)
+    parent.received(index) { store(&$0, input) }
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     parent.completed(index, completion)
   }
