@@ -13,6 +13,7 @@ extension Publisher {
   ///   to cancel the upstream and complete.
   /// - Returns: A publisher that publishes a Boolean value that indicates whether all received elements pass a given
   ///   predicate.
+  @inlinable
   public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
     Publishers.AllSatisfy(upstream: self, predicate: predicate)
   }
@@ -33,6 +34,7 @@ extension Publisher {
   ///   the upstream publisher and fails with the thrown error.
   /// - Returns: A publisher that publishes a Boolean value that indicates whether all received elements pass a given
   ///   predicate.
+  @inlinable
   public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
     Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
   }
@@ -53,11 +55,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes a single Boolean value that indicates whether all received elements pass
     /// a given predicate.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Bool {
       let predicate = self.predicate
       let rule = AllSatisfyRule<Upstream.Output, Failure, Failure>(
@@ -83,11 +87,13 @@ extension Publishers {
 
     /// Returns a publisher that publishes a single Boolean value that indicates whether all received elements pass
     /// a given error-throwing predicate.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Failure == any Error, S.Input == Bool {
       let predicate = self.predicate
       let rule = AllSatisfyRule<Upstream.Output, Upstream.Failure, any Error>(
@@ -101,11 +107,13 @@ extension Publishers {
 }
 
 /// Publishes `false` and stops at the first element that fails the predicate; `true` when upstream finishes.
-private struct AllSatisfyRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
-  let name: String
-  let mapFailure: (UpstreamFailure) -> Failure
-  let satisfies: (Input) -> Result<Bool, Failure>
+@usableFromInline
+struct AllSatisfyRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
+  @usableFromInline let name: String
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let satisfies: (Input) -> Result<Bool, Failure>
 
+  @inlinable
   init(
     name: String,
     mapFailure: @escaping (UpstreamFailure) -> Failure,
@@ -116,8 +124,9 @@ private struct AllSatisfyRule<Input, UpstreamFailure: Error, Failure: Error>: Re
     self.satisfies = satisfies
   }
 
-  var initial: Bool { true }
+  @usableFromInline var initial: Bool { true }
 
+  @inlinable
   func fold(_ partial: inout Bool, _ input: Input) -> ReducingStep<Failure> {
     switch satisfies(input) {
     case .success(true):
@@ -130,7 +139,9 @@ private struct AllSatisfyRule<Input, UpstreamFailure: Error, Failure: Error>: Re
     }
   }
 
+  @inlinable
   func result(_ partial: consuming Bool) -> Bool? { partial }
 
+  @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { mapFailure(error) }
 }

@@ -12,6 +12,7 @@ extension Publisher {
   ///
   /// - Returns: A publisher that collects all received items and emits a single array of the collection when the
   ///   upstream publisher finishes.
+  @inlinable
   public func collect() -> Publishers.Collect<Self> {
     Publishers.Collect(upstream: self)
   }
@@ -29,6 +30,7 @@ extension Publisher {
   /// - Parameter count: The maximum number of received elements to buffer before publishing.
   /// - Returns: A publisher that collects up to the specified number of elements, and then publishes them as an
   ///   array.
+  @inlinable
   public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
     Publishers.CollectByCount(upstream: self, count: count)
   }
@@ -44,10 +46,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that buffers all elements from the upstream publisher.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.receive(
@@ -68,6 +72,7 @@ extension Publishers {
     public let count: Int
 
     /// Creates a publisher that buffers up to `count` elements from the upstream publisher.
+    @inlinable
     public init(upstream: Upstream, count: Int) {
       self.upstream = upstream
       self.count = count
@@ -88,18 +93,24 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}
 
-private struct CollectRule<Input, Failure: Error>: ReducingRule {
-  typealias UpstreamFailure = Failure
+@usableFromInline
+struct CollectRule<Input, Failure: Error>: ReducingRule {
+  @inlinable
+  init() {}
 
-  var name: String { "Collect" }
+  @usableFromInline typealias UpstreamFailure = Failure
 
-  var initial: [Input] { [] }
+  @usableFromInline var name: String { "Collect" }
 
+  @usableFromInline var initial: [Input] { [] }
+
+  @inlinable
   func fold(_ partial: inout [Input], _ input: Input) -> ReducingStep<Failure> {
     partial.append(input)
     return .proceed
   }
 
+  @inlinable
   func result(_ partial: consuming [Input]) -> [Input]? { partial }
 }
 

@@ -8,6 +8,7 @@ extension Publisher where Output: Comparable {
   ///
   /// - Returns: A publisher that publishes the minimum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func min() -> Publishers.Comparison<Self> {
     min(by: <)
   }
@@ -21,6 +22,7 @@ extension Publisher where Output: Comparable {
   ///
   /// - Returns: A publisher that publishes the maximum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func max() -> Publishers.Comparison<Self> {
     max(by: <)
   }
@@ -41,6 +43,7 @@ extension Publisher {
   ///   increasing order.
   /// - Returns: A publisher that publishes the minimum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
   }
@@ -56,6 +59,7 @@ extension Publisher {
   ///   increasing order.
   /// - Returns: A publisher that publishes the maximum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
   }
@@ -75,6 +79,7 @@ extension Publisher {
   ///   in increasing order.
   /// - Returns: A publisher that publishes the minimum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func tryMin(
     by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryComparison<Self> {
@@ -94,6 +99,7 @@ extension Publisher {
   ///   in increasing order.
   /// - Returns: A publisher that publishes the maximum value received from the upstream publisher, after the
   ///   upstream publisher finishes.
+  @inlinable
   public func tryMax(
     by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryComparison<Self> {
@@ -119,11 +125,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes items from another publisher only if each new item is in increasing
     /// order from the previously-published item.
+    @inlinable
     public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let rule = ComparisonRule<Output, Failure, Failure>(
         name: "Comparison",
@@ -148,6 +156,7 @@ extension Publishers {
 
     /// Creates a publisher that republishes items from another publisher only if each new item is in increasing
     /// order from the previously-published item, and fails if the ordering logic throws an error.
+    @inlinable
     public init(
       upstream: Upstream,
       areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
@@ -156,6 +165,7 @@ extension Publishers {
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let rule = ComparisonRule<Output, Upstream.Failure, any Error>(
         name: "TryComparison",
@@ -168,11 +178,13 @@ extension Publishers {
 }
 
 /// Keeps the greatest element: a new element replaces the kept one when `(kept, new)` are in increasing order.
-private struct ComparisonRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
-  let name: String
-  let mapFailure: (UpstreamFailure) -> Failure
-  let areInIncreasingOrder: (Input, Input) -> Result<Bool, Failure>
+@usableFromInline
+struct ComparisonRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
+  @usableFromInline let name: String
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let areInIncreasingOrder: (Input, Input) -> Result<Bool, Failure>
 
+  @inlinable
   init(
     name: String,
     mapFailure: @escaping (UpstreamFailure) -> Failure,
@@ -183,8 +195,9 @@ private struct ComparisonRule<Input, UpstreamFailure: Error, Failure: Error>: Re
     self.areInIncreasingOrder = areInIncreasingOrder
   }
 
-  var initial: Input? { nil }
+  @usableFromInline var initial: Input? { nil }
 
+  @inlinable
   func fold(_ partial: inout Input?, _ input: Input) -> ReducingStep<Failure> {
     guard let kept = partial else {
       partial = input
@@ -201,7 +214,9 @@ private struct ComparisonRule<Input, UpstreamFailure: Error, Failure: Error>: Re
     }
   }
 
+  @inlinable
   func result(_ partial: consuming Input?) -> Input? { partial }
 
+  @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { mapFailure(error) }
 }

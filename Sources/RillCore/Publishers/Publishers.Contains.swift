@@ -11,6 +11,7 @@ extension Publisher where Output: Equatable {
   ///
   /// - Parameter output: An element to match against.
   /// - Returns: A publisher that emits the Boolean value `true` when the upstream publisher emits a matching value.
+  @inlinable
   public func contains(_ output: Output) -> Publishers.Contains<Self> {
     Publishers.Contains(upstream: self, output: output)
   }
@@ -30,6 +31,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a Boolean value that
   ///   indicates whether the element satisfies the closure's comparison logic.
   /// - Returns: A publisher that emits the Boolean value `true` when the upstream publisher emits a matching value.
+  @inlinable
   public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
     Publishers.ContainsWhere(upstream: self, predicate: predicate)
   }
@@ -47,6 +49,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a Boolean value that
   ///   indicates whether the element satisfies the closure's comparison logic.
   /// - Returns: A publisher that emits the Boolean value `true` when the upstream publisher emits a matching value.
+  @inlinable
   public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
     Publishers.TryContainsWhere(upstream: self, predicate: predicate)
   }
@@ -66,11 +69,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value when it receives a specified element from its upstream
     /// publisher.
+    @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream
       self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Bool {
       let output = self.output
       let rule = ContainsRule<Upstream.Output, Failure, Failure>(
@@ -95,11 +100,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value upon receiving an element that satisfies the predicate
     /// closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Bool {
       let predicate = self.predicate
       let rule = ContainsRule<Upstream.Output, Failure, Failure>(
@@ -125,11 +132,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value upon receiving an element that satisfies the throwing
     /// predicate closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Failure == any Error, S.Input == Bool {
       let predicate = self.predicate
       let rule = ContainsRule<Upstream.Output, Upstream.Failure, any Error>(
@@ -147,11 +156,13 @@ extension Publishers.Contains: Equatable where Upstream: Equatable {}
 extension Publishers.Contains: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 /// Publishes `true` and stops at the first match; `false` when upstream finishes without one.
-private struct ContainsRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
-  let name: String
-  let mapFailure: (UpstreamFailure) -> Failure
-  let matches: (Input) -> Result<Bool, Failure>
+@usableFromInline
+struct ContainsRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
+  @usableFromInline let name: String
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let matches: (Input) -> Result<Bool, Failure>
 
+  @inlinable
   init(
     name: String,
     mapFailure: @escaping (UpstreamFailure) -> Failure,
@@ -162,8 +173,9 @@ private struct ContainsRule<Input, UpstreamFailure: Error, Failure: Error>: Redu
     self.matches = matches
   }
 
-  var initial: Bool { false }
+  @usableFromInline var initial: Bool { false }
 
+  @inlinable
   func fold(_ partial: inout Bool, _ input: Input) -> ReducingStep<Failure> {
     switch matches(input) {
     case .success(true):
@@ -176,7 +188,9 @@ private struct ContainsRule<Input, UpstreamFailure: Error, Failure: Error>: Redu
     }
   }
 
+  @inlinable
   func result(_ partial: consuming Bool) -> Bool? { partial }
 
+  @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { mapFailure(error) }
 }

@@ -8,6 +8,7 @@ extension Publisher {
   ///
   /// - Returns: A publisher that consumes all elements until the upstream publisher finishes, then emits a single
   ///   value with the total number of elements received.
+  @inlinable
   public func count() -> Publishers.Count<Self> {
     Publishers.Count(upstream: self)
   }
@@ -23,10 +24,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that publishes the number of elements received from the upstream publisher.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Int {
       upstream.receive(
         subscriber: ReducingSubscription(rule: CountRule<Upstream.Output, Failure>(), downstream: subscriber)
@@ -39,17 +42,23 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 
 extension Publishers.Count: Sendable where Upstream: Sendable {}
 
-private struct CountRule<Input, Failure: Error>: ReducingRule {
-  typealias UpstreamFailure = Failure
+@usableFromInline
+struct CountRule<Input, Failure: Error>: ReducingRule {
+  @inlinable
+  init() {}
 
-  var name: String { "Count" }
+  @usableFromInline typealias UpstreamFailure = Failure
 
-  var initial: Int { 0 }
+  @usableFromInline var name: String { "Count" }
 
+  @usableFromInline var initial: Int { 0 }
+
+  @inlinable
   func fold(_ partial: inout Int, _ input: Input) -> ReducingStep<Failure> {
     partial += 1
     return .proceed
   }
 
+  @inlinable
   func result(_ partial: consuming Int) -> Int? { partial }
 }

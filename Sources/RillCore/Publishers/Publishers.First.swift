@@ -10,6 +10,7 @@ extension Publisher {
   /// first element.
   ///
   /// - Returns: A publisher that only publishes the first element of a stream.
+  @inlinable
   public func first() -> Publishers.First<Self> {
     Publishers.First(upstream: self)
   }
@@ -24,6 +25,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as a parameter and returns a Boolean value that
   ///   indicates whether to publish the element.
   /// - Returns: A publisher that only publishes the first element of a stream that satisfies the predicate.
+  @inlinable
   public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
     Publishers.FirstWhere(upstream: self, predicate: predicate)
   }
@@ -40,6 +42,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as a parameter and returns a Boolean value that
   ///   indicates whether to publish the element.
   /// - Returns: A publisher that only publishes the first element of a stream that satisfies the predicate.
+  @inlinable
   public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
     Publishers.TryFirstWhere(upstream: self, predicate: predicate)
   }
@@ -56,10 +59,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that publishes the first element of a stream, then finishes.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
         name: "First",
@@ -84,11 +89,13 @@ extension Publishers {
     public let predicate: (Output) -> Bool
 
     /// Creates a publisher that only publishes the first element of a stream to satisfy a predicate closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
       let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
@@ -115,11 +122,13 @@ extension Publishers {
 
     /// Creates a publisher that only publishes the first element of a stream to satisfy a throwing predicate
     /// closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
       let rule = FirstLastRule<Upstream.Output, Upstream.Failure, any Error>(
@@ -139,14 +148,29 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 
 /// Selects one element for `first` and `last` and their `where` variants: the last element that `matches`
 /// accepts, stopping at the first one when `stopsAtMatch` is set.
+@usableFromInline
 struct FirstLastRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRule {
-  let name: String
-  let stopsAtMatch: Bool
-  let mapFailure: (UpstreamFailure) -> Failure
-  let matches: (Input) -> Result<Bool, Failure>
+  @usableFromInline let name: String
+  @usableFromInline let stopsAtMatch: Bool
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let matches: (Input) -> Result<Bool, Failure>
 
-  var initial: Input? { nil }
+  @inlinable
+  init(
+    name: String,
+    stopsAtMatch: Bool,
+    mapFailure: @escaping (UpstreamFailure) -> Failure,
+    matches: @escaping (Input) -> Result<Bool, Failure>
+  ) {
+    self.name = name
+    self.stopsAtMatch = stopsAtMatch
+    self.mapFailure = mapFailure
+    self.matches = matches
+  }
 
+  @usableFromInline var initial: Input? { nil }
+
+  @inlinable
   func fold(_ partial: inout Input?, _ input: Input) -> ReducingStep<Failure> {
     switch matches(input) {
     case .success(true):
@@ -159,7 +183,9 @@ struct FirstLastRule<Input, UpstreamFailure: Error, Failure: Error>: ReducingRul
     }
   }
 
+  @inlinable
   func result(_ partial: consuming Input?) -> Input? { partial }
 
+  @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { mapFailure(error) }
 }

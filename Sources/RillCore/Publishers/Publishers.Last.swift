@@ -9,6 +9,7 @@ extension Publisher {
   /// As in Combine, it asks upstream for unlimited elements when subscribed.
   ///
   /// - Returns: A publisher that only publishes the last element of a stream.
+  @inlinable
   public func last() -> Publishers.Last<Self> {
     Publishers.Last(upstream: self)
   }
@@ -23,6 +24,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a Boolean value that
   ///   indicates whether to publish the element.
   /// - Returns: A publisher that only publishes the last element satisfying the given predicate.
+  @inlinable
   public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
     Publishers.LastWhere(upstream: self, predicate: predicate)
   }
@@ -40,6 +42,7 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a Boolean value that
   ///   indicates whether to publish the element.
   /// - Returns: A publisher that only publishes the last element satisfying the given predicate.
+  @inlinable
   public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
     Publishers.TryLastWhere(upstream: self, predicate: predicate)
   }
@@ -57,10 +60,12 @@ extension Publishers {
 
     /// Creates a publisher that waits until after the stream finishes and then publishes the last element of
     /// the stream.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
         name: "Last",
@@ -87,11 +92,13 @@ extension Publishers {
 
     /// Creates a publisher that waits until after the stream finishes and then publishes the last element of
     /// the stream that satisfies a predicate closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
       let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
@@ -119,11 +126,13 @@ extension Publishers {
 
     /// Creates a publisher that waits until after the stream finishes and then publishes the last element of
     /// the stream that satisfies an error-throwing predicate closure.
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
       let rule = FirstLastRule<Upstream.Output, Upstream.Failure, any Error>(
