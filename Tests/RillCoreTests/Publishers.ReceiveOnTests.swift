@@ -17,6 +17,25 @@ import Testing
     #expect(subscriber.events == ["1@0", "2@0", "finished@0"])
   }
 
+  @Test func eachActionDeliversTheOldestEventEvenWhenActionsRunOutOfOrder() {
+    let scheduler = ReceiveOnStackScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    #expect(scheduler.actions.count == 4)
+    scheduler.runNewest()
+    #expect(subscriber.events == ["1"])
+    scheduler.runNewest()
+    scheduler.runNewest()
+    #expect(subscriber.events == ["1", "2", "3"])
+    scheduler.runNewest()
+    #expect(subscriber.events == ["1", "2", "3", "finished"])
+  }
+
   @Test func failureIsScheduled() {
     let scheduler = TimeOpsScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
@@ -194,5 +213,45 @@ import Testing
     second.send(2)
     #expect(cancelling.events == ["0"])
     #expect(second.cancelCount == 1)
+  }
+}
+
+/// Keeps scheduled actions and runs them when told, newest first (a scheduler free to reorder its actions).
+private final class ReceiveOnStackScheduler: Scheduler, @unchecked Sendable {
+  typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
+  typealias SchedulerOptions = Never
+
+  private(set) var actions: [() -> Void] = []
+
+  var now: SchedulerTimeType { ImmediateScheduler.shared.now }
+
+  var minimumTolerance: SchedulerTimeType.Stride { ImmediateScheduler.shared.minimumTolerance }
+
+  func schedule(options: Never?, _ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: Never?,
+    _ action: @escaping () -> Void
+  ) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: Never?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    actions.append(action)
+    return AnyCancellable {}
+  }
+
+  func runNewest() {
+    actions.removeLast()()
   }
 }
