@@ -112,8 +112,10 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   @inlinable
   mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isTerminated, let existing = children[index], existing == nil else { return .cancel(subscription) }
-    children[index] = subscription
+    guard !isTerminated, let slot = children.index(forKey: index), children.values[slot] == nil else {
+      return .cancel(subscription)
+    }
+    children.values[slot] = subscription
     return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
   }
 

@@ -77,7 +77,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   func childValue(_ index: Int, _ value: Downstream.Input) -> Subscribers.Demand {
     guard case .deliver(let value, let request, let returning) = machine.withLock({ $0.childValue(index, value) })
     else { return .none }
-    drain(.deliver(value, thenRequest: request))
+    deliver(value, thenRequest: request)
     return returning
   }
 
@@ -122,16 +122,33 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   /// Delivers downstream, one value at a time, until the machine says to stop.
   @inlinable
-  func drain(_ first: Machine.DrainStep) {
-    var step = first
+  func drain(_ step: Machine.DrainStep) {
+    switch step {
+    case .deliver(let value, let child):
+      deliver(value, thenRequest: child)
+    case .finish:
+      downstream.receive(completion: .finished)
+    case .fail(let error):
+      downstream.receive(completion: .failure(error))
+    case .idle:
+      break
+    }
+  }
+
+  /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
+  @inlinable
+  func deliver(_ first: Downstream.Input, thenRequest firstChild: (any Subscription)?) {
+    var value = first
+    var child = firstChild
     while true {
-      switch step {
-      case .deliver(let value, let child):
-        let additional = downstream.receive(value)
-        child?.request(.max(1))
-        let (next, upgrade) = machine.withLock { $0.delivered(additional) }
-        for child in upgrade { child.request(.unlimited) }
-        step = next
+      let additional = downstream.receive(value)
+      child?.request(.max(1))
+      let (next, upgrade) = machine.withLock { $0.delivered(additional) }
+      for child in upgrade { child.request(.unlimited) }
+      switch consume next {
+      case .deliver(let nextValue, let nextChild):
+        value = nextValue
+        child = nextChild
       case .finish:
         downstream.receive(completion: .finished)
         return
