@@ -41,6 +41,9 @@ struct SchedulerOutbox<Event> {
 /// The subscription of `receive(on:)` and `delay(for:)`: hands each value and the completion to a scheduler,
 /// which delivers them, one at a time and in order, to the downstream.
 ///
+/// Events wait in arrival order, and each scheduled action delivers the oldest waiting one, not necessarily its
+/// own: on a concurrent scheduler two actions due at the same time may run in either order, yet the completion
+/// never overtakes a value. Every event is scheduled with the same delay, so none is delivered early.
 /// Demand goes straight upstream; the demand the downstream returns from a scheduled value is requested
 /// upstream after delivery. After a cancel, actions already scheduled deliver nothing.
 // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
@@ -58,7 +61,22 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   struct State {
     var link = SubscriptionState.awaitingSubscription
     var isFinished = false
+    /// Events handed to the scheduler and not yet delivered, in arrival order, from `waitingHead` on.
+    var waiting: [Event] = []
+    var waitingHead = 0
     var outbox = SchedulerOutbox<Event>()
+
+    /// Takes the oldest waiting event, for the scheduled action that just ran.
+    mutating func takeOldest() -> Event? {
+      guard waitingHead < waiting.count else { return nil }
+      let event = waiting[waitingHead]
+      waitingHead += 1
+      if waitingHead == waiting.count {
+        waiting.removeAll(keepingCapacity: true)
+        waitingHead = 0
+      }
+      return event
+    }
   }
 
   private let downstream: Downstream
@@ -86,14 +104,22 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard state.withLock({ $0.link.upstream != nil }) else { return .none }
-    schedule { self.deliver(.value(input)) }
+    let accepted = state.withLock { state -> Bool in
+      guard state.link.upstream != nil else { return false }
+      state.waiting.append(.value(input))
+      return true
+    }
+    if accepted { schedule { self.deliverOldest() } }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard state.withLock({ $0.link.terminate() }) != nil else { return }
-    schedule { self.deliver(.completion(completion)) }
+    let accepted = state.withLock { state -> Bool in
+      guard state.link.terminate() != nil else { return false }
+      state.waiting.append(.completion(completion))
+      return true
+    }
+    if accepted { schedule { self.deliverOldest() } }
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -104,14 +130,19 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       state.isFinished = true
+      state.waiting = []
+      state.waitingHead = 0
       state.outbox.removeAll()
       return state.link.terminate()
     }
     upstream?.cancel()
   }
 
-  private func deliver(_ event: Event) {
-    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+  private func deliverOldest() {
+    var next = state.withLock { state -> Event? in
+      guard !state.isFinished, let event = state.takeOldest() else { return nil }
+      return state.outbox.push(event)
+    }
     while let event = next {
       switch event {
       case .value(let value):
