@@ -45,6 +45,19 @@ import Testing
     #expect(upstream.cancelCount == 0)
   }
 
+  @Test func upstreamFinishingBeforeDeadlineFinishesOnce() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 2)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["1@0", "finished@2"])
+    #expect(upstream.cancelCount == 0)
+  }
+
   @Test func cancelStopsTheClock() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
@@ -99,6 +112,32 @@ import Testing
     upstream.send(3)
     scheduler.advance(by: 10)
     #expect(subscriber.events == ["[1, 2]@0", "[3]@10"])
+  }
+
+  @Test func byTimeOrCountFlushesThePartialBufferOnFinish() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
+    upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: 2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == ["[1]@2", "finished@2"])
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test func byTimeOrCountFailureDropsTheBuffer() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
+    upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.completion == .failure(.boom))
+    #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test func failureDropsTheBuffer() {
