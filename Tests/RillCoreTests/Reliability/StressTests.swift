@@ -93,6 +93,29 @@ struct StressTests {
     #expect(recorder.completions == 1)
   }
 
+  /// A `CurrentValueSubject` subscriber paced by requests from other threads gets at most what it asked for,
+  /// in order, and a last request always brings the subject's current value.
+  @Test func currentValueSubjectPacedFromManyThreadsEndsOnTheCurrentValue() {
+    let subject = CurrentValueSubject<Int, Never>(-1)
+    let recorders = (0..<2).map { _ in ReliabilityStrictRecorder<Int, Never>(initialDemand: .none) }
+    for recorder in recorders { subject.subscribe(recorder) }
+    let requests = Self.scaled(500)
+    Self.concurrently(Self.producers + 2) { index in
+      if index < Self.producers {
+        Self.sendAll(to: subject, producer: index)
+      } else {
+        for _ in 0..<requests { recorders[index - Self.producers].request(.max(1)) }
+      }
+    }
+    for recorder in recorders {
+      recorder.request(.max(1))
+      #expect(recorder.violations == [])
+      #expect(recorder.values.count <= requests + 1)
+      #expect(recorder.values.last == subject.value)
+      _ = Self.checkPerProducerOrder(recorder.values.filter { $0 >= 0 })
+    }
+  }
+
   @Test func subscribeAndCancelRacingWithSend() {
     let subject = PassthroughSubject<Int, Never>()
     let subscribers = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
