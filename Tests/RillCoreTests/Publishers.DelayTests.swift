@@ -236,3 +236,56 @@ import Testing
     #expect(upstream.cancelCount == 1)
   }
 }
+
+/// A concurrent scheduler may run actions due at the same time in any order: this one runs them last first.
+private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
+  // SAFETY: only touched from the test's thread.
+  private var actions: [() -> Void] = []
+
+  var now: TimeOpsTime { 0 }
+  var minimumTolerance: TimeOpsStride { 0 }
+
+  func schedule(options: Int?, _ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  func schedule(after date: TimeOpsTime, tolerance: TimeOpsStride, options: Int?, _ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: TimeOpsTime,
+    interval: TimeOpsStride,
+    tolerance: TimeOpsStride,
+    options: Int?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    actions.append(action)
+    return AnyCancellable {}
+  }
+
+  /// Runs the waiting actions, the last scheduled first.
+  func runLastFirst() {
+    let due = actions
+    actions = []
+    for action in due.reversed() { action() }
+  }
+}
+
+@Suite struct ScheduledDeliveryOrderTests {
+  @Test func delayKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    [1, 2, 3].publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1", "2", "3", "finished"])
+  }
+
+  @Test func receiveOnKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    Just(1).receive(on: scheduler).subscribe(subscriber)
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1", "finished"])
+  }
+}

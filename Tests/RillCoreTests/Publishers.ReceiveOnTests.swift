@@ -196,3 +196,54 @@ import Testing
     #expect(second.cancelCount == 1)
   }
 }
+
+/// A scheduler that runs its pending actions last-in first-out, as a concurrent queue may.
+private final class ReversingScheduler: Scheduler, @unchecked Sendable {
+  typealias SchedulerTimeType = TimeOpsTime
+  typealias SchedulerOptions = Int
+
+  private let pending = ReliabilityLocked<[() -> Void]>([])
+  var now: TimeOpsTime { 0 }
+  var minimumTolerance: TimeOpsStride { 0 }
+
+  func schedule(options: Int?, _ action: @escaping () -> Void) {
+    pending.withLock { $0.append(action) }
+  }
+
+  func schedule(after date: TimeOpsTime, tolerance: TimeOpsStride, options: Int?, _ action: @escaping () -> Void) {
+    schedule(options: options, action)
+  }
+
+  func schedule(
+    after date: TimeOpsTime,
+    interval: TimeOpsStride,
+    tolerance: TimeOpsStride,
+    options: Int?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    schedule(options: options, action)
+    return AnyCancellable {}
+  }
+
+  func runInReverse() {
+    for action in pending.withLock({ $0.reversed() }) { action() }
+  }
+}
+
+@Suite struct ReceiveOnOrderTests {
+  /// A concurrent scheduler may run actions out of order; the downstream still sees arrival order.
+  @Test(arguments: [true, false]) func keepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder(delays: Bool) {
+    let scheduler = ReversingScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    if delays {
+      upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+    } else {
+      upstream.receive(on: scheduler).subscribe(subscriber)
+    }
+    for value in 1...4 { upstream.send(value) }
+    upstream.send(completion: .finished)
+    scheduler.runInReverse()
+    #expect(subscriber.events == ["1", "2", "3", "4", "finished"])
+  }
+}

@@ -1,40 +1,66 @@
-/// Serializes the events that scheduler actions hand to a downstream.
+/// Serializes, in arrival order, the events that scheduler actions hand to a downstream.
 ///
-/// A concurrent scheduler may run two actions at once, yet a downstream must never be called concurrently.
-/// Each action pushes its event; only the caller that finds the outbox idle delivers, and it then drains, in
-/// order, whatever others pushed meanwhile. A re-entrant push (from inside the downstream) is queued too, so
-/// the stack never grows. The outbox lives in an operator's `Locked` state.
+/// A concurrent scheduler may run two actions at once, or in another order than they were scheduled, yet a
+/// downstream must never be called concurrently, nor see events out of order. Each event takes a ticket when it
+/// arrives; each action pushes its event with that ticket, and only the caller that finds the outbox idle, with
+/// the next ticket's event present, delivers: it then drains, in ticket order, whatever others pushed
+/// meanwhile. An event that runs ahead of an earlier one waits for it. A re-entrant push (from inside the
+/// downstream) is queued too, so the stack never grows. The outbox lives in an operator's `Locked` state.
 struct SchedulerOutbox<Event> {
-  private var queued: [Event] = []
+  /// `slots[i]` holds the event with ticket `base + i` once its action has run; `head` is the next to deliver.
+  private var slots: [Event?] = []
   private var head = 0
+  private var base = 0
+  private var nextTicket = 0
   private var isDraining = false
 
-  /// Returns the event when the caller must deliver it now; otherwise queues it for the current drainer.
+  /// The ticket of an event that has just arrived, fixing its place in the delivery order.
+  mutating func ticket() -> Int {
+    defer { nextTicket += 1 }
+    return nextTicket
+  }
+
+  /// Returns the next event in order when the caller must deliver it now; otherwise keeps `event` for the drainer.
+  mutating func push(_ event: Event, ticket: Int) -> Event? {
+    let index = ticket - base
+    guard index >= head else { return nil }
+    while slots.count <= index { slots.append(nil) }
+    slots[index] = event
+    guard !isDraining else { return nil }
+    return takeNext()
+  }
+
+  /// Pushes an event whose place in the order is the moment it is pushed.
   mutating func push(_ event: Event) -> Event? {
-    guard !isDraining else {
-      queued.append(event)
-      return nil
-    }
-    isDraining = true
-    return event
+    push(event, ticket: ticket())
   }
 
   /// Returns the next event for the drainer to deliver, or `nil` when the drain is over.
   mutating func next() -> Event? {
-    guard head < queued.count else {
-      queued.removeAll()
-      head = 0
-      isDraining = false
-      return nil
-    }
-    defer { head += 1 }
-    return queued[head]
+    takeNext()
   }
 
   /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
   mutating func removeAll() {
-    queued.removeAll()
+    base += slots.count
+    slots.removeAll()
     head = 0
+  }
+
+  private mutating func takeNext() -> Event? {
+    guard head < slots.count, let event = slots[head] else {
+      if head > 0, head == slots.count || head > 64 {
+        slots.removeFirst(head)
+        base += head
+        head = 0
+      }
+      isDraining = false
+      return nil
+    }
+    slots[head] = nil
+    head += 1
+    isDraining = true
+    return event
   }
 }
 
@@ -86,14 +112,14 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard state.withLock({ $0.link.upstream != nil }) else { return .none }
-    schedule { self.deliver(.value(input)) }
+    guard let ticket = state.withLock({ $0.link.upstream != nil ? $0.outbox.ticket() : nil }) else { return .none }
+    schedule { self.deliver(.value(input), ticket: ticket) }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard state.withLock({ $0.link.terminate() }) != nil else { return }
-    schedule { self.deliver(.completion(completion)) }
+    guard let ticket = state.withLock({ $0.link.terminate() != nil ? $0.outbox.ticket() : nil }) else { return }
+    schedule { self.deliver(.completion(completion), ticket: ticket) }
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -110,8 +136,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
     upstream?.cancel()
   }
 
-  private func deliver(_ event: Event) {
-    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+  private func deliver(_ event: Event, ticket: Int) {
+    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event, ticket: ticket) }
     while let event = next {
       switch event {
       case .value(let value):
