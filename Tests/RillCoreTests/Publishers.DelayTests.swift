@@ -213,6 +213,28 @@ import Testing
     #expect(subscriber.events == ["1", "failure"])
   }
 
+  /// Found by `TimeOperatorStressTests`: on a concurrent scheduler the next emission (or the completion) can run while the previous value is still being delivered, and was delivered at the same time.
+  ///
+  /// The nested `advance` below plays the concurrent scheduler: what it runs must wait until `receive(_:)` returns.
+  @Test(arguments: [true, false])
+  func anEmissionThatRunsDuringTheDeliveryOfThePreviousOneWaitsForIt(latest: Bool) {
+    let scheduler = TimeOpsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    var seenDuringFirstDelivery: [String] = []
+    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, value in
+      guard value == 1 else { return }
+      upstream.send(2)
+      upstream.send(completion: .finished)
+      scheduler.advance()
+      seenDuringFirstDelivery = subscriber.events
+    }
+    upstream.throttle(for: 0, scheduler: scheduler, latest: latest).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance()
+    #expect(seenDuringFirstDelivery == ["1"])
+    #expect(subscriber.events == ["1", "2", "finished"])
+  }
+
   @Test func cancelSilencesPendingEmission() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()

@@ -70,6 +70,23 @@ import Testing
     #expect(subscriber.events.isEmpty)
   }
 
+  /// Found by `TimeOperatorStressTests`: a timer that fired at once delivered the completion before (or, on
+  /// another thread, during) the downstream's `receive(subscription:)`.
+  @Test func subscriptionReachesTheDownstreamBeforeATimeoutThatFiresAtOnce() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    var events: [String] = []
+    upstream.timeout(.zero, scheduler: ImmediateScheduler.shared)
+      .subscribe(
+        AnySubscriber(
+          receiveSubscription: { _ in events.append("subscription") },
+          receiveValue: { _ in .none },
+          receiveCompletion: { _ in events.append("finished") }
+        )
+      )
+    #expect(events == ["subscription", "finished"])
+    #expect(upstream.cancelCount == 1)
+  }
+
   @Test func reentrantCancelFromReceive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()

@@ -252,6 +252,56 @@ struct StressTests {
     }
   }
 
+  @Test func multicastWithSubscribersJoiningAndLeavingWhileConnectingAndSending() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+    let keeper = ReliabilityStrictRecorder<Int, Never>()
+    multicast.subscribe(keeper)
+    let connection = ReliabilityLocked<(any Cancellable)?>(nil)
+    let others = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    Self.concurrently(Self.producers + 3) { index in
+      if index < Self.producers {
+        Self.sendAll(to: upstream, producer: index)
+      } else if index == Self.producers {
+        connection.withLock { $0 = multicast.connect() }
+      } else {
+        for round in 0..<Self.scaled(200) {
+          let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(3))
+          multicast.subscribe(recorder)
+          others.withLock { $0.append(recorder) }
+          if round % 3 == 0 { recorder.cancel() }
+        }
+      }
+    }
+    // Values sent before the connection are not delivered; from the connection on, every one is.
+    upstream.send(completion: .finished)
+    #expect(keeper.violations == [])
+    _ = Self.checkPerProducerOrder(keeper.values)
+    #expect(keeper.completions == 1)
+    for recorder in others.withLock({ $0 }) {
+      #expect(recorder.violations == [])
+      _ = Self.checkPerProducerOrder(recorder.values)
+      #expect(recorder.completions <= 1)
+    }
+    connection.withLock { $0 }?.cancel()
+  }
+
+  @Test func multicastDeliversEverySendOnceConnected() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
+    let recorders = (0..<3).map { _ in ReliabilityStrictRecorder<Int, Never>() }
+    for recorder in recorders { multicast.subscribe(recorder) }
+    let connection = multicast.connect()
+    Self.concurrently(Self.producers) { Self.sendAll(to: upstream, producer: $0) }
+    Self.concurrently(2) { _ in upstream.send(completion: .finished) }
+    for recorder in recorders {
+      #expect(recorder.violations == [])
+      #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
+      #expect(recorder.completions == 1)
+    }
+    connection.cancel()
+  }
+
   @Test func switchToLatestWhileChildrenSendFromManyThreads() {
     let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
     let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
