@@ -218,7 +218,7 @@ import Testing
   /// The nested `advance` below plays the concurrent scheduler: what it runs must wait until `receive(_:)` returns.
   @Test(arguments: [true, false])
   func anEmissionThatRunsDuringTheDeliveryOfThePreviousOneWaitsForIt(latest: Bool) {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     var seenDuringFirstDelivery: [String] = []
     let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, value in
