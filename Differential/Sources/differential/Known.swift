@@ -227,9 +227,6 @@ enum Known {
     {
       return "OpenCombine's zip asks only the upstream that completed a tuple for the demand the subscriber returns"
     }
-    if testCase.ops.contains(where: { $0.kind == "share" }), testCase.initialDemand != nil {
-      return "open question: when PassthroughSubject asks its upstream for demand (Rill at once, OpenCombine later)"
-    }
     if let buffer = testCase.ops.firstIndex(where: { $0.kind == "buffer" }),
       testCase.ops[..<buffer].contains(where: { synchronous.contains($0.kind) })
     {

@@ -64,15 +64,43 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     deliver(first)
   }
 
+  /// Keeps an upstream subscription; requests unlimited values from it if a subscriber has asked for values.
+  @inlinable
+  func send(subscription: any Subscription) {
+    let demanded = state.withLock { state in
+      state.upstreams.append(subscription)
+      return state.hasDownstreamDemand
+    }
+    if demanded { subscription.request(.unlimited) }
+  }
+
+  /// Cancels the upstream subscriptions; the subject is going away.
+  @inlinable
+  func cancelUpstreams() {
+    let upstreams = state.withLock { state in
+      defer { state.upstreams = [] }
+      return state.upstreams
+    }
+    for upstream in upstreams { upstream.cancel() }
+  }
+
   /// Adds demand for a conduit, delivering a kept value if it was waiting for it.
+  ///
+  /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
   @inlinable
   func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
+    var upstreams: [any Subscription] = []
     let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
       guard conduit.phase != .ended, conduit.phase != .cancelledWhileBusy else { return .done }
       conduit.demand += demand
+      if !state.hasDownstreamDemand {
+        state.hasDownstreamDemand = true
+        upstreams = state.upstreams
+      }
       guard conduit.latest != nil else { return .done }
       return state.start(.flush(conduit))
     }
+    for upstream in upstreams { upstream.request(.unlimited) }
     deliver(first)
   }
 
@@ -149,6 +177,11 @@ struct SubjectState<Output, Failure: Error> {
   /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
   @usableFromInline
   var current: Output?
+  /// Subscriptions the subject received as a subscriber; asked for unlimited values once a subscriber has demand.
+  @usableFromInline
+  var upstreams: [any Subscription] = []
+  @usableFromInline
+  var hasDownstreamDemand = false
   @usableFromInline
   var isSending = false
   /// Conduits ended during a delivery stay in `conduits`, so indexes hold, until the delivery ends.

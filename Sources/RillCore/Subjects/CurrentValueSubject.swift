@@ -22,9 +22,17 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core = SubjectCore(name: "CurrentValueSubject", current: value)
   }
 
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Keeps an upstream subscription, and requests unlimited values from it once any subscriber has asked for
+  /// values.
+  ///
+  /// The subject cancels the upstream subscriptions it keeps when it is deinitialized.
   @inlinable
   public func send(subscription: any Subscription) {
-    subscription.request(.unlimited)
+    core.send(subscription: subscription)
   }
 
   @inlinable

@@ -17,9 +17,17 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core = SubjectCore(name: "PassthroughSubject", current: nil)
   }
 
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Keeps an upstream subscription, and requests unlimited values from it once any subscriber has asked for
+  /// values.
+  ///
+  /// The subject cancels the upstream subscriptions it keeps when it is deinitialized.
   @inlinable
   public func send(subscription: any Subscription) {
-    subscription.request(.unlimited)
+    core.send(subscription: subscription)
   }
 
   @inlinable
