@@ -21,9 +21,19 @@ let package = Package(
     .target(name: "Rill", dependencies: ["RillCore"], swiftSettings: strict),
     .target(name: "RillExt", dependencies: ["RillCore"], swiftSettings: strict),
     .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
-    .executableTarget(name: "rill-demo", dependencies: ["Rill", "RillExt"], swiftSettings: strict),
+    // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.
+    .target(name: "RillLoopbackServer", swiftSettings: strict),
+    .executableTarget(
+      name: "rill-demo",
+      dependencies: ["Rill", "RillExt", "RillTesting", "RillLoopbackServer"],
+      swiftSettings: strict
+    ),
     .testTarget(name: "RillCoreTests", dependencies: ["RillCore", "RillTesting"], swiftSettings: strict),
-    .testTarget(name: "RillTests", dependencies: ["Rill", "RillTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "RillTests",
+      dependencies: ["Rill", "RillTesting", "RillLoopbackServer"],
+      swiftSettings: strict
+    ),
     .testTarget(name: "RillExtTests", dependencies: ["RillExt", "RillTesting"], swiftSettings: strict),
     .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
   ],

@@ -45,8 +45,8 @@ private protocol AsyncSequenceRunning: Sendable {
   func run() async
 }
 
-// SAFETY: mutable state is in `lock`; the sequence and the downstream are only touched by the one task the
-// subscription starts, which delivers serially.
+// SAFETY: mutable state is in `lock`; the sequence is only touched by the one task the subscription starts,
+// which delivers serially.
 private final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
   AsyncSequenceRunning, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
@@ -54,15 +54,15 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     var demand = Subscribers.Demand.none
     var waiter: CheckedContinuation<Bool, Never>?
     var task: Task<Void, Never>?
-    var isCancelled = false
+    /// `nil` once cancelled or completed: the subscription lets go of its subscriber, as Combine's do.
+    var downstream: Downstream?
   }
 
-  private let lock = AsyncSequenceLock(State())
-  private let downstream: Downstream
+  private let lock: AsyncSequenceLock<State>
   private let base: Base
 
   init(downstream: Downstream, base: Base) {
-    self.downstream = downstream
+    lock = AsyncSequenceLock(State(downstream: downstream))
     self.base = base
   }
 
@@ -71,7 +71,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "AsyncSequence: a subscriber requested \(demand); demand must be greater than zero")
     let (waiter, mustStart) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
-      guard !state.isCancelled else { return (nil, false) }
+      guard state.downstream != nil else { return (nil, false) }
       state.demand += demand
       defer { state.waiter = nil }
       return (state.waiter, state.task == nil)
@@ -82,26 +82,30 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     let task = Task { await runner.run() }
     let cancelled = lock.withLock { state -> Bool in
       state.task = task
-      return state.isCancelled
+      return state.downstream == nil
     }
     if cancelled { task.cancel() }
   }
 
   func cancel() {
-    let (waiter, task) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
-      state.isCancelled = true
-      defer { state.waiter = nil }
-      return (state.waiter, state.task)
+    let (waiter, task, downstream) = lock.withLock {
+      state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?, Downstream?) in
+      defer {
+        state.waiter = nil
+        state.downstream = nil
+      }
+      return (state.waiter, state.task, state.downstream)
     }
     task?.cancel()
     waiter?.resume(returning: false)
+    _ = downstream
   }
 
   /// Waits until the subscriber has demand; `false` once cancelled.
   private func takeDemand() async -> Bool {
     await withCheckedContinuation { continuation in
       let ready = lock.withLock { state -> Bool? in
-        if state.isCancelled { return false }
+        if state.downstream == nil { return false }
         guard state.demand > 0 else {
           state.waiter = continuation
           return nil
@@ -113,24 +117,32 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     }
   }
 
-  private var isCancelled: Bool { lock.withLock { $0.isCancelled } }
+  /// The subscriber, or `nil` once cancelled.
+  private var downstream: Downstream? { lock.withLock { $0.downstream } }
+
+  /// The subscriber, let go of for good before it receives its completion; `nil` once cancelled.
+  private func takeDownstream() -> Downstream? {
+    lock.withLock { state in
+      defer { state.downstream = nil }
+      return state.downstream
+    }
+  }
 
   func run() async {
     var iterator = base.makeAsyncIterator()
     do {
       while true {
         guard await takeDemand() else { return }
-        if lock.withLock({ $0.demand == .none && $0.isCancelled }) { return }
         guard let element = try await iterator.next(isolation: nil) else {
-          if !isCancelled { downstream.receive(completion: .finished) }
+          takeDownstream()?.receive(completion: .finished)
           return
         }
-        guard !isCancelled else { return }
+        guard let downstream else { return }
         let more = downstream.receive(element)
         if more > 0 { lock.withLock { $0.demand += more } }
       }
     } catch {
-      if !isCancelled { downstream.receive(completion: .failure(error)) }
+      takeDownstream()?.receive(completion: .failure(error))
     }
   }
 }

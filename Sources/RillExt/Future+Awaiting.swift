@@ -5,8 +5,12 @@ extension Future where Failure == Never, Output: Sendable {
   /// Future(awaiting: { 1 }):   -1|
   /// ```
   ///
-  /// Like any `Future`, it starts its work at once, in a new task, and runs it to the end: a future is shared
-  /// by its subscribers and has no owner to cancel it. A subscriber that cancels stops waiting for the result.
+  /// Like any `Future`, it starts its work at once, in a new task, and shares its one result among all its
+  /// subscribers. The work stops when nobody can receive its result any more: once every subscriber that
+  /// attached has cancelled before the result arrived, the task is cancelled, which the operation sees through
+  /// `Task.isCancelled`, `Task.checkCancellation()` or `withTaskCancellationHandler`. Whatever the operation
+  /// then returns becomes the result that later subscribers receive. A future nobody subscribes to runs its
+  /// work to the end.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -15,13 +19,15 @@ extension Future where Failure == Never, Output: Sendable {
     priority: TaskPriority? = nil,
     awaiting operation: @escaping @Sendable () async -> Output
   ) {
+    let handle = FutureTaskHandle()
     self.init { promise in
       let fulfil = FuturePromiseHandoff(promise)
-      Task(priority: priority) {
+      handle.task = Task(priority: priority) {
         let value = await operation()
         fulfil.call(.success(value))
       }
     }
+    whenAbandoned(handle.cancel)
   }
 }
 
@@ -32,7 +38,12 @@ extension Future where Failure == any Error, Output: Sendable {
   /// Future(awaiting: { throw e }):   -^
   /// ```
   ///
-  /// Like any `Future`, it starts its work at once: the operation runs in a new task.
+  /// Like any `Future`, it starts its work at once, in a new task, and shares its one result among all its
+  /// subscribers. The work stops when nobody can receive its result any more: once every subscriber that
+  /// attached has cancelled before the result arrived, the task is cancelled, which the operation sees through
+  /// `Task.isCancelled`, `Task.checkCancellation()` or `withTaskCancellationHandler`. What the operation then
+  /// returns or throws, typically `CancellationError`, becomes the result that later subscribers receive. A
+  /// future nobody subscribes to runs its work to the end.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
@@ -41,9 +52,10 @@ extension Future where Failure == any Error, Output: Sendable {
     priority: TaskPriority? = nil,
     awaiting operation: @escaping @Sendable () async throws -> Output
   ) {
+    let handle = FutureTaskHandle()
     self.init { promise in
       let fulfil = FuturePromiseHandoff(promise)
-      Task(priority: priority) {
+      handle.task = Task(priority: priority) {
         do {
           fulfil.call(.success(try await operation()))
         } catch {
@@ -51,6 +63,7 @@ extension Future where Failure == any Error, Output: Sendable {
         }
       }
     }
+    whenAbandoned(handle.cancel)
   }
 }
 
@@ -65,5 +78,16 @@ private final class FuturePromiseHandoff<Output, Failure: Error>: @unchecked Sen
 
   func call(_ result: Result<Output, Failure>) {
     promise(result)
+  }
+}
+
+/// The task of an awaiting future, kept for the future's abandonment hook.
+// SAFETY: `task` is written once, inside `Future.init`, before the future exists for anyone else, so before
+// the abandonment hook can run and read it.
+private final class FutureTaskHandle: @unchecked Sendable {
+  var task: Task<Void, Never>?
+
+  @Sendable func cancel() {
+    task?.cancel()
   }
 }

@@ -1,6 +1,7 @@
 import Rill
 
-// rill-demo: runs the seed scenarios and prints each pipeline's events.
+// rill-demo: runs the seed scenarios and prints each pipeline's events; the network ones run against a
+// loopback HTTP server that the demo starts itself.
 
 var demos: [(title: String, run: () -> Void)] = []
 
@@ -13,6 +14,14 @@ demos.append(("flatMap: inner publishers' values interleave", flatMapInterleavin
 demos.append(("flatMap: Empty as \"do nothing\"", flatMapEmptyDoesNothing))
 demos.append(("flatMap: failing without terminating, with catch inside", flatMapFailingWithoutTerminating))
 demos.append(("flatMap(maxPublishers: .max(1)): backpressure on upstream", flatMapBackpressure))
+demos.append(("Seed 001, loopback HTTP: dataTaskPublisher, map, decode", decodeJSONFromDataTask))
+demos.append(("Seed 001, loopback HTTP: tryMap turns a non-200 status into an error", tryMapOnStatusCode))
+demos.append(("Seed 001, loopback HTTP: mapError folds every failure into APIError", mapErrorIntoAPIError))
+demos.append(("Seed 001, loopback HTTP: Futures in sequence with flatMap and Zip3", futureFlatMapZip3Sequencing))
+demos.append(("Seed 002, loopback HTTP: flatMap(maxPublishers: .max(1)) keeps order", flatMapMaxPublishersKeepsOrder))
+demos.append(("Seed 002, loopback HTTP: failing without terminating", networkFailingWithoutTerminating))
+demos.append(("Seed 002: Timer.publish(every:on:in:).autoconnect().scan", timerAutoconnectScan))
+demos.append(("Seed 002: maxPublishers with delay, backpressure in time", maxPublishersWithDelay))
 
 for (index, demo) in demos.enumerated() {
   print("\(index + 1). \(demo.title)")

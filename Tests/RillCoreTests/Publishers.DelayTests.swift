@@ -1,38 +1,49 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct DelayTests {
   @Test func valuesAndCompletionAreDelayed() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler.base)
     upstream.delay(for: 10, tolerance: 2, scheduler: scheduler, options: 1).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send(1)
-    scheduler.advance(by: 3)
+    scheduler.base.advance(by: 3)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(scheduler.log == ["at 10 options 1", "at 13 options 1", "at 13 options 1"])
-    scheduler.advance(by: 9)
+    #expect(
+      scheduler.log == ["at 10 tolerance 2 options 1", "at 13 tolerance 2 options 1", "at 13 tolerance 2 options 1"]
+    )
+    scheduler.base.advance(by: 9)
     #expect(subscriber.events == ["1@10"])
-    scheduler.advance(by: 100)
+    scheduler.base.advance(by: 100)
     #expect(subscriber.events == ["1@10", "2@13", "finished@13"])
   }
 
+  @Test func withoutToleranceTheSchedulersMinimumIsUsed() {
+    let scheduler = TimeOpsOptionsScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    upstream.delay(for: 4, scheduler: scheduler).subscribe(TimeOpsSubscriber<Int, Never>())
+    upstream.send(1)
+    #expect(scheduler.log == ["at 4 tolerance 0"])
+  }
+
   @Test func failureIsDelayedToo() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
     upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
-    scheduler.advance(by: 999)
+    scheduler.advance(by: .seconds(1) - 1)
     #expect(subscriber.events.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.events == ["failure@1000"])
+    #expect(subscriber.events == ["failure@1000000000"])
   }
 
   @Test func limitedDemandIsForwardedAndReplenished() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
@@ -44,7 +55,7 @@ import Testing
   }
 
   @Test func cancelDropsPendingValues() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
@@ -58,7 +69,7 @@ import Testing
   }
 
   @Test func reentrantRequestFromReceive() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1)) { subscriber, _ in
       subscriber.subscription?.request(.max(2))
@@ -70,7 +81,7 @@ import Testing
   }
 
   @Test func pipelineIsFreedAfterCompletion() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
     let upstream = TimeOpsUpstream<Int, Never>()
     do {
@@ -82,13 +93,13 @@ import Testing
     scheduler.advance(by: 1)
     upstream.release()
     #expect(weakSubscriber == nil)
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
   }
 }
 
 @Suite struct DebounceTests {
   @Test func publishesLatestAfterQuietPeriod() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
     let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
@@ -100,14 +111,14 @@ import Testing
     upstream.send("c")
     scheduler.advance(by: 3)
     #expect(subscriber.events == ["b@5", "c@11"])
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
     upstream.send(completion: .finished)
     scheduler.advance()
     #expect(subscriber.events == ["b@5", "c@11", "finished@11"])
   }
 
   @Test func pendingValueIsDroppedOnCompletionAndFailureIsScheduled() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
@@ -119,7 +130,7 @@ import Testing
   }
 
   @Test func valueWithoutDemandIsDropped() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
@@ -135,21 +146,21 @@ import Testing
   }
 
   @Test func cancelStopsTimerAndUpstream() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
     upstream.send(2)
     scheduler.advance(by: 10)
     #expect(subscriber.events.isEmpty)
   }
 
   @Test func reentrantSendFromReceive() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler) { _, value in
       if value == 1 { upstream.send(2) }
@@ -163,7 +174,7 @@ import Testing
 
 @Suite struct ThrottleTests {
   private func run(latest: Bool) -> [String] {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
     let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
     upstream.throttle(for: 10, scheduler: scheduler, latest: latest).subscribe(subscriber)
@@ -188,7 +199,7 @@ import Testing
   }
 
   @Test func demandAndFailure() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
@@ -202,8 +213,30 @@ import Testing
     #expect(subscriber.events == ["1", "failure"])
   }
 
+  /// Found by `TimeOperatorStressTests`: on a concurrent scheduler the next emission (or the completion) can run while the previous value is still being delivered, and was delivered at the same time.
+  ///
+  /// The nested `advance` below plays the concurrent scheduler: what it runs must wait until `receive(_:)` returns.
+  @Test(arguments: [true, false])
+  func anEmissionThatRunsDuringTheDeliveryOfThePreviousOneWaitsForIt(latest: Bool) {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    var seenDuringFirstDelivery: [String] = []
+    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, value in
+      guard value == 1 else { return }
+      upstream.send(2)
+      upstream.send(completion: .finished)
+      scheduler.advance()
+      seenDuringFirstDelivery = subscriber.events
+    }
+    upstream.throttle(for: 0, scheduler: scheduler, latest: latest).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance()
+    #expect(seenDuringFirstDelivery == ["1"])
+    #expect(subscriber.events == ["1", "2", "finished"])
+  }
+
   @Test func cancelSilencesPendingEmission() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
@@ -212,5 +245,63 @@ import Testing
     scheduler.advance(by: 5)
     #expect(subscriber.events.isEmpty)
     #expect(upstream.cancelCount == 1)
+  }
+}
+
+/// A concurrent scheduler may run actions due at the same time in any order: this one runs them last first.
+private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
+  // SAFETY: only touched from the test's thread.
+  private var actions: [() -> Void] = []
+
+  var now: TestScheduler.SchedulerTimeType { 0 }
+  var minimumTolerance: TestScheduler.SchedulerTimeType.Stride { 0 }
+
+  func schedule(options: Int?, _ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: TestScheduler.SchedulerTimeType,
+    tolerance: TestScheduler.SchedulerTimeType.Stride,
+    options: Int?,
+    _ action: @escaping () -> Void
+  ) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: TestScheduler.SchedulerTimeType,
+    interval: TestScheduler.SchedulerTimeType.Stride,
+    tolerance: TestScheduler.SchedulerTimeType.Stride,
+    options: Int?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    actions.append(action)
+    return AnyCancellable {}
+  }
+
+  /// Runs the waiting actions, the last scheduled first.
+  func runLastFirst() {
+    let due = actions
+    actions = []
+    for action in due.reversed() { action() }
+  }
+}
+
+@Suite struct ScheduledDeliveryOrderTests {
+  @Test func delayKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    [1, 2, 3].publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1", "2", "3", "finished"])
+  }
+
+  @Test func receiveOnKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    Just(1).receive(on: scheduler).subscribe(subscriber)
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1", "finished"])
   }
 }

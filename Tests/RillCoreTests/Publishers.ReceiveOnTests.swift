@@ -1,11 +1,12 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct ReceiveOnTests {
   @Test func valuesAndCompletionWaitForTheScheduler() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler.base)
     upstream.receive(on: scheduler, options: 7).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     #expect(upstream.send(1) == .none)
@@ -13,31 +14,12 @@ import Testing
     upstream.send(completion: .finished)
     #expect(subscriber.events.isEmpty)
     #expect(scheduler.log == ["now options 7", "now options 7", "now options 7"])
-    scheduler.advance()
+    scheduler.base.advance()
     #expect(subscriber.events == ["1@0", "2@0", "finished@0"])
   }
 
-  @Test func eachActionDeliversTheOldestEventEvenWhenActionsRunOutOfOrder() {
-    let scheduler = ReceiveOnStackScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
-    upstream.receive(on: scheduler).subscribe(subscriber)
-    upstream.send(1)
-    upstream.send(2)
-    upstream.send(3)
-    upstream.send(completion: .finished)
-    #expect(scheduler.actions.count == 4)
-    scheduler.runNewest()
-    #expect(subscriber.events == ["1"])
-    scheduler.runNewest()
-    scheduler.runNewest()
-    #expect(subscriber.events == ["1", "2", "3"])
-    scheduler.runNewest()
-    #expect(subscriber.events == ["1", "2", "3", "finished"])
-  }
-
   @Test func failureIsScheduled() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
     upstream.receive(on: scheduler).subscribe(subscriber)
@@ -49,7 +31,7 @@ import Testing
   }
 
   @Test func demandReturnedFromScheduledValueGoesUpstream() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.receive(on: scheduler).subscribe(subscriber)
@@ -62,7 +44,7 @@ import Testing
   }
 
   @Test func cancelSilencesScheduledEventsAndCancelsUpstream() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(subscriber)
@@ -109,7 +91,7 @@ import Testing
 
   @Test func pipelineIsFreedAfterCompletionAndAfterCancel() {
     weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     do {
       let subscriber = TimeOpsSubscriber<Int, Never>()
@@ -138,24 +120,24 @@ import Testing
 
 @Suite struct SubscribeOnTests {
   @Test func subscribeRequestAndCancelAreScheduled() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.subscribe(on: scheduler, options: 3).subscribe(subscriber)
     #expect(subscriber.subscription == nil)
     #expect(upstream.demands.isEmpty)
-    scheduler.advance()
+    scheduler.base.advance()
     #expect(subscriber.subscription != nil)
     #expect(upstream.demands == [.max(2)])
     subscriber.cancel()
     #expect(upstream.cancelCount == 0)
-    scheduler.advance()
+    scheduler.base.advance()
     #expect(upstream.cancelCount == 1)
     #expect(scheduler.log == ["now options 3", "now options 3", "now options 3"])
   }
 
   @Test func valuesAndCompletionPassThrough() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
     upstream.subscribe(on: scheduler).subscribe(subscriber)
@@ -185,9 +167,12 @@ import Testing
 
 @Suite struct MeasureIntervalTests {
   @Test func measuresFromSubscriptionThenBetweenValues() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
-    let subscriber = TimeOpsSubscriber<TimeOpsStride, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.measureInterval(using: scheduler).subscribe(subscriber)
     #expect(upstream.demands == [.max(1)])
     scheduler.advance(by: 5)
@@ -201,57 +186,19 @@ import Testing
 
   @Test func failureAndCancel() {
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<TimeOpsStride, TimeOpsError>()
-    upstream.measureInterval(using: TimeOpsScheduler()).subscribe(subscriber)
+    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, TimeOpsError>()
+    upstream.measureInterval(using: TestScheduler()).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
     #expect(subscriber.events == ["failure"])
 
     let second = TimeOpsUpstream<Int, Never>()
-    let cancelling = TimeOpsSubscriber<TimeOpsStride, Never> { subscriber, _ in subscriber.cancel() }
-    second.measureInterval(using: TimeOpsScheduler()).subscribe(cancelling)
+    let cancelling = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never> { subscriber, _ in
+      subscriber.cancel()
+    }
+    second.measureInterval(using: TestScheduler()).subscribe(cancelling)
     second.send(1)
     second.send(2)
     #expect(cancelling.events == ["0"])
     #expect(second.cancelCount == 1)
-  }
-}
-
-/// Keeps scheduled actions and runs them when told, newest first (a scheduler free to reorder its actions).
-private final class ReceiveOnStackScheduler: Scheduler, @unchecked Sendable {
-  typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
-  typealias SchedulerOptions = Never
-
-  private(set) var actions: [() -> Void] = []
-
-  var now: SchedulerTimeType { ImmediateScheduler.shared.now }
-
-  var minimumTolerance: SchedulerTimeType.Stride { ImmediateScheduler.shared.minimumTolerance }
-
-  func schedule(options: Never?, _ action: @escaping () -> Void) {
-    actions.append(action)
-  }
-
-  func schedule(
-    after date: SchedulerTimeType,
-    tolerance: SchedulerTimeType.Stride,
-    options: Never?,
-    _ action: @escaping () -> Void
-  ) {
-    actions.append(action)
-  }
-
-  func schedule(
-    after date: SchedulerTimeType,
-    interval: SchedulerTimeType.Stride,
-    tolerance: SchedulerTimeType.Stride,
-    options: Never?,
-    _ action: @escaping () -> Void
-  ) -> any Cancellable {
-    actions.append(action)
-    return AnyCancellable {}
-  }
-
-  func runNewest() {
-    actions.removeLast()()
   }
 }

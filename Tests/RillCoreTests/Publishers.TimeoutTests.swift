@@ -1,9 +1,10 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct TimeoutTests {
   @Test func finishesWhenUpstreamIsSilentTooLong() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
@@ -16,11 +17,11 @@ import Testing
     scheduler.advance(by: 1)
     #expect(subscriber.events == ["1@3", "2@7", "finished@12"])
     #expect(upstream.cancelCount == 1)
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test func customErrorFails() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
     upstream.timeout(5, scheduler: scheduler, customError: { .timedOut }).subscribe(subscriber)
@@ -30,7 +31,7 @@ import Testing
   }
 
   @Test func upstreamCompletionBeforeDeadline() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
@@ -44,20 +45,50 @@ import Testing
     #expect(upstream.cancelCount == 0)
   }
 
+  @Test func upstreamFinishingBeforeDeadlineFinishesOnce() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 2)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["1@0", "finished@2"])
+    #expect(upstream.cancelCount == 0)
+  }
+
   @Test func cancelStopsTheClock() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
     scheduler.advance(by: 20)
     #expect(subscriber.events.isEmpty)
   }
 
+  /// Found by `TimeOperatorStressTests`: a timer that fired at once delivered the completion before (or, on
+  /// another thread, during) the downstream's `receive(subscription:)`.
+  @Test func subscriptionReachesTheDownstreamBeforeATimeoutThatFiresAtOnce() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    var events: [String] = []
+    upstream.timeout(.zero, scheduler: ImmediateScheduler.shared)
+      .subscribe(
+        AnySubscriber(
+          receiveSubscription: { _ in events.append("subscription") },
+          receiveValue: { _ in .none },
+          receiveCompletion: { _ in events.append("finished") }
+        )
+      )
+    #expect(events == ["subscription", "finished"])
+    #expect(upstream.cancelCount == 1)
+  }
+
   @Test func reentrantCancelFromReceive() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
@@ -71,7 +102,7 @@ import Testing
 
 @Suite struct CollectByTimeTests {
   @Test func byTimeEmitsEachInterval() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
@@ -83,11 +114,11 @@ import Testing
     upstream.send(3)
     upstream.send(completion: .finished)
     #expect(subscriber.events == ["[1, 2]@4", "[3]@9", "finished@9"])
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test func byTimeOrCountEmitsFullBuffersAtOnce() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1), clock: scheduler)
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
@@ -100,8 +131,34 @@ import Testing
     #expect(subscriber.events == ["[1, 2]@0", "[3]@10"])
   }
 
+  @Test func byTimeOrCountFlushesThePartialBufferOnFinish() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
+    upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
+    #expect(upstream.demands == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: 2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == ["[1]@2", "finished@2"])
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test func byTimeOrCountFailureDropsTheBuffer() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
+    upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance(by: 20)
+    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.completion == .failure(.boom))
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
   @Test func failureDropsTheBuffer() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
     let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
@@ -111,7 +168,7 @@ import Testing
   }
 
   @Test func lastArrayWaitsForDemand() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
@@ -124,14 +181,14 @@ import Testing
   }
 
   @Test func cancelStopsTimerAndUpstream() {
-    let scheduler = TimeOpsScheduler()
+    let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<[Int], Never>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
-    #expect(scheduler.pendingCount == 0)
+    #expect(scheduler.scheduledActionCount == 0)
     scheduler.advance(by: 10)
     #expect(subscriber.events.isEmpty)
   }

@@ -138,6 +138,63 @@ private func eventually(_ condition: () -> Bool) async {
     #expect(!subscriber.isDone)
   }
 
+  @Test func cancellingWhileWaitingForDemandEndsTheTaskAndReleasesTheSubscription() async {
+    let probe = PullProbe()
+    let values = AsyncSequenceLock<[Int]>([])
+    weak var weakSubscription: AnyObject?
+    var subscription: (any Subscription)?
+    CountingSequence(limit: 100, probe: probe).asPublisher().subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: {
+          subscription = $0
+          weakSubscription = $0 as AnyObject
+          $0.request(.max(1))
+        },
+        receiveValue: { value in
+          values.withLock { $0.append(value) }
+          return .none
+        }
+      )
+    )
+    await eventually { values.withLock { $0.count } == 1 }
+    subscription?.cancel()
+    subscription?.request(.max(5))
+    subscription = nil
+    await eventually { weakSubscription == nil }
+    #expect(weakSubscription == nil)
+    #expect(values.withLock { $0 } == [1])
+    #expect(probe.pullCount == 1)
+  }
+
+  @Test func cancellingBeforeAnyRequestNeverStartsTheTask() async {
+    let probe = PullProbe()
+    weak var weakSubscriber: AwaitingSubscriber<Int, Never>?
+    do {
+      let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .none)
+      weakSubscriber = subscriber
+      CountingSequence(limit: 3, probe: probe).asPublisher().subscribe(subscriber)
+      subscriber.cancel()
+      subscriber.request(.max(1))
+    }
+    // The subscription let go of its subscriber on cancel, although the subscriber still holds it.
+    #expect(weakSubscriber == nil)
+    #expect(probe.pullCount == 0)
+  }
+
+  @Test func releasesTheSubscriptionAndTheSubscriberAfterCompletion() async {
+    let probe = PullProbe()
+    weak var weakSubscriber: AwaitingSubscriber<Int, Never>?
+    do {
+      let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .unlimited)
+      weakSubscriber = subscriber
+      CountingSequence(limit: 3, probe: probe).asPublisher().subscribe(subscriber)
+      await eventually { subscriber.isDone }
+      #expect(subscriber.values == [1, 2, 3])
+    }
+    await eventually { weakSubscriber == nil }
+    #expect(weakSubscriber == nil)
+  }
+
   @Test func asyncStreamBridgesWithTypedNeverFailure() async {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self)
     let subscriber = AwaitingSubscriber<String, Never>(initialDemand: .unlimited)

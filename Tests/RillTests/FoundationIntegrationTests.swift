@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillLoopbackServer
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -63,6 +63,24 @@ public enum Op: Sendable, CustomStringConvertible {
   case buffer(size: Int, byRequest: Bool, dropNewest: Bool)
   case prefixUntilOutputB
   case dropUntilOutputB
+  case catchB
+  case switchToLatestB
+  case share
+  case firstWhere(Int)
+  case lastWhere(Int)
+  case tryFilter(Int)
+  case tryCompactMap(Int)
+  case tryScan(Int)
+  case tryRemoveDuplicates(Int)
+  case tryDropWhile(Int)
+  case tryPrefixWhile(Int)
+  case tryFirstWhere(Int)
+  case tryLastWhere(Int)
+  case tryReduce(Int)
+  case tryMin(Int)
+  case tryMax(Int)
+  case tryContains(Int)
+  case tryAllSatisfy(Int)
 
   public var description: String {
     switch self {
@@ -103,6 +121,24 @@ public enum Op: Sendable, CustomStringConvertible {
       "buffer(size:\(size),prefetch:\(byRequest ? "byRequest" : "keepFull"),whenFull:\(dropNewest ? "dropNewest" : "dropOldest"))"
     case .prefixUntilOutputB: "prefix(untilOutputFrom:B)"
     case .dropUntilOutputB: "drop(untilOutputFrom:B)"
+    case .catchB: "catch{_ in B}"
+    case .switchToLatestB: "map{_ in B}.switchToLatest()"
+    case .share: "share()"
+    case .firstWhere(let m): "first{$0%\(m)==0}"
+    case .lastWhere(let m): "last{$0%\(m)==0}"
+    case .tryFilter(let v): "tryFilter{$0==\(v) throws; $0%2==0}.mapError"
+    case .tryCompactMap(let v): "tryCompactMap{$0==\(v) throws; $0%3==0 ? nil : $0}.mapError"
+    case .tryScan(let v): "tryScan(0){$1==\(v) throws; $0+$1}.mapError"
+    case .tryRemoveDuplicates(let v): "tryRemoveDuplicates{$1==\(v) throws; $0==$1}.mapError"
+    case .tryDropWhile(let v): "tryDrop{$0==\(v) throws; $0<5}.mapError"
+    case .tryPrefixWhile(let v): "tryPrefix{$0==\(v) throws; $0<8}.mapError"
+    case .tryFirstWhere(let v): "tryFirst{$0==\(v) throws; $0%4==3}.mapError"
+    case .tryLastWhere(let v): "tryLast{$0==\(v) throws; $0%4==3}.mapError"
+    case .tryReduce(let v): "tryReduce(0){$1==\(v) throws; $0+$1}.mapError"
+    case .tryMin(let v): "tryMin{$0==\(v) throws; $0<$1}.mapError"
+    case .tryMax(let v): "tryMax{$0==\(v) throws; $0<$1}.mapError"
+    case .tryContains(let v): "tryContains{$0==\(v) throws; $0==7}.map(0/1).mapError"
+    case .tryAllSatisfy(let v): "tryAllSatisfy{$0==\(v) throws; $0<9}.map(0/1).mapError"
     }
   }
 }
@@ -184,7 +220,7 @@ extension Case {
   }
 
   private static func randomOp(_ rng: inout SplitMix64) -> Op {
-    switch rng.int(0...35) {
+    switch rng.int(0...54) {
     case 0: .map(rng.int(0...5))
     case 1: .filter(rng.int(2...4))
     case 2: .compactMap(rng.int(2...4))
@@ -220,7 +256,25 @@ extension Case {
     case 32: .outputAt(rng.int(0...3))
     case 33: .buffer(size: rng.int(1...3), byRequest: rng.chance(50), dropNewest: rng.chance(50))
     case 34: .prefixUntilOutputB
-    default: .dropUntilOutputB
+    case 35: .dropUntilOutputB
+    case 36: .catchB
+    case 37: .switchToLatestB
+    case 38: .share
+    case 39: .firstWhere(rng.int(2...4))
+    case 40: .lastWhere(rng.int(2...4))
+    case 41: .tryFilter(rng.int(0...12))
+    case 42: .tryCompactMap(rng.int(0...12))
+    case 43: .tryScan(rng.int(0...12))
+    case 44: .tryRemoveDuplicates(rng.int(0...12))
+    case 45: .tryDropWhile(rng.int(0...12))
+    case 46: .tryPrefixWhile(rng.int(0...12))
+    case 47: .tryFirstWhere(rng.int(0...12))
+    case 48: .tryLastWhere(rng.int(0...12))
+    case 49: .tryReduce(rng.int(0...12))
+    case 50: .tryMin(rng.int(0...12))
+    case 51: .tryMax(rng.int(0...12))
+    case 52: .tryContains(rng.int(0...12))
+    default: .tryAllSatisfy(rng.int(0...12))
     }
   }
 }
@@ -265,12 +319,31 @@ extension Op {
     case .buffer: "buffer"
     case .prefixUntilOutputB: "prefixUntilOutput"
     case .dropUntilOutputB: "dropUntilOutput"
+    case .catchB: "catchB"
+    case .switchToLatestB: "switchToLatestB"
+    case .share: "share"
+    case .firstWhere: "firstWhere"
+    case .lastWhere: "lastWhere"
+    case .tryFilter: "tryFilter"
+    case .tryCompactMap: "tryCompactMap"
+    case .tryScan: "tryScan"
+    case .tryRemoveDuplicates: "tryRemoveDuplicates"
+    case .tryDropWhile: "tryDropWhile"
+    case .tryPrefixWhile: "tryPrefixWhile"
+    case .tryFirstWhere: "tryFirstWhere"
+    case .tryLastWhere: "tryLastWhere"
+    case .tryReduce: "tryReduce"
+    case .tryMin: "tryMin"
+    case .tryMax: "tryMax"
+    case .tryContains: "tryContains"
+    case .tryAllSatisfy: "tryAllSatisfy"
     }
   }
 
   var usesSourceB: Bool {
     switch self {
-    case .flatMapSourceB, .zipB, .mergeB, .appendB, .prefixUntilOutputB, .dropUntilOutputB: true
+    case .flatMapSourceB, .zipB, .mergeB, .appendB, .prefixUntilOutputB, .dropUntilOutputB, .catchB, .switchToLatestB:
+      true
     default: false
     }
   }

@@ -173,6 +173,13 @@ private func absurd(_ never: Never) -> Int {}
 
 private func hash(_ values: [Int]) -> Int { values.reduce(7) { $0 &* 31 &+ $1 } }
 
+/// What the `try` operators' closures do first: throw `.code(20 + bad)` on the value `bad`.
+private func check(_ value: Int, _ bad: Int) throws {
+  if value == bad { throw DiffError.code(20 + bad) }
+}
+
+private func coded(_ error: any Error) -> DiffError { error as? DiffError ?? .code(-1) }
+
 /// Applies one operator, or returns `nil` when this library lacks it.
 private func applyShared(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Stage? {
   switch op {
@@ -225,25 +232,117 @@ private func applyShared(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Sta
     .eraseToAnyPublisher()
   case .prefixUntilOutputB: return upstream.prefix(untilOutputFrom: b).eraseToAnyPublisher()
   case .dropUntilOutputB: return upstream.drop(untilOutputFrom: b).eraseToAnyPublisher()
-  default:
-    return applyLanding(op, to: upstream, b: b)
-  }
-}
-
-/// Operators not yet on Rill's main branch, or missing from one library.
-private func applyLanding(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Stage? {
-  #if RILL
-  return nil
-  #else
-  switch op {
   case .zipB: return upstream.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
   case .appendB: return upstream.append(b).eraseToAnyPublisher()
   case .prependSequence(let v): return upstream.prepend(v, v + 1).eraseToAnyPublisher()
-  case .mergeB:
-    return nil  // OpenCombine 0.14 has no Merge.
+  case .catchB: return upstream.catch { _ in b }.eraseToAnyPublisher()
+  case .switchToLatestB: return upstream.map { _ in b }.switchToLatest().eraseToAnyPublisher()
+  case .share: return upstream.share().eraseToAnyPublisher()
+  case .firstWhere(let m): return upstream.first { $0 % m == 0 }.eraseToAnyPublisher()
+  case .lastWhere(let m): return upstream.last { $0 % m == 0 }.eraseToAnyPublisher()
+  default:
+    return applyTrying(op, to: upstream) ?? applyLanding(op, to: upstream, b: b)
+  }
+}
+
+/// The `try` operators: each closure throws on one value, and the error is mapped back to `DiffError`.
+private func applyTrying(_ op: Op, to upstream: Stage) -> Stage? {
+  switch op {
+  case .tryFilter(let v):
+    return upstream.tryFilter {
+      try check($0, v)
+      return $0 % 2 == 0
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryCompactMap(let v):
+    return upstream.tryCompactMap {
+      try check($0, v)
+      return $0 % 3 == 0 ? nil : $0
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryScan(let v):
+    return upstream.tryScan(0) {
+      try check($1, v)
+      return $0 &+ $1
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryRemoveDuplicates(let v):
+    return upstream.tryRemoveDuplicates {
+      try check($0, v)
+      try check($1, v)
+      return $0 == $1
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryDropWhile(let v):
+    return upstream.tryDrop {
+      try check($0, v)
+      return $0 < 5
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryPrefixWhile(let v):
+    return upstream.tryPrefix {
+      try check($0, v)
+      return $0 < 8
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryFirstWhere(let v):
+    return upstream.tryFirst {
+      try check($0, v)
+      return $0 % 4 == 3
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryLastWhere(let v):
+    return upstream.tryLast {
+      try check($0, v)
+      return $0 % 4 == 3
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryReduce(let v):
+    return upstream.tryReduce(0) {
+      try check($1, v)
+      return $0 &+ $1
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryMin(let v):
+    return upstream.tryMin {
+      try check($0, v)
+      try check($1, v)
+      return $0 < $1
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryMax(let v):
+    return upstream.tryMax {
+      try check($0, v)
+      try check($1, v)
+      return $0 < $1
+    }
+    .mapError(coded).eraseToAnyPublisher()
+  case .tryContains(let v):
+    return upstream.tryContains {
+      try check($0, v)
+      return $0 == 7
+    }
+    .map { $0 ? 1 : 0 }.mapError(coded).eraseToAnyPublisher()
+  case .tryAllSatisfy(let v):
+    return upstream.tryAllSatisfy {
+      try check($0, v)
+      return $0 < 9
+    }
+    .map { $0 ? 1 : 0 }.mapError(coded).eraseToAnyPublisher()
   default:
     return nil
   }
+}
+
+/// Operators missing from one library: `merge` (OpenCombine 0.14 has no `Publishers.Merge`).
+private func applyLanding(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Stage? {
+  #if RILL
+  switch op {
+  case .mergeB: return upstream.merge(with: b).eraseToAnyPublisher()
+  default: return nil
+  }
+  #else
+  return nil
   #endif
 }
 

@@ -1,6 +1,6 @@
 // Differential testing of Rill against OpenCombine 0.14: random pipelines over random scripts, traces compared.
 //
-//   swift run -c release differential [--cases N] [--seed S] [--case SEED] [--show K] [--rill-only]
+//   swift run -c release differential [--cases N] [--seed S] [--case SEED] [--show K] [--rill-only] [--verbose]
 //
 // Each case is reproduced from its seed alone: `--case SEED` prints that case and both traces.
 import DifferentialModel
@@ -19,12 +19,18 @@ struct Options {
   var single: UInt64?
   var show = 5
   var rillOnly = false
+  /// Prints each case's seed before running it, so that a crash names its case.
+  var verbose = false
 
   init(_ arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
       if argument == "--rill-only" {
         rillOnly = true
+        continue
+      }
+      if argument == "--verbose" {
+        verbose = true
         continue
       }
       let value = iterator.next() ?? ""
@@ -86,7 +92,11 @@ let exclude = Set(missing.keys)
 
 if let seed = options.single {
   let testCase = Case.generate(seed: seed, exclude: exclude)
+  print(testCase)
+  fflush(nil)
   var rill = DifferentialRill.run(testCase) ?? ["(unsupported)"]
+  print("(Rill's run is over; a crash now is OpenCombine's)")
+  fflush(nil)
   var openCombine = DifferentialOpenCombine.run(testCase) ?? ["(unsupported)"]
   print("contract: \(Known.contractViolation(testCase, rill: rill) ?? "kept")")
   print("normalised: \(Known.normalise(testCase, rill: &rill, openCombine: &openCombine))")
@@ -119,6 +129,10 @@ if options.rillOnly {
 var seeds = SplitMix64(seed: options.seed)
 for _ in 0..<options.cases {
   let seed = seeds.next()
+  if options.verbose {
+    print("case \(seed)")
+    fflush(nil)
+  }
   let testCase = Case.generate(seed: seed, exclude: exclude)
   if let reason = Known.skipReason(testCase) {
     skipped[reason, default: 0] += 1

@@ -4,18 +4,27 @@
 /// at most once, whichever thread calls it first.
 // SAFETY: the only mutable state, the pending cancel action, lives in `Locked`.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  private let action: Locked<(() -> Void)?>
+  /// What cancelling does; a cancellable is kept as itself, so wrapping one allocates nothing more.
+  @usableFromInline
+  enum Action {
+    case closure(() -> Void)
+    case cancellable(any Cancellable)
+  }
+
+  @usableFromInline
+  let action: Locked<Action?>
 
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
-    action = Locked(cancel)
+    action = Locked(.closure(cancel))
   }
 
   /// Initializes the cancellable object with the given cancellable.
   ///
   /// The new object cancels the given one when cancelled or deinitialized.
+  @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    action = Locked(canceller.cancel)
+    action = Locked(.cancellable(canceller))
   }
 
   deinit {
@@ -26,12 +35,11 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   ///
   /// Calling it again does nothing.
   public func cancel() {
-    let pending = action.withLock { action in
-      let pending = action
-      action = nil
-      return pending
+    switch action.withLock({ $0.take() }) {
+    case .closure(let cancel): cancel()
+    case .cancellable(let cancellable): cancellable.cancel()
+    case nil: break
     }
-    pending?()
   }
 
   public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {

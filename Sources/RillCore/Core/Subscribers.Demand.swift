@@ -6,11 +6,17 @@ extension Subscribers {
   /// would go below zero gives ``none``.
   public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
     /// `0...Int.max` for a finite demand; `Int.max + 1` for unlimited.
+    @usableFromInline
     let rawValue: UInt
 
+    @inlinable
     init(rawValue: UInt) {
       self.rawValue = rawValue
     }
+
+    /// `unlimited`'s raw value, as a constant: the hot paths use it instead of the lazily initialised `unlimited`.
+    @inlinable
+    static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
     /// A request for as many values as the publisher can produce.
     public static let unlimited = Demand(rawValue: UInt(Int.max) + 1)
@@ -22,14 +28,16 @@ extension Subscribers {
     ///
     /// - Parameter value: The number of elements; it must not be negative.
     /// - Returns: A finite demand for `value` elements.
+    @inlinable
     public static func max(_ value: Int) -> Demand {
       precondition(value >= 0, "Subscribers.Demand.max(\(value)): a demand cannot be negative")
       return Demand(rawValue: UInt(value))
     }
 
     /// The number of requested values, or `nil` if unlimited.
+    @inlinable
     public var max: Int? {
-      self == .unlimited ? nil : Int(rawValue)
+      rawValue >= Demand.unlimitedRawValue ? nil : Int(rawValue)
     }
 
     public var description: String {
@@ -39,12 +47,16 @@ extension Subscribers {
     /// Returns the result of adding two demands.
     ///
     /// Anything plus ``unlimited`` is ``unlimited``; so is an overflow.
+    @inlinable
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
-      guard let left = lhs.max, let right = rhs.max else { return .unlimited }
-      let (sum, overflow) = left.addingReportingOverflow(right)
-      return overflow ? .unlimited : Demand(rawValue: UInt(sum))
+      // Finite raw values are below 2^63, so their sum fits in a UInt; anything at or past 2^63 is unlimited.
+      guard lhs.rawValue < unlimitedRawValue, rhs.rawValue < unlimitedRawValue else {
+        return Demand(rawValue: unlimitedRawValue)
+      }
+      return Demand(rawValue: Swift.min(lhs.rawValue &+ rhs.rawValue, unlimitedRawValue))
     }
 
+    @inlinable
     public static func += (lhs: inout Demand, rhs: Demand) {
       lhs = lhs + rhs
     }
@@ -52,10 +64,12 @@ extension Subscribers {
     /// Returns the result of adding a number of elements to a demand.
     ///
     /// A negative number subtracts.
+    @inlinable
     public static func + (lhs: Demand, rhs: Int) -> Demand {
       rhs < 0 ? lhs - Demand.max(rhs == Int.min ? Int.max : -rhs) : lhs + Demand.max(rhs)
     }
 
+    @inlinable
     public static func += (lhs: inout Demand, rhs: Int) {
       lhs = lhs + rhs
     }
@@ -63,13 +77,15 @@ extension Subscribers {
     /// Returns the result of multiplying a demand by a non-negative number.
     ///
     /// ``unlimited`` stays ``unlimited``; an overflow becomes ``unlimited``.
+    @inlinable
     public static func * (lhs: Demand, rhs: Int) -> Demand {
       precondition(rhs >= 0, "Subscribers.Demand * \(rhs): a demand cannot be multiplied by a negative number")
-      guard let left = lhs.max else { return .unlimited }
+      guard let left = lhs.max else { return lhs }
       let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
       return overflow ? .unlimited : Demand(rawValue: UInt(product))
     }
 
+    @inlinable
     public static func *= (lhs: inout Demand, rhs: Int) {
       lhs = lhs * rhs
     }
@@ -78,12 +94,14 @@ extension Subscribers {
     ///
     /// Subtracting anything from ``unlimited`` gives ``unlimited``; subtracting ``unlimited`` from a finite demand,
     /// or more than it holds, gives ``none``.
+    @inlinable
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
-      guard let left = lhs.max else { return .unlimited }
-      guard let right = rhs.max else { return .none }
-      return left <= right ? .none : Demand(rawValue: UInt(left - right))
+      guard lhs.rawValue < unlimitedRawValue else { return lhs }
+      guard rhs.rawValue < unlimitedRawValue, lhs.rawValue > rhs.rawValue else { return Demand(rawValue: 0) }
+      return Demand(rawValue: lhs.rawValue - rhs.rawValue)
     }
 
+    @inlinable
     public static func -= (lhs: inout Demand, rhs: Demand) {
       lhs = lhs - rhs
     }
@@ -91,76 +109,92 @@ extension Subscribers {
     /// Returns the result of subtracting a number of elements from a demand.
     ///
     /// A negative number adds.
+    @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       rhs < 0 ? lhs + Demand.max(rhs == Int.min ? Int.max : -rhs) : lhs - Demand.max(rhs)
     }
 
+    @inlinable
     public static func -= (lhs: inout Demand, rhs: Int) {
       lhs = lhs - rhs
     }
 
+    @inlinable
     public static func < (lhs: Demand, rhs: Demand) -> Bool {
       lhs.rawValue < rhs.rawValue
     }
 
     /// ``unlimited`` is greater than every integer.
+    @inlinable
     public static func > (lhs: Demand, rhs: Int) -> Bool {
       guard let left = lhs.max else { return true }
       return left > rhs
     }
 
+    @inlinable
     public static func >= (lhs: Demand, rhs: Int) -> Bool {
       guard let left = lhs.max else { return true }
       return left >= rhs
     }
 
+    @inlinable
     public static func > (lhs: Int, rhs: Demand) -> Bool {
       guard let right = rhs.max else { return false }
       return lhs > right
     }
 
+    @inlinable
     public static func >= (lhs: Int, rhs: Demand) -> Bool {
       guard let right = rhs.max else { return false }
       return lhs >= right
     }
 
+    @inlinable
     public static func < (lhs: Demand, rhs: Int) -> Bool {
       guard let left = lhs.max else { return false }
       return left < rhs
     }
 
+    @inlinable
     public static func < (lhs: Int, rhs: Demand) -> Bool {
       guard let right = rhs.max else { return true }
       return lhs < right
     }
 
+    @inlinable
     public static func <= (lhs: Demand, rhs: Int) -> Bool {
       guard let left = lhs.max else { return false }
       return left <= rhs
     }
 
+    @inlinable
     public static func <= (lhs: Int, rhs: Demand) -> Bool {
       guard let right = rhs.max else { return true }
       return lhs <= right
     }
 
     /// ``unlimited`` equals no integer.
+    @inlinable
     public static func == (lhs: Demand, rhs: Int) -> Bool {
       lhs.max == rhs
     }
 
+    @inlinable
     public static func != (lhs: Demand, rhs: Int) -> Bool {
       lhs.max != rhs
     }
 
+    @inlinable
     public static func == (lhs: Int, rhs: Demand) -> Bool {
       rhs.max == lhs
     }
 
+    @inlinable
     public static func != (lhs: Int, rhs: Demand) -> Bool {
       rhs.max != lhs
     }
 
+    @inlinable
     public static func == (lhs: Demand, rhs: Demand) -> Bool {
       lhs.rawValue == rhs.rawValue
     }

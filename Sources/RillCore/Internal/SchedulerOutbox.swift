@@ -1,108 +1,72 @@
-/// Serializes the events that scheduler actions hand to a downstream.
+/// Serializes, in arrival order, the events that scheduler actions hand to a downstream.
 ///
-/// A concurrent scheduler may run two actions at once, yet a downstream must never be called concurrently.
-/// Each action pushes its event; only the caller that finds the outbox idle delivers, and it then drains, in
-/// order, whatever others pushed meanwhile. A re-entrant push (from inside the downstream) is queued too, so
-/// the stack never grows. The outbox lives in an operator's `Locked` state.
+/// A concurrent scheduler may run two actions at once, or in another order than they were scheduled, yet a
+/// downstream must never be called concurrently, nor see events out of order. Each event takes a ticket when it
+/// arrives; each action pushes its event with that ticket, and only the caller that finds the outbox idle, with
+/// the next ticket's event present, delivers: it then drains, in ticket order, whatever others pushed
+/// meanwhile. An event that runs ahead of an earlier one waits for it. A re-entrant push (from inside the
+/// downstream) is queued too, so the stack never grows. The outbox lives in an operator's `Locked` state.
+@usableFromInline
 struct SchedulerOutbox<Event> {
-  private var queued: [Event] = []
-  private var head = 0
-  private var isDraining = false
+  /// `slots[i]` holds the event with ticket `base + i` once its action has run; `head` is the next to deliver.
+  @usableFromInline var slots: [Event?] = []
+  @usableFromInline var head = 0
+  @usableFromInline var base = 0
+  @usableFromInline var nextTicket = 0
+  @usableFromInline var isDraining = false
 
-  /// Returns the event when the caller must deliver it now; otherwise queues it for the current drainer.
+  /// The ticket of an event that has just arrived, fixing its place in the delivery order.
+  @inlinable
+  mutating func ticket() -> Int {
+    defer { nextTicket += 1 }
+    return nextTicket
+  }
+
+  /// Returns the next event in order when the caller must deliver it now; otherwise keeps `event` for the drainer.
+  @inlinable
+  mutating func push(_ event: Event, ticket: Int) -> Event? {
+    let index = ticket - base
+    guard index >= head else { return nil }
+    while slots.count <= index { slots.append(nil) }
+    slots[index] = event
+    guard !isDraining else { return nil }
+    return takeNext()
+  }
+
+  /// Pushes an event whose place in the order is the moment it is pushed.
+  @inlinable
   mutating func push(_ event: Event) -> Event? {
-    guard !isDraining else {
-      queued.append(event)
-      return nil
-    }
-    isDraining = true
-    return event
+    push(event, ticket: ticket())
   }
 
   /// Returns the next event for the drainer to deliver, or `nil` when the drain is over.
+  @inlinable
   mutating func next() -> Event? {
-    guard head < queued.count else {
-      queued.removeAll()
-      head = 0
-      isDraining = false
-      return nil
-    }
-    defer { head += 1 }
-    return queued[head]
+    takeNext()
   }
 
   /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
+  @inlinable
   mutating func removeAll() {
-    queued.removeAll()
+    base += slots.count
+    slots.removeAll()
     head = 0
   }
-}
-
-/// The events that `ScheduledDeliveryInner` has scheduled and not yet delivered, in order, and who delivers them.
-///
-/// Each event is scheduled with one action, and each action that runs delivers the oldest queued event; so
-/// every scheduled action is one delivery and no action needs to carry its event (no allocation per value).
-/// An action that runs while another is delivering (a concurrent scheduler, or a re-entrant one) leaves its
-/// turn to that deliverer (`turns`), so the downstream is never called concurrently and events stay in order.
-@usableFromInline
-struct ScheduledDeliveryQueue<Event> {
-  @usableFromInline var events: [Event] = []
-  @usableFromInline var head = 0
-  @usableFromInline var isDelivering = false
-  @usableFromInline var turns = 0
 
   @inlinable
-  init() {}
-
-  /// Queues an event whose action the caller schedules next.
-  @inlinable
-  mutating func append(_ event: Event) {
-    events.append(event)
-  }
-
-  /// An action ran: returns the event it must deliver now, or `nil` when another caller is delivering (and
-  /// will deliver one more event in its place) or nothing is queued.
-  @inlinable
-  mutating func actionRan() -> Event? {
-    guard !isDelivering else {
-      turns += 1
+  mutating func takeNext() -> Event? {
+    guard head < slots.count, let event = slots[head] else {
+      if head > 0, head == slots.count || head > 64 {
+        slots.removeFirst(head)
+        base += head
+        head = 0
+      }
+      isDraining = false
       return nil
     }
-    guard let event = pop() else { return nil }
-    isDelivering = true
-    return event
-  }
-
-  /// The deliverer delivered an event: returns the next event it must deliver for an action that ran
-  /// meanwhile, or `nil` when its delivery is over.
-  @inlinable
-  mutating func delivered() -> Event? {
-    if turns > 0, let event = pop() {
-      turns -= 1
-      return event
-    }
-    turns = 0
-    isDelivering = false
-    return nil
-  }
-
-  /// Drops the queued events; a delivery in progress ends at its next call to ``delivered()``.
-  @inlinable
-  mutating func removeAll() {
-    events.removeAll()
-    head = 0
-    turns = 0
-  }
-
-  @inlinable
-  mutating func pop() -> Event? {
-    guard head < events.count else { return nil }
-    let event = events[head]
+    slots[head] = nil
     head += 1
-    if head == events.count {
-      events.removeAll(keepingCapacity: true)
-      head = 0
-    }
+    isDraining = true
     return event
   }
 }
@@ -110,8 +74,6 @@ struct ScheduledDeliveryQueue<Event> {
 /// The subscription of `receive(on:)` and `delay(for:)`: hands each value and the completion to a scheduler,
 /// which delivers them, one at a time and in order, to the downstream.
 ///
-/// Each event is scheduled with its own action, as Combine does; the event waits in a queue, and each action
-/// delivers the oldest one, so scheduling allocates nothing in Rill beyond what the scheduler itself needs.
 /// Demand goes straight upstream; the demand the downstream returns from a scheduled value is requested
 /// upstream after delivery. After a cancel, actions already scheduled deliver nothing.
 // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
@@ -119,8 +81,10 @@ struct ScheduledDeliveryQueue<Event> {
 final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  @usableFromInline typealias Input = Downstream.Input
-  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   enum Event {
@@ -132,7 +96,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   struct State {
     @usableFromInline var link = SubscriptionState.awaitingSubscription
     @usableFromInline var isFinished = false
-    @usableFromInline var queue = ScheduledDeliveryQueue<Event>()
+    @usableFromInline var outbox = SchedulerOutbox<Event>()
 
     @inlinable
     init() {}
@@ -166,27 +130,15 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let isQueued = state.withLock { state -> Bool in
-      guard state.link.upstream != nil else { return false }
-      state.queue.append(.value(input))
-      return true
-    }
-    if isQueued {
-      schedule { self.actionRan() }
-    }
+    guard let ticket = state.withLock({ $0.link.upstream != nil ? $0.outbox.ticket() : nil }) else { return .none }
+    schedule { self.deliver(.value(input), ticket: ticket) }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let isQueued = state.withLock { state -> Bool in
-      guard state.link.terminate() != nil else { return false }
-      state.queue.append(.completion(completion))
-      return true
-    }
-    if isQueued {
-      schedule { self.actionRan() }
-    }
+    guard let ticket = state.withLock({ $0.link.terminate() != nil ? $0.outbox.ticket() : nil }) else { return }
+    schedule { self.deliver(.completion(completion), ticket: ticket) }
   }
 
   @inlinable
@@ -199,16 +151,15 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       state.isFinished = true
-      state.queue.removeAll()
+      state.outbox.removeAll()
       return state.link.terminate()
     }
     upstream?.cancel()
   }
 
-  /// One scheduled action: delivers the oldest queued event, and then any left by actions that ran meanwhile.
   @inlinable
-  func actionRan() {
-    var next = state.withLock { $0.isFinished ? nil : $0.queue.actionRan() }
+  func deliver(_ event: Event, ticket: Int) {
+    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event, ticket: ticket) }
     while let event = next {
       switch event {
       case .value(let value):
@@ -219,11 +170,11 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
       case .completion(let completion):
         state.withLock { state in
           state.isFinished = true
-          state.queue.removeAll()
+          state.outbox.removeAll()
         }
         downstream.receive(completion: completion)
       }
-      next = state.withLock { $0.queue.delivered() }
+      next = state.withLock { $0.outbox.next() }
     }
   }
 }

@@ -16,6 +16,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   private struct State {
     var result: Result<Output, Failure>?
     var subscriptions: [FutureSubscriptionBase<Output, Failure>] = []
+    /// Set only through ``whenAbandoned(_:)``; `nil` for every future built with Combine's initializer.
+    var abandonment: FutureAbandonment?
   }
 
   private let state = Locked(State())
@@ -34,6 +36,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     let subscriptions = state.withLock { state -> [FutureSubscriptionBase<Output, Failure>] in
       guard state.result == nil else { return [] }
       state.result = result
+      state.abandonment = nil
       defer { state.subscriptions = [] }
       return state.subscriptions
     }
@@ -45,7 +48,13 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let subscription = FutureSubscription(downstream: subscriber)
     let result = state.withLock { state -> Result<Output, Failure>? in
-      if state.result == nil { state.subscriptions.append(subscription) }
+      if state.result == nil {
+        state.subscriptions.append(subscription)
+        if state.abandonment != nil {
+          state.abandonment?.liveSubscribers += 1
+          subscription.owner = self
+        }
+      }
       return state.result
     }
     subscriber.receive(subscription: subscription)
@@ -55,8 +64,49 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   }
 }
 
-// SAFETY: immutable.
+extension Future {
+  /// Calls `handler` once if every subscriber that attached cancels before the result arrives.
+  ///
+  /// The hook behind RillExt's `Future(priority:awaiting:)`, which cancels its task with it: the work stops
+  /// when nobody can receive its result any more. It fires when the count of subscribers still waiting drops
+  /// to zero after at least one attached; a future nobody subscribes to runs its work to the end, like any
+  /// `Future`. It never fires once the result is in. Install it right after creating the future, before it is
+  /// shared: a subscriber that attached earlier is not counted.
+  package func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
+    state.withLock { state in
+      guard state.result == nil, state.subscriptions.isEmpty else { return }
+      state.abandonment = FutureAbandonment(handler: handler)
+    }
+  }
+
+  /// Counts one subscriber gone before the result; calls the handler when it was the last one.
+  fileprivate func subscriberCancelled() {
+    let handler = state.withLock { state -> (@Sendable () -> Void)? in
+      guard state.result == nil, var abandonment = state.abandonment else { return nil }
+      abandonment.liveSubscribers -= 1
+      guard abandonment.liveSubscribers == 0 else {
+        state.abandonment = abandonment
+        return nil
+      }
+      state.abandonment = nil
+      return abandonment.handler
+    }
+    handler?()
+  }
+}
+
+/// The abandonment hook of a future and the number of its subscribers still waiting for the result.
+private struct FutureAbandonment {
+  let handler: @Sendable () -> Void
+  var liveSubscribers = 0
+}
+
+// SAFETY: `owner` is set under the future's lock before the subscription reaches its subscriber, then read and
+// cleared only by the one `cancel()` that still finds the subscriber, which comes after that hand-over.
 class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
+  /// The future to tell about a cancel; set only for futures with an abandonment hook.
+  final var owner: Future<Output, Failure>?
+
   func fulfill(_ result: Result<Output, Failure>) { fatalError("abstract") }
 }
 
@@ -120,10 +170,12 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
   }
 
   func cancel() {
-    let downstream = state.withLock { state -> Downstream? in
+    let (downstream, waiting) = state.withLock { state -> (Downstream?, Bool) in
       defer { state.downstream = nil }
-      return state.downstream
+      return (state.downstream, state.result == nil)
     }
-    _ = downstream
+    guard downstream != nil, waiting, let owner else { return }
+    self.owner = nil
+    owner.subscriberCancelled()
   }
 }

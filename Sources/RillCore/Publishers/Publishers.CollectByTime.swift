@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                                   -a-b--c-d-e-|
-  /// collect(.byTime(scheduler, 4)):             ----[ab]---[cd]e|
+  /// collect(.byTime(scheduler, 4)):             ----'ab'---'cd'---[e|]
   /// ```
   ///
   /// A repeating clock started at the subscription emits what was collected at the end of each interval,

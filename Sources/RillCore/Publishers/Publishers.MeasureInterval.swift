@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// ```
   /// upstream:                        -a--b---c|
-  /// measureInterval(using: clock):   -1--2---3|
+  /// measureInterval(using: clock):   -1--3---4|
   /// ```
   ///
   /// The first interval is measured from the subscription. Demand goes straight upstream.

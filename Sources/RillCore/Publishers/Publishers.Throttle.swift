@@ -64,13 +64,20 @@ extension Publishers {
 
 extension Publishers.Throttle {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  // At most one emission is scheduled at a time, so the downstream is never called concurrently.
+  // At most one emission is scheduled at a time, but on a concurrent scheduler the next one can run while the
+  // previous one is still delivering: emissions go through a `SchedulerOutbox`, so the downstream is never called
+  // concurrently and sees them in order.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
     typealias Time = Context.SchedulerTimeType
+
+    private enum Event {
+      case value(Input)
+      case completion(Subscribers.Completion<Failure>)
+    }
 
     private struct State {
       var link = SubscriptionState.awaitingSubscription
@@ -80,6 +87,7 @@ extension Publishers.Throttle {
       var lastEmission: Time?
       var pendingValue: Input?
       var pendingCompletion: Subscribers.Completion<Failure>?
+      var outbox = SchedulerOutbox<Event>()
 
       var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
     }
@@ -159,6 +167,7 @@ extension Publishers.Throttle {
         state.isFinished = true
         state.pendingValue = nil
         state.pendingCompletion = nil
+        state.outbox.removeAll()
         return state.link.terminate()
       }
       upstream?.cancel()
@@ -166,28 +175,34 @@ extension Publishers.Throttle {
 
     private func emit() {
       let now = scheduler.now
-      let emission = state.withLock { state -> (Input?, Subscribers.Completion<Failure>?)? in
+      var next = state.withLock { state -> Event? in
         guard !state.isFinished else { return nil }
-        let value = state.pendingValue
-        let completion = state.pendingCompletion
-        state.pendingValue = nil
-        state.pendingCompletion = nil
-        if value != nil { state.lastEmission = now }
-        if completion != nil {
+        var first: Event?
+        if let value = state.pendingValue {
+          state.lastEmission = now
+          first = state.outbox.push(.value(value))
+        }
+        if let completion = state.pendingCompletion {
           state.isFinished = true
           _ = state.link.terminate()
+          let pushed = state.outbox.push(.completion(completion))
+          if first == nil { first = pushed }
         }
-        return (value, completion)
+        state.pendingValue = nil
+        state.pendingCompletion = nil
+        return first
       }
-      guard let (value, completion) = emission else { return }
-      if let value {
-        let demand = downstream.receive(value)
-        if demand > 0 {
-          state.withLock { $0.demand += demand }
+      while let event = next {
+        switch event {
+        case .value(let value):
+          let demand = downstream.receive(value)
+          if demand > 0 {
+            state.withLock { $0.demand += demand }
+          }
+        case .completion(let completion):
+          downstream.receive(completion: completion)
         }
-      }
-      if let completion {
-        downstream.receive(completion: completion)
+        next = state.withLock { $0.outbox.next() }
       }
     }
   }

@@ -127,8 +127,10 @@ extension Publishers.Timeout {
         subscription.cancel()
         return
       }
-      restartClock()
+      // The clock starts once the downstream holds the subscription: a timer that fired sooner (a zero interval,
+      // a busy queue) would otherwise deliver the completion before, or during, `receive(subscription:)`.
       downstream.receive(subscription: self)
+      restartClock()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -190,7 +192,7 @@ extension Publishers.Timeout {
         self?.timedOut(clock)
       }
       let stale = state.withLock { state -> (any Cancellable)? in
-        guard state.clock == clock, !state.isFinished else { return timer }
+        guard state.clock == clock, !state.isFinished, state.link.upstream != nil else { return timer }
         state.timer = timer
         return nil
       }

@@ -6,43 +6,39 @@
 /// `send` may be called from any thread. Every subscriber receives the values in the order they were sent, one
 /// call at a time. A `send` made while another is delivering (from another thread, or from inside a subscriber)
 /// is queued and delivered by the call already delivering, right after it; it never deadlocks.
-// SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
-  @unchecked Sendable
-{
+// SAFETY: all mutable state is in `core`.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
-  let state = Locked(SubjectState<Output, Failure>())
+  let core: SubjectCore<Output, Failure>
 
   /// Creates a subject with no subscribers.
   @inlinable
-  public init() {}
+  public init() {
+    core = SubjectCore(name: "PassthroughSubject", current: nil)
+  }
 
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Keeps an upstream subscription, and requests unlimited values from it once any subscriber has asked for
+  /// values.
+  ///
+  /// The subject cancels the upstream subscriptions it keeps when it is deinitialized.
   @inlinable
   public func send(subscription: any Subscription) {
-    subscription.request(.unlimited)
+    core.send(subscription: subscription)
   }
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    let conduit = SubjectConduit(
-      parent: self,
-      downstream: subscriber,
-      latest: nil,
-      keepsLatest: false,
-      name: "PassthroughSubject"
-    )
-    if let completion = state.withLock({ $0.attach(conduit) }) {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-    } else {
-      subscriber.receive(subscription: conduit)
-    }
+    core.receive(subscriber: subscriber)
   }
 
   /// Sends a value to the subscribers.
   @inlinable
   public func send(_ input: Output) {
-    deliver(state.withLock { $0.send(input) })
+    core.send(input)
   }
 
   /// Sends a completion signal to the subscribers.
@@ -50,20 +46,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
   /// Later sends are ignored.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    deliver(state.withLock { $0.send(completion: completion) })
-  }
-
-  @inlinable
-  func deliver(_ first: SubjectState<Output, Failure>.Delivery?) {
-    var delivery = first
-    while let current = delivery {
-      current.perform()
-      delivery = state.withLock { $0.next() }
-    }
-  }
-
-  @inlinable
-  func disassociate(_ conduit: SubjectConduitBase<Output, Failure>) {
-    _ = state.withLock { $0.detach(conduit) }
+    core.send(completion: completion)
   }
 }

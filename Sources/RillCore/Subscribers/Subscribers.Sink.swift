@@ -37,6 +37,9 @@ extension Subscribers {
     @usableFromInline
     struct State {
       @usableFromInline var link = SubscriptionState.awaitingSubscription
+      /// Whether values are delivered: subscribed and not ended, kept apart from `link` so that checking it
+      /// copies no existential.
+      @usableFromInline var isReceiving = false
       @usableFromInline var valueHandler: ValueHandler?
       @usableFromInline var completionHandler: CompletionHandler?
 
@@ -53,6 +56,7 @@ extension Subscribers {
       @inlinable
       mutating func takeClosures() -> Closures {
         defer {
+          isReceiving = false
           valueHandler = nil
           completionHandler = nil
         }
@@ -95,7 +99,12 @@ extension Subscribers {
 
     @inlinable
     public func receive(subscription: any Subscription) {
-      if state.withLock({ $0.link.subscribe(subscription) }) {
+      let accepted = state.withLock { state in
+        guard state.link.subscribe(subscription) else { return false }
+        state.isReceiving = true
+        return true
+      }
+      if accepted {
         subscription.request(.unlimited)
       } else {
         subscription.cancel()
@@ -105,11 +114,11 @@ extension Subscribers {
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       let handler = state.withLock { state -> ValueHandler? in
-        guard case .subscribed = state.link else { return nil }
+        guard state.isReceiving else { return nil }
         return state.valueHandler
       }
       handler?.body(value)
-      return .none
+      return Subscribers.Demand(rawValue: 0)
     }
 
     @inlinable
@@ -149,7 +158,7 @@ extension Publisher {
   ) -> AnyCancellable {
     let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
-    return AnyCancellable { sink.cancel() }
+    return AnyCancellable(sink)
   }
 }
 
@@ -162,6 +171,6 @@ extension Publisher where Failure == Never {
   public func sink(receiveValue: @escaping ((Output) -> Void)) -> AnyCancellable {
     let sink = Subscribers.Sink<Output, Failure>(ignoringCompletion: receiveValue)
     subscribe(sink)
-    return AnyCancellable { sink.cancel() }
+    return AnyCancellable(sink)
   }
 }

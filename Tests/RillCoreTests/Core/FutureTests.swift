@@ -89,3 +89,98 @@ import Testing
     }
   }
 }
+
+/// The package hook behind RillExt's `Future(awaiting:)`: it fires once the last waiting subscriber cancels.
+@Suite struct FutureAbandonmentTests {
+  private final class Counter: @unchecked Sendable {
+    // SAFETY: only touched from the test's thread.
+    var calls = 0
+  }
+
+  private func makeFuture() -> (Future<Int, Never>, Counter, (Result<Int, Never>) -> Void) {
+    var fulfil: ((Result<Int, Never>) -> Void)?
+    let future = Future<Int, Never> { fulfil = $0 }
+    let counter = Counter()
+    future.whenAbandoned { counter.calls += 1 }
+    return (future, counter, fulfil!)
+  }
+
+  @Test func firesWhenTheOnlySubscriberCancels() {
+    let (future, counter, _) = makeFuture()
+    let recorder = CoreRecorder<Int, Never>()
+    future.subscribe(recorder)
+    #expect(counter.calls == 0)
+    recorder.cancel()
+    recorder.cancel()
+    #expect(counter.calls == 1)
+  }
+
+  @Test func firesOnlyWhenTheLastOfSeveralSubscribersCancels() {
+    let (future, counter, _) = makeFuture()
+    let first = CoreRecorder<Int, Never>()
+    let second = CoreRecorder<Int, Never>()
+    future.subscribe(first)
+    future.subscribe(second)
+    first.cancel()
+    first.cancel()
+    #expect(counter.calls == 0)
+    second.cancel()
+    #expect(counter.calls == 1)
+    let third = CoreRecorder<Int, Never>()
+    future.subscribe(third)
+    third.cancel()
+    #expect(counter.calls == 1)
+  }
+
+  @Test func aSecondCancelOfOneSubscriptionIsNotCountedAgain() {
+    let (future, counter, _) = makeFuture()
+    var subscriptions: [any Subscription] = []
+    for _ in 0..<2 {
+      future.subscribe(AnySubscriber<Int, Never>(receiveSubscription: { subscriptions.append($0) }))
+    }
+    subscriptions[0].cancel()
+    subscriptions[0].cancel()
+    #expect(counter.calls == 0)
+    subscriptions[1].cancel()
+    #expect(counter.calls == 1)
+  }
+
+  @Test func neverFiresWithoutSubscribersOrOnceTheResultIsIn() {
+    let (future, counter, fulfil) = makeFuture()
+    let waiting = CoreRecorder<Int, Never>(initialDemand: .none)
+    future.subscribe(waiting)
+    fulfil(.success(1))
+    waiting.cancel()
+    let late = CoreRecorder<Int, Never>()
+    future.subscribe(late)
+    late.cancel()
+    #expect(counter.calls == 0)
+    #expect(late.values == [1])
+  }
+
+  @Test func isIgnoredOnAFutureAlreadyFulfilled() {
+    let future = Future<Int, Never> { $0(.success(1)) }
+    let counter = Counter()
+    future.whenAbandoned { counter.calls += 1 }
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    future.subscribe(recorder)
+    recorder.cancel()
+    #expect(counter.calls == 0)
+  }
+
+  @Test func releasesTheFutureAndItsSubscribersAfterAbandonment() {
+    weak var weakFuture: Future<Int, Never>?
+    weak var weakRecorder: CoreRecorder<Int, Never>?
+    do {
+      let (future, counter, _) = makeFuture()
+      let recorder = CoreRecorder<Int, Never>()
+      weakFuture = future
+      weakRecorder = recorder
+      future.subscribe(recorder)
+      recorder.cancel()
+      #expect(counter.calls == 1)
+    }
+    #expect(weakFuture == nil)
+    #expect(weakRecorder == nil)
+  }
+}

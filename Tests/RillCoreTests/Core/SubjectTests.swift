@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Synchronization
 import Testing
 
@@ -32,6 +33,43 @@ import Testing
     let cancellable = (1...3).publisher.subscribe(subject)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     cancellable.cancel()
+  }
+
+  /// A subject asks its upstream subscriptions for values only once a subscriber has asked it for some, as
+  /// Combine does; later upstream subscriptions are asked at once.
+  @Test(arguments: [false, true]) func upstreamIsAskedForValuesOnceASubscriberHasDemand(currentValue: Bool) {
+    let subject: any Subject<Int, Never> =
+      currentValue ? CurrentValueSubject<Int, Never>(0) : PassthroughSubject<Int, Never>()
+    let first = TestSubscription()
+    subject.send(subscription: first)
+    #expect(first.requestedDemands == [])
+    let idle = CoreRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(idle)
+    #expect(first.requestedDemands == [])
+    let asking = CoreRecorder<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(asking)
+    #expect(first.requestedDemands == [.unlimited])
+    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .max(2)))
+    #expect(first.requestedDemands == [.unlimited])
+    subject.send(subscription: first)
+    #expect(first.requestedDemands == [.unlimited, .unlimited])
+    let second = TestSubscription()
+    subject.send(subscription: second)
+    #expect(second.requestedDemands == [.unlimited])
+  }
+
+  @Test(arguments: [false, true]) func deinitializedSubjectCancelsItsUpstreamSubscriptions(currentValue: Bool) {
+    let upstream = TestSubscription()
+    weak var weakSubject: AnyObject?
+    do {
+      let subject: any Subject<Int, Never> =
+        currentValue ? CurrentValueSubject<Int, Never>(0) : PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      subject.send(subscription: upstream)
+      #expect(upstream.cancelCount == 0)
+    }
+    #expect(weakSubject == nil)
+    #expect(upstream.cancelCount == 1)
   }
 
   @Test func cancellingTheSubjectSubscriptionStopsUpstream() {

@@ -37,4 +37,27 @@ import Testing
     let scheduler = TestScheduler()
     #expect(scheduler.marbles("-1-2-|") { $0.subscribe(on: scheduler) } == "-1-2-|")
   }
+
+  @Test func measureIntervalMarble() {
+    let scheduler = TestScheduler()
+    #expect(
+      scheduler.marbles("-a--b---c|") { $0.measureInterval(using: scheduler).map { "\($0.ticks)" } } == "-1--3---4|"
+    )
+  }
+
+  @Test func collectByTimeMarble() {
+    let scheduler = TestScheduler()
+    #expect(
+      scheduler.marbles("-a-b--c-d-e-|") { $0.collect(.byTime(scheduler, 4)).map { $0.joined() } }
+        == "----'ab'---'cd'---[e|]"
+    )
+  }
+
+  @Test func collectByTimeOrCountMarble() {
+    let scheduler = TestScheduler()
+    #expect(
+      scheduler.marbles("-abc-d-----|") { $0.collect(.byTimeOrCount(scheduler, 5, 2)).map { $0.joined() } }
+        == "--'ab'--c----d|"
+    )
+  }
 }

@@ -105,6 +105,38 @@ import Testing
     #expect(recorder.events == [.subscription, .finished])
   }
 
+  /// Settles the open question of issue 7: `.finished` with an empty buffer and no outstanding demand reaches
+  /// downstream at once (a completion needs no demand), under both prefetch strategies, also when the last
+  /// buffered value used up the demand; OpenCombine 0.14 holds it until the next request.
+  @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+  func finishWithAnEmptyBufferAndNoDemandIsForwardedAtOnce(prefetch: Publishers.PrefetchStrategy) {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .max(2))
+    upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+  }
+
+  /// The other half of the open question: with values still buffered, `.finished` waits for them, and arrives
+  /// with the request that delivers the last one.
+  @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+  func finishWithValuesBufferedWaitsUntilTheyAreDelivered(prefetch: Publishers.PrefetchStrategy) {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.complete()
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+  }
+
   @Test func synchronousSequenceIsDeliveredInOrder() {
     let recorder = OpsMiscRecorder<Int, Never>()
     (1...10).publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)

@@ -93,6 +93,29 @@ struct StressTests {
     #expect(recorder.completions == 1)
   }
 
+  /// A `CurrentValueSubject` subscriber paced by requests from other threads gets at most what it asked for,
+  /// in order, and a last request always brings the subject's current value.
+  @Test func currentValueSubjectPacedFromManyThreadsEndsOnTheCurrentValue() {
+    let subject = CurrentValueSubject<Int, Never>(-1)
+    let recorders = (0..<2).map { _ in ReliabilityStrictRecorder<Int, Never>(initialDemand: .none) }
+    for recorder in recorders { subject.subscribe(recorder) }
+    let requests = Self.scaled(500)
+    Self.concurrently(Self.producers + 2) { index in
+      if index < Self.producers {
+        Self.sendAll(to: subject, producer: index)
+      } else {
+        for _ in 0..<requests { recorders[index - Self.producers].request(.max(1)) }
+      }
+    }
+    for recorder in recorders {
+      recorder.request(.max(1))
+      #expect(recorder.violations == [])
+      #expect(recorder.values.count <= requests + 1)
+      #expect(recorder.values.last == subject.value)
+      _ = Self.checkPerProducerOrder(recorder.values.filter { $0 >= 0 })
+    }
+  }
+
   @Test func subscribeAndCancelRacingWithSend() {
     let subject = PassthroughSubject<Int, Never>()
     let subscribers = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
@@ -227,6 +250,56 @@ struct StressTests {
       #expect(recorder.violations == [])
       _ = Self.checkPerProducerOrder(recorder.values)
     }
+  }
+
+  @Test func multicastWithSubscribersJoiningAndLeavingWhileConnectingAndSending() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+    let keeper = ReliabilityStrictRecorder<Int, Never>()
+    multicast.subscribe(keeper)
+    let connection = ReliabilityLocked<(any Cancellable)?>(nil)
+    let others = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    Self.concurrently(Self.producers + 3) { index in
+      if index < Self.producers {
+        Self.sendAll(to: upstream, producer: index)
+      } else if index == Self.producers {
+        connection.withLock { $0 = multicast.connect() }
+      } else {
+        for round in 0..<Self.scaled(200) {
+          let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(3))
+          multicast.subscribe(recorder)
+          others.withLock { $0.append(recorder) }
+          if round % 3 == 0 { recorder.cancel() }
+        }
+      }
+    }
+    // Values sent before the connection are not delivered; from the connection on, every one is.
+    upstream.send(completion: .finished)
+    #expect(keeper.violations == [])
+    _ = Self.checkPerProducerOrder(keeper.values)
+    #expect(keeper.completions == 1)
+    for recorder in others.withLock({ $0 }) {
+      #expect(recorder.violations == [])
+      _ = Self.checkPerProducerOrder(recorder.values)
+      #expect(recorder.completions <= 1)
+    }
+    connection.withLock { $0 }?.cancel()
+  }
+
+  @Test func multicastDeliversEverySendOnceConnected() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
+    let recorders = (0..<3).map { _ in ReliabilityStrictRecorder<Int, Never>() }
+    for recorder in recorders { multicast.subscribe(recorder) }
+    let connection = multicast.connect()
+    Self.concurrently(Self.producers) { Self.sendAll(to: upstream, producer: $0) }
+    Self.concurrently(2) { _ in upstream.send(completion: .finished) }
+    for recorder in recorders {
+      #expect(recorder.violations == [])
+      #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
+      #expect(recorder.completions == 1)
+    }
+    connection.cancel()
   }
 
   @Test func switchToLatestWhileChildrenSendFromManyThreads() {

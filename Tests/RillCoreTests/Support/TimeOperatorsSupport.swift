@@ -1,151 +1,61 @@
+import RillTesting
+
 @testable import RillCore
 
-/// A virtual time for ``TimeOpsScheduler``, in ticks.
-struct TimeOpsTime: Strideable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
-  var ticks: Int
-
-  init(_ ticks: Int) { self.ticks = ticks }
-
-  init(integerLiteral value: Int) { ticks = value }
-
-  func distance(to other: TimeOpsTime) -> TimeOpsStride { TimeOpsStride(other.ticks - ticks) }
-
-  func advanced(by n: TimeOpsStride) -> TimeOpsTime { TimeOpsTime(ticks + n.ticks) }
-
-  var description: String { "\(ticks)" }
-}
-
-/// A virtual time interval in ticks: one second is 1000 ticks.
-struct TimeOpsStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
-  ExpressibleByIntegerLiteral, CustomStringConvertible
-{
-  var ticks: Int
-
-  init(_ ticks: Int) { self.ticks = ticks }
-
-  init(integerLiteral value: Int) { ticks = value }
-
-  init?<T: BinaryInteger>(exactly source: T) {
-    guard let ticks = Int(exactly: source) else { return nil }
-    self.ticks = ticks
-  }
-
-  var magnitude: UInt { ticks.magnitude }
-
-  var description: String { "\(ticks)" }
-
-  static func < (lhs: Self, rhs: Self) -> Bool { lhs.ticks < rhs.ticks }
-  static func + (lhs: Self, rhs: Self) -> Self { Self(lhs.ticks + rhs.ticks) }
-  static func - (lhs: Self, rhs: Self) -> Self { Self(lhs.ticks - rhs.ticks) }
-  static func * (lhs: Self, rhs: Self) -> Self { Self(lhs.ticks * rhs.ticks) }
-  static func *= (lhs: inout Self, rhs: Self) { lhs = lhs * rhs }
-  static func seconds(_ s: Int) -> Self { Self(s * 1000) }
-  static func seconds(_ s: Double) -> Self { Self(Int(s * 1000)) }
-  static func milliseconds(_ ms: Int) -> Self { Self(ms) }
-  static func microseconds(_ us: Int) -> Self { Self(us / 1000) }
-  static func nanoseconds(_ ns: Int) -> Self { Self(ns / 1_000_000) }
-}
-
-/// A deterministic virtual-time scheduler: actions run only when the test advances time.
-final class TimeOpsScheduler: Scheduler, @unchecked Sendable {
-  typealias SchedulerTimeType = TimeOpsTime
+/// A scheduler with integer options that forwards every call to a ``TestScheduler`` and logs what it was asked.
+///
+/// `TestScheduler` takes no options, so tests that check an operator hands its `options` and `tolerance` to the
+/// scheduler use this wrapper; the clock, the queue and `advance` are the wrapped scheduler's.
+// SAFETY: all mutable state is in `calls`; the wrapped scheduler is called outside the lock.
+final class TimeOpsOptionsScheduler: Scheduler, @unchecked Sendable {
+  typealias SchedulerTimeType = TestScheduler.SchedulerTimeType
   typealias SchedulerOptions = Int
 
-  private struct Entry {
-    let id: Int
-    var date: TimeOpsTime
-    let interval: TimeOpsStride?
-    let action: () -> Void
+  /// The scheduler that runs the actions.
+  let base: TestScheduler
+
+  private let calls = Locked<[String]>([])
+
+  init(_ base: TestScheduler = TestScheduler()) {
+    self.base = base
   }
 
-  private struct State {
-    var now: TimeOpsTime = 0
-    var nextID = 0
-    var entries: [Entry] = []
-    var log: [String] = []
-  }
+  var now: SchedulerTimeType { base.now }
 
-  private let state = Locked(State())
+  var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
 
-  var now: TimeOpsTime { state.withLock { $0.now } }
+  /// What was asked of the scheduler: `now`, `at 5 tolerance 0`, `every 5 from 5 tolerance 0`, with options.
+  var log: [String] { calls.withLock { $0 } }
 
-  var minimumTolerance: TimeOpsStride { 0 }
-
-  /// What was asked of the scheduler: `now`, `after 5`, `every 5 from 5`, with options when given.
-  var log: [String] { state.withLock { $0.log } }
-
-  /// How many actions are waiting.
-  var pendingCount: Int { state.withLock { $0.entries.count } }
-
-  @discardableResult
-  private func add(
-    _ date: TimeOpsTime?,
-    _ interval: TimeOpsStride?,
-    _ options: Int?,
-    _ action: @escaping () -> Void
-  )
-    -> Int
-  {
-    state.withLock { state in
-      let date = date ?? state.now
-      let suffix = options.map { " options \($0)" } ?? ""
-      if let interval {
-        state.log.append("every \(interval) from \(date)\(suffix)")
-      } else {
-        state.log.append((date == state.now ? "now" : "at \(date)") + suffix)
-      }
-      state.nextID += 1
-      state.entries.append(Entry(id: state.nextID, date: date, interval: interval, action: action))
-      return state.nextID
-    }
+  private func record(_ text: String, _ options: Int?) {
+    let suffix = options.map { " options \($0)" } ?? ""
+    calls.withLock { $0.append(text + suffix) }
   }
 
   func schedule(options: Int?, _ action: @escaping () -> Void) {
-    add(nil, nil, options, action)
-  }
-
-  func schedule(after date: TimeOpsTime, tolerance: TimeOpsStride, options: Int?, _ action: @escaping () -> Void) {
-    add(date, nil, options, action)
+    record("now", options)
+    base.schedule(action)
   }
 
   func schedule(
-    after date: TimeOpsTime,
-    interval: TimeOpsStride,
-    tolerance: TimeOpsStride,
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: Int?,
+    _ action: @escaping () -> Void
+  ) {
+    record("at \(date) tolerance \(tolerance)", options)
+    base.schedule(after: date, tolerance: tolerance, action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: Int?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    let id = add(date, interval, options, action)
-    return AnyCancellable { [weak self] in
-      self?.state.withLock { $0.entries.removeAll { $0.id == id } }
-    }
-  }
-
-  /// Runs, in date order, every action due up to `now + stride`, then sets the clock there.
-  func advance(by stride: TimeOpsStride = 0) {
-    let target = now.advanced(by: stride)
-    while true {
-      let next = state.withLock { state -> (() -> Void)? in
-        guard
-          let index = state.entries.indices.filter({ state.entries[$0].date <= target })
-            .min(by: { (state.entries[$0].date, state.entries[$0].id) < (state.entries[$1].date, state.entries[$1].id) }
-            )
-        else {
-          state.now = target
-          return nil
-        }
-        let entry = state.entries[index]
-        state.now = entry.date
-        if let interval = entry.interval {
-          state.entries[index].date = entry.date.advanced(by: Swift.max(interval, 1))
-        } else {
-          state.entries.remove(at: index)
-        }
-        return entry.action
-      }
-      guard let next else { return }
-      next()
-    }
+    record("every \(interval) from \(date) tolerance \(tolerance)", options)
+    return base.schedule(after: date, interval: interval, tolerance: tolerance, action)
   }
 }
 
@@ -219,13 +129,13 @@ final class TimeOpsSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sen
   private let state = Locked(State())
   private let initialDemand: Subscribers.Demand
   private let demandPerValue: Subscribers.Demand
-  private let clock: TimeOpsScheduler?
+  private let clock: TestScheduler?
   private let onValue: ((TimeOpsSubscriber, Input) -> Void)?
 
   init(
     initialDemand: Subscribers.Demand = .unlimited,
     demandPerValue: Subscribers.Demand = .none,
-    clock: TimeOpsScheduler? = nil,
+    clock: TestScheduler? = nil,
     onValue: ((TimeOpsSubscriber, Input) -> Void)? = nil
   ) {
     self.initialDemand = initialDemand

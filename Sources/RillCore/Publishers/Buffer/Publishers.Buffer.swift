@@ -10,7 +10,9 @@ extension Publisher {
   /// arrives. With ``Publishers/PrefetchStrategy/keepFull`` the buffer asks upstream for `size` values on subscription and for one more each time it delivers one;
   /// with ``Publishers/PrefetchStrategy/byRequest`` it asks upstream for unlimited values. When the buffer is
   /// full, `whenFull` drops the newest value, drops the oldest one, or cancels upstream and fails with a custom
-  /// error after the buffered values that downstream asks for next.
+  /// error after the buffered values that downstream asks for next. Upstream's `.finished` waits behind the
+  /// buffered values; with an empty buffer it reaches downstream at once, demand or not, as a completion needs no
+  /// demand. A failure is passed on at once and drops what is buffered.
   ///
   /// - Parameters:
   ///   - size: The maximum number of elements to store.

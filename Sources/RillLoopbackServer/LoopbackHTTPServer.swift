@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -7,27 +7,27 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 for the URLSession tests: one request per connection.
+/// A tiny HTTP/1.1 server on 127.0.0.1 for the URLSession tests and rill-demo: one request per connection.
 ///
-/// Routes: `/json` answers `{"valid":true}`, `/slow` answers after `slowDelay`, `/status/<n>` answers with that
-/// status, anything else is a 404.
-final class LoopbackHTTPServer: @unchecked Sendable {
+/// Routes: `/json` answers `{"valid":true}`, `/slow` answers `{"valid":false}` after `slowDelay`, `/status/<n>`
+/// answers with that status, `/echo/<word>` answers `{"value":"<word>"}`, anything else is a 404.
+package final class LoopbackHTTPServer: @unchecked Sendable {
   // SAFETY: `listener` and `port` are set in `init` and never change; `requestPaths` and `isStopped` are guarded
   // by `lock`.
-  let port: UInt16
+  package let port: UInt16
   private let listener: Int32
   private let slowDelay: Double
   private let lock = NSLock()
   private var requestPaths: [String] = []
 
   /// The paths requested so far, in arrival order.
-  var requests: [String] {
+  package var requests: [String] {
     lock.lock()
     defer { lock.unlock() }
     return requestPaths
   }
 
-  init(slowDelay: Double = 3) throws {
+  package init(slowDelay: Double = 3) throws {
     self.slowDelay = slowDelay
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -55,12 +55,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   }
 
   /// A URL on this server.
-  func url(_ path: String) -> URL {
+  package func url(_ path: String) -> URL {
     URL(string: "http://127.0.0.1:\(port)\(path)")!
   }
 
   /// A URL on a loopback port where nothing listens, so connecting is refused.
-  static func refusedURL() -> URL {
+  package static func refusedURL() -> URL {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -79,7 +79,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   private var isStopped = false
 
   /// Closes the listening socket, once: a second close could hit a descriptor another server reuses.
-  func stop() {
+  package func stop() {
     lock.lock()
     let mustClose = !isStopped
     isStopped = true

@@ -1,0 +1,153 @@
+import RillCore
+import RillTesting
+import Testing
+
+/// One time operator under test, built on a `TestScheduler` and mapped to strings so all share one table.
+// SAFETY: immutable; `make` captures nothing and builds a fresh pipeline on each call.
+struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
+  let description: String
+  /// The demand the operator asks upstream for when its subscriber requests `.max(1)`, then `.max(1)` more.
+  let demands: [Subscribers.Demand]
+  let make: (TimeOpsUpstream<Int, Never>, TestScheduler) -> AnyPublisher<String, Never>
+
+  static let all: [TimingOperatorCase] = [
+    TimingOperatorCase("delay", [.max(1), .max(1)]) { $0.delay(for: 2, scheduler: $1) },
+    TimingOperatorCase("debounce", [.unlimited]) { $0.debounce(for: 3, scheduler: $1) },
+    TimingOperatorCase("throttle latest", [.unlimited]) { $0.throttle(for: 10, scheduler: $1, latest: true) },
+    TimingOperatorCase("throttle first", [.unlimited]) { $0.throttle(for: 10, scheduler: $1, latest: false) },
+    TimingOperatorCase("timeout", [.max(1), .max(1)]) { $0.timeout(50, scheduler: $1) },
+    TimingOperatorCase("measureInterval", [.max(1), .max(1)]) { $0.measureInterval(using: $1) },
+    TimingOperatorCase("receive(on:)", [.max(1), .max(1)]) { $0.receive(on: $1) },
+    TimingOperatorCase("subscribe(on:)", [.max(1), .max(1)]) { $0.subscribe(on: $1) },
+    TimingOperatorCase("collect byTime", [.unlimited]) { $0.collect(.byTime($1, 4)) },
+    TimingOperatorCase("collect byTimeOrCount", [.max(1), .max(1)]) { $0.collect(.byTimeOrCount($1, 4, 1)) },
+  ]
+
+  init<P: Publisher>(
+    _ name: String,
+    _ demands: [Subscribers.Demand],
+    _ make: @escaping (TimeOpsUpstream<Int, Never>, TestScheduler) -> P
+  ) where P.Failure == Never {
+    description = name
+    self.demands = demands
+    self.make = { make($0, $1).map { "\($0)" }.eraseToAnyPublisher() }
+  }
+}
+
+/// Re-entrancy, cancellation and memory for every time operator, on virtual time.
+@Suite struct TimingOperatorContractTests {
+  /// Subscribes and lets a scheduled subscription (subscribe(on:)) arrive.
+  private func start(
+    _ operatorCase: TimingOperatorCase,
+    _ subscriber: TimeOpsSubscriber<String, Never>
+  ) -> (TimeOpsUpstream<Int, Never>, TestScheduler) {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let scheduler = TestScheduler()
+    operatorCase.make(upstream, scheduler).subscribe(subscriber)
+    scheduler.advance()
+    return (upstream, scheduler)
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func sendFromInsideReceiveIsDelivered(_ operatorCase: TimingOperatorCase) {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<String, Never> { subscriber, _ in
+      if subscriber.values.count == 1 { upstream.send(2) }
+    }
+    let scheduler = TestScheduler()
+    operatorCase.make(upstream, scheduler).subscribe(subscriber)
+    scheduler.advance()
+    upstream.send(1)
+    scheduler.advance(by: 30)
+    #expect(subscriber.values.count == 2, "\(subscriber.events)")
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func requestFromInsideReceive(_ operatorCase: TimingOperatorCase) {
+    let subscriber = TimeOpsSubscriber<String, Never>(initialDemand: .max(1)) { subscriber, _ in
+      if subscriber.values.count == 1 { subscriber.subscription?.request(.max(1)) }
+    }
+    let (upstream, scheduler) = start(operatorCase, subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 30)
+    scheduler.advance()
+    upstream.send(2)
+    scheduler.advance(by: 30)
+    #expect(upstream.demands == operatorCase.demands)
+    #expect(subscriber.values.count == 2, "\(subscriber.events)")
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func cancelFromInsideReceive(_ operatorCase: TimingOperatorCase) {
+    let subscriber = TimeOpsSubscriber<String, Never> { subscriber, _ in subscriber.cancel() }
+    let (upstream, scheduler) = start(operatorCase, subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 30)
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 100)
+    #expect(subscriber.values.count == 1, "\(subscriber.events)")
+    #expect(subscriber.completion == nil)
+    scheduler.advance()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func silenceAfterCancel(_ operatorCase: TimingOperatorCase) {
+    let subscriber = TimeOpsSubscriber<String, Never>()
+    let (upstream, scheduler) = start(operatorCase, subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    let before = subscriber.events
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 100)
+    #expect(subscriber.events == before)
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func pipelineIsFreedAfterCompletion(_ operatorCase: TimingOperatorCase) {
+    weak var weakSubscriber: TimeOpsSubscriber<String, Never>?
+    weak var weakSubscription: AnyObject?
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let scheduler = TestScheduler()
+    do {
+      let subscriber = TimeOpsSubscriber<String, Never>()
+      weakSubscriber = subscriber
+      operatorCase.make(upstream, scheduler).subscribe(subscriber)
+      scheduler.advance()
+      weakSubscription = subscriber.subscription.map { $0 as AnyObject }
+      #expect(weakSubscription != nil)
+      upstream.send(1)
+      upstream.send(completion: .finished)
+      scheduler.advance(by: 100)
+      #expect(subscriber.completion == .finished)
+    }
+    upstream.release()
+    #expect(weakSubscriber == nil)
+    #expect(weakSubscription == nil)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test(arguments: TimingOperatorCase.all) func pipelineIsFreedAfterCancel(_ operatorCase: TimingOperatorCase) {
+    weak var weakSubscriber: TimeOpsSubscriber<String, Never>?
+    weak var weakSubscription: AnyObject?
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let scheduler = TestScheduler()
+    do {
+      let subscriber = TimeOpsSubscriber<String, Never>()
+      weakSubscriber = subscriber
+      operatorCase.make(upstream, scheduler).subscribe(subscriber)
+      scheduler.advance()
+      weakSubscription = subscriber.subscription.map { $0 as AnyObject }
+      #expect(weakSubscription != nil)
+      upstream.send(1)
+      subscriber.cancel()
+      scheduler.advance(by: 100)
+    }
+    upstream.release()
+    #expect(weakSubscriber == nil)
+    #expect(weakSubscription == nil)
+    #expect(upstream.cancelCount == 1)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+}
