@@ -21,6 +21,11 @@ extension Subscribers {
       init(_ body: @escaping (Input) -> Void) {
         self.body = body
       }
+
+      @inlinable
+      consuming func call(_ value: Input) {
+        body(value)
+      }
     }
 
     /// The completion closure, wrapped like ``ValueHandler``.
@@ -113,11 +118,10 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let handler = state.withLock { state -> ValueHandler? in
+      state.withLock { state -> ValueHandler? in
         guard state.isReceiving else { return nil }
         return state.valueHandler
-      }
-      handler?.body(value)
+      }?.call(value)
       return Subscribers.Demand(rawValue: 0)
     }
 
