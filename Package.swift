@@ -28,10 +28,16 @@ let package = Package(
       dependencies: ["Rill", "RillExt", "RillTesting", "RillLoopbackServer"],
       swiftSettings: strict
     ),
-    .testTarget(name: "RillCoreTests", dependencies: ["RillCore", "RillTesting"], swiftSettings: strict),
+    // Stress-test helpers shared by the test targets; not a product.
+    .target(name: "RillTestSupport", path: "Tests/RillTestSupport", swiftSettings: strict),
+    .testTarget(
+      name: "RillCoreTests",
+      dependencies: ["RillCore", "RillTesting", "RillTestSupport"],
+      swiftSettings: strict
+    ),
     .testTarget(
       name: "RillTests",
-      dependencies: ["Rill", "RillTesting", "RillLoopbackServer"],
+      dependencies: ["Rill", "RillTesting", "RillLoopbackServer", "RillTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(name: "RillExtTests", dependencies: ["RillExt", "RillTesting"], swiftSettings: strict),

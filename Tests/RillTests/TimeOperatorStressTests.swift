@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillTestSupport
 import Testing
 
 /// The scheduler-driven operators on real dispatch queues, with many threads sending, requesting, subscribing and
@@ -14,9 +15,7 @@ struct TimeOperatorStressTests {
   static let producers = 4
 
   /// Scales every loop; CI's ThreadSanitizer run sets `RILL_STRESS_SCALE=0.1`, as the sanitizer is slow.
-  static let scale = Double(ProcessInfo.processInfo.environment["RILL_STRESS_SCALE"] ?? "") ?? 1
-
-  static func scaled(_ count: Int) -> Int { max(10, Int(Double(count) * scale)) }
+  static func scaled(_ count: Int) -> Int { StressThreads.scaled(count) }
 
   static let perProducer = scaled(1_000)
 
@@ -26,19 +25,7 @@ struct TimeOperatorStressTests {
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping (Int) -> Void
   ) {
-    let body = TimeStressUnchecked(body)
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-      group.enter()
-      Thread.detachNewThread {
-        start.wait()
-        body.value(index)
-        group.leave()
-      }
-    }
-    for _ in 0..<count { start.signal() }
-    #expect(group.wait(timeout: .now() + 30) == .success, "threads still running", sourceLocation: sourceLocation)
+    #expect(StressThreads.run(count, body), "threads still running", sourceLocation: sourceLocation)
   }
 
   static func value(producer: Int, sequence: Int) -> Int { producer * 1_000_000 + sequence }
@@ -140,8 +127,8 @@ struct TimeOperatorStressTests {
   func receiveOnSubscribeAndCancelRacingWithSend(queue: TimeStressQueue) {
     let subject = PassthroughSubject<Int, Never>()
     let scheduler = queue.make()
-    let kept = TimeStressLocked<[TimeStressRecorder<Int, Never>]>([])
-    let cancelled = TimeStressLocked<[TimeStressRecorder<Int, Never>]>([])
+    let kept = StressLocked<[TimeStressRecorder<Int, Never>]>([])
+    let cancelled = StressLocked<[TimeStressRecorder<Int, Never>]>([])
     Self.concurrently(Self.producers + 2) { index in
       if index < Self.producers {
         Self.sendAll(to: subject, producer: index)
@@ -197,8 +184,8 @@ struct TimeOperatorStressTests {
   func subscribeOnSubscribeAndCancelRacingWithSend(queue: TimeStressQueue) {
     let subject = PassthroughSubject<Int, Never>()
     let scheduler = queue.make()
-    let kept = TimeStressLocked<[TimeStressRecorder<Int, Never>]>([])
-    let cancelled = TimeStressLocked<[TimeStressRecorder<Int, Never>]>([])
+    let kept = StressLocked<[TimeStressRecorder<Int, Never>]>([])
+    let cancelled = StressLocked<[TimeStressRecorder<Int, Never>]>([])
     Self.concurrently(Self.producers + 2) { index in
       if index < Self.producers {
         Self.sendAll(to: subject, producer: index)
@@ -237,7 +224,7 @@ struct TimeOperatorStressTests {
   @Test(arguments: TimeStressQueue.allCases)
   func debounceDeliversOnlySentValuesInOrderAndTheLastAfterQuiet(queue: TimeStressQueue) {
     let subject = PassthroughSubject<Int, Never>()
-    let lastSent = TimeStressLocked<Int?>(nil)
+    let lastSent = StressLocked<Int?>(nil)
     let recorder = TimeStressRecorder<Int, Never>()
     subject
       .handleEvents(receiveOutput: { value in lastSent.withLock { $0 = value } })
@@ -289,7 +276,7 @@ struct TimeOperatorStressTests {
   func throttleDeliversOnlySentValuesInOrderAndOneCompletion(queue: TimeStressQueue, latest: Bool) {
     for _ in 0..<Self.scaled(10) {
       let subject = PassthroughSubject<Int, Never>()
-      let sent = TimeStressLocked<(first: Int?, last: Int?)>((nil, nil))
+      let sent = StressLocked<(first: Int?, last: Int?)>((nil, nil))
       let recorder = TimeStressRecorder<Int, Never>()
       subject
         .handleEvents(receiveOutput: { value in sent.withLock { $0 = ($0.first ?? value, value) } })

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import Testing
 
 /// Many threads sending, requesting, subscribing and cancelling at once.
@@ -11,28 +12,17 @@ import Testing
 struct StressTests {
   static let producers = 4
 
-  /// Scales every loop; CI's ThreadSanitizer run sets `RILL_STRESS_SCALE=0.1`, as the sanitizer is slow.
-  static let scale = Double(ProcessInfo.processInfo.environment["RILL_STRESS_SCALE"] ?? "") ?? 1
-
-  static func scaled(_ count: Int) -> Int { max(10, Int(Double(count) * scale)) }
+  static func scaled(_ count: Int) -> Int { StressThreads.scaled(count) }
 
   static let perProducer = scaled(1_000)
 
-  /// Runs `body(0..<count)` on `count` threads at once and waits for all of them.
-  static func concurrently(_ count: Int, _ body: @escaping (Int) -> Void) {
-    let body = ReliabilityUnchecked(body)
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-      group.enter()
-      Thread.detachNewThread {
-        start.wait()
-        body.value(index)
-        group.leave()
-      }
-    }
-    for _ in 0..<count { start.signal() }
-    group.wait()
+  /// Runs `body(0..<count)` on `count` threads at once and waits, at most 30 seconds, for all of them.
+  static func concurrently(
+    _ count: Int,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping (Int) -> Void
+  ) {
+    #expect(StressThreads.run(count, body), "threads still running", sourceLocation: sourceLocation)
   }
 
   static func value(producer: Int, sequence: Int) -> Int { producer * 1_000_000 + sequence }
@@ -118,7 +108,7 @@ struct StressTests {
 
   @Test func subscribeAndCancelRacingWithSend() {
     let subject = PassthroughSubject<Int, Never>()
-    let subscribers = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    let subscribers = StressLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
     Self.concurrently(Self.producers + 2) { index in
       if index < Self.producers {
         Self.sendAll(to: subject, producer: index)
@@ -161,10 +151,10 @@ struct StressTests {
 
   @Test func futureFulfilledAndSubscribedFromManyThreads() {
     for _ in 0..<Self.scaled(50) {
-      let promise = ReliabilityLocked<Future<Int, Never>.Promise?>(nil)
+      let promise = StressLocked<Future<Int, Never>.Promise?>(nil)
       let future = Future<Int, Never> { fulfil in promise.withLock { $0 = fulfil } }
       let fulfil = promise.withLock { $0! }
-      let recorders = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+      let recorders = StressLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
       Self.concurrently(8) { index in
         if index < 3 {
           fulfil(.success(index))
@@ -229,7 +219,7 @@ struct StressTests {
     let shared = subject.share()
     let keeper = ReliabilityStrictRecorder<Int, Never>()
     shared.subscribe(keeper)
-    let others = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    let others = StressLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
     Self.concurrently(Self.producers + 2) { index in
       if index < Self.producers {
         Self.sendAll(to: subject, producer: index)
@@ -257,8 +247,8 @@ struct StressTests {
     let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
     let keeper = ReliabilityStrictRecorder<Int, Never>()
     multicast.subscribe(keeper)
-    let connection = ReliabilityLocked<(any Cancellable)?>(nil)
-    let others = ReliabilityLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
+    let connection = StressLocked<(any Cancellable)?>(nil)
+    let others = StressLocked<[ReliabilityStrictRecorder<Int, Never>]>([])
     Self.concurrently(Self.producers + 3) { index in
       if index < Self.producers {
         Self.sendAll(to: upstream, producer: index)
@@ -323,7 +313,7 @@ struct StressTests {
 
   @Test func misbehavingPublisherCallingASinkFromManyThreadsDoesNotCrash() {
     let source = ReliabilityMisbehavingPublisher<Int, Never>()
-    let count = ReliabilityLocked(0)
+    let count = StressLocked(0)
     let cancellable = source.sink { _ in count.withLock { $0 += 1 } }
     Self.concurrently(4) { index in
       for sequence in 0..<Self.scaled(1_000) { source.send(sequence) }

@@ -1,37 +1,15 @@
 import Foundation
 import RillCore
+import RillTestSupport
 
 /// An error for the reliability tests.
 enum ReliabilityError: Error, Equatable {
   case boom
 }
 
-/// A lock around a value, for test helpers whose state is not `Sendable`.
-final class ReliabilityLocked<State>: @unchecked Sendable {
-  // SAFETY: `value` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var value: State
-
-  init(_ value: State) { self.value = value }
-
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
-
-/// Carries a value that is not `Sendable` to another thread, for stress tests whose subjects are thread-safe.
-struct ReliabilityUnchecked<Value>: @unchecked Sendable {
-  // SAFETY: only used with thread-safe Rill types and closures over them.
-  let value: Value
-
-  init(_ value: Value) { self.value = value }
-}
-
 /// A subscription handed out by ``ReliabilityMisbehavingPublisher``: records demand and cancellation, does nothing.
 final class ReliabilityProbeSubscription: Subscription, Sendable {
-  private let state = ReliabilityLocked<(demand: Subscribers.Demand, cancels: Int)>((.none, 0))
+  private let state = StressLocked<(demand: Subscribers.Demand, cancels: Int)>((.none, 0))
 
   /// The demand requested so far.
   var demand: Subscribers.Demand { state.withLock { $0.demand } }
@@ -52,7 +30,7 @@ final class ReliabilityProbeSubscription: Subscription, Sendable {
 /// completion and cancellation.
 final class ReliabilityMisbehavingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
   // SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
-  private let state = ReliabilityLocked<[(AnySubscriber<Output, Failure>, ReliabilityProbeSubscription)]>([])
+  private let state = StressLocked<[(AnySubscriber<Output, Failure>, ReliabilityProbeSubscription)]>([])
 
   /// The first subscription handed to each subscriber, in subscription order.
   var subscriptions: [ReliabilityProbeSubscription] { state.withLock { $0.map(\.1) } }
@@ -109,7 +87,7 @@ final class ReliabilityStrictRecorder<Value: Equatable, Failure: Error>: Subscri
     var inFlight = 0
   }
 
-  private let state = ReliabilityLocked(State())
+  private let state = StressLocked(State())
   private let initialDemand: Subscribers.Demand
   private let onValue: (ReliabilityStrictRecorder, Value) -> Subscribers.Demand
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillTestSupport
 import Testing
 
 extension Tag {
@@ -18,29 +19,6 @@ enum TimeStressEvent<Value: Equatable>: Equatable {
   case value(Value)
   case finished
   case failure
-}
-
-/// A lock around a value, for stress-test state touched from many threads.
-final class TimeStressLocked<State>: @unchecked Sendable {
-  // SAFETY: `value` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var value: State
-
-  init(_ value: State) { self.value = value }
-
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
-
-/// Carries a value that is not `Sendable` to another thread, for tests whose publishers are thread-safe.
-struct TimeStressUnchecked<Value>: @unchecked Sendable {
-  // SAFETY: only used with thread-safe Rill types and closures over them.
-  let value: Value
-
-  init(_ value: Value) { self.value = value }
 }
 
 /// A subscriber that checks the contract from the receiving side, from any thread: it counts the demand it
@@ -61,7 +39,7 @@ final class TimeStressRecorder<Value: Equatable, Failure: Error>: Subscriber, @u
     var eventsWhenCancelled: Int?
   }
 
-  private let state = TimeStressLocked(State())
+  private let state = StressLocked(State())
   private let completed = DispatchSemaphore(value: 0)
   private let initialDemand: Subscribers.Demand
   private let onValue: (Value) -> Subscribers.Demand
