@@ -29,7 +29,7 @@ let package = Package(
       swiftSettings: strict
     ),
     // Stress-test helpers shared by the test targets; not a product.
-    .target(name: "RillTestSupport", path: "Tests/RillTestSupport", swiftSettings: strict),
+    .target(name: "RillTestSupport", dependencies: ["RillCore"], path: "Tests/RillTestSupport", swiftSettings: strict),
     .testTarget(
       name: "RillCoreTests",
       dependencies: ["RillCore", "RillTesting", "RillTestSupport"],

@@ -1,7 +1,9 @@
-// Helpers shared by the test targets' stress tests: a lock around test state, a carrier for values that cross
-// threads, and a way to start many threads at once. Not a product; only the test targets depend on it.
+// Helpers shared by the test targets' stress and reliability tests: a lock around test state, a carrier for
+// values that cross threads, a way to start many threads at once, and a subscriber that checks the contract.
+// Not a product; only the test targets depend on it.
 import Dispatch
 import Foundation
+public import RillCore
 
 /// A lock around a value, for test helpers whose state is touched from many threads.
 public final class StressLocked<State>: @unchecked Sendable {
@@ -50,5 +52,164 @@ public enum StressThreads {
     }
     for _ in 0..<count { start.signal() }
     return group.wait(timeout: .now() + timeout) == .success
+  }
+}
+
+/// One event seen by a ``StressRecorder``.
+public enum StressEvent<Value: Equatable>: Equatable {
+  case value(Value)
+  case finished
+  case failure
+}
+
+/// A subscriber that checks the contract from the receiving side, from any thread.
+///
+/// It counts the demand it gave and records a violation for a value beyond it, any event after the completion,
+/// a second completion, a second subscription (which it cancels) and a call that overlaps another, `onValue`
+/// included. It notes what arrives after its own `cancel()` returned, and lets a test wait, with a time limit,
+/// for the completion or for a condition.
+public final class StressRecorder<Value: Equatable, Failure: Error>: Subscriber, @unchecked Sendable {
+  public typealias Input = Value
+
+  // SAFETY: all mutable state is in `state`; the subscription and `onValue` are called outside the lock.
+  private struct State {
+    var events: [StressEvent<Value>] = []
+    var violations: [String] = []
+    var subscription: (any Subscription)?
+    var extraSubscriptions = 0
+    var outstanding = Subscribers.Demand.none
+    var completed = false
+    var inFlight = 0
+    var eventsWhenCancelled: Int?
+  }
+
+  private let state = StressLocked(State())
+  private let completed = DispatchSemaphore(value: 0)
+  private let initialDemand: Subscribers.Demand
+  private let onValue: (StressRecorder, Value) -> Subscribers.Demand
+
+  /// Creates a recorder that requests `initialDemand` when subscribed and returns what `onValue` returns for
+  /// each value.
+  public init(
+    initialDemand: Subscribers.Demand = .unlimited,
+    onValue: @escaping (StressRecorder, Value) -> Subscribers.Demand = { _, _ in .none }
+  ) {
+    self.initialDemand = initialDemand
+    self.onValue = onValue
+  }
+
+  public var events: [StressEvent<Value>] { state.withLock { $0.events } }
+
+  public var values: [Value] {
+    events.compactMap {
+      if case .value(let value) = $0 { return value }
+      return nil
+    }
+  }
+
+  /// The number of completions received.
+  public var completions: Int { events.filter { $0 == .finished || $0 == .failure }.count }
+
+  /// Contract violations seen so far; empty for a well-behaved upstream.
+  public var violations: [String] { state.withLock { $0.violations } }
+
+  /// Second and later subscriptions received (each was cancelled).
+  public var extraSubscriptions: Int { state.withLock { $0.extraSubscriptions } }
+
+  /// Whether the subscription has arrived.
+  public var isSubscribed: Bool { state.withLock { $0.subscription != nil } }
+
+  /// Events received after `cancel()` returned; at most the one delivery already under way may land there.
+  public var eventsAfterCancel: Int {
+    state.withLock { state in state.eventsWhenCancelled.map { state.events.count - $0 } ?? 0 }
+  }
+
+  private func enter(_ what: String) {
+    state.withLock {
+      $0.inFlight += 1
+      if $0.inFlight > 1 { $0.violations.append("overlapping call: \(what)") }
+    }
+  }
+
+  private func leave() { state.withLock { $0.inFlight -= 1 } }
+
+  public func receive(subscription: any Subscription) {
+    enter("subscription")
+    let first = state.withLock { state -> Bool in
+      guard state.subscription == nil, !state.completed else {
+        state.extraSubscriptions += 1
+        state.violations.append("second subscription")
+        return false
+      }
+      state.subscription = subscription
+      state.outstanding += initialDemand
+      return true
+    }
+    leave()
+    if !first {
+      subscription.cancel()
+    } else if initialDemand > 0 {
+      subscription.request(initialDemand)
+    }
+  }
+
+  public func receive(_ input: Value) -> Subscribers.Demand {
+    enter("value")
+    state.withLock {
+      if $0.completed { $0.violations.append("value \(input) after completion") }
+      if $0.outstanding == .none { $0.violations.append("value \(input) beyond demand") }
+      if $0.outstanding > 0 { $0.outstanding -= 1 }
+      $0.events.append(.value(input))
+    }
+    let more = onValue(self, input)
+    state.withLock { $0.outstanding += more }
+    leave()
+    return more
+  }
+
+  public func receive(completion: Subscribers.Completion<Failure>) {
+    enter("completion")
+    state.withLock {
+      if $0.completed { $0.violations.append("second completion") }
+      $0.completed = true
+      switch completion {
+      case .finished: $0.events.append(.finished)
+      case .failure: $0.events.append(.failure)
+      }
+    }
+    leave()
+    completed.signal()
+  }
+
+  /// Requests more values through the first subscription.
+  public func request(_ demand: Subscribers.Demand) {
+    let subscription = state.withLock { state -> (any Subscription)? in
+      state.outstanding += demand
+      return state.subscription
+    }
+    subscription?.request(demand)
+  }
+
+  /// Cancels the first subscription, and notes how many events had arrived when the cancel returned.
+  public func cancel() {
+    state.withLock { $0.subscription }?.cancel()
+    state.withLock { $0.eventsWhenCancelled = $0.events.count }
+  }
+
+  /// Waits for the completion, up to `seconds`; `false` when it did not come.
+  public func waitForCompletion(seconds: Double = 20) -> Bool {
+    guard completed.wait(timeout: .now() + seconds) == .success else { return false }
+    completed.signal()
+    return true
+  }
+
+  /// Waits until `condition` holds, checking every millisecond, up to `seconds`; `false` when it never did.
+  public func wait(seconds: Double = 20, until condition: (StressRecorder) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition(self) {
+      if Date() > deadline { return false }
+      usleep(1_000)
+    }
+    return true
   }
 }

@@ -303,7 +303,7 @@ struct TimeOperatorStressTests {
     for _ in 0..<Self.scaled(20) {
       let subject = PassthroughSubject<Int, Never>()
       // A slow subscriber widens the window in which a second emission could overlap the first.
-      let recorder = TimeStressRecorder<Int, Never> { _ in
+      let recorder = TimeStressRecorder<Int, Never> { _, _ in
         usleep(50)
         return .none
       }
