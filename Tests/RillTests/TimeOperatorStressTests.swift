@@ -43,6 +43,37 @@ struct TimeOperatorStressTests {
     }
   }
 
+  /// Producers send (pausing every 20 values), one thread requests one value at a time and another cancels at
+  /// a random moment; then checks what any operator keeps under that race.
+  static func raceSendsRequestsAndCancel(
+    into subject: PassthroughSubject<Int, Never>,
+    recorder: TimeStressRecorder<Int, Never>,
+    pauseMicroseconds: UInt32,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    concurrently(producers + 2, sourceLocation: sourceLocation) { index in
+      if index < producers {
+        for sequence in 0..<scaled(200) {
+          subject.send(value(producer: index, sequence: sequence))
+          if sequence % 20 == 19 { usleep(pauseMicroseconds) }
+        }
+      } else if index == producers {
+        for _ in 0..<scaled(100) {
+          recorder.request(.max(1))
+          usleep(50)
+        }
+      } else {
+        usleep(UInt32.random(in: 0...5_000))
+        recorder.cancel()
+      }
+    }
+    subject.send(completion: .finished)
+    #expect(recorder.violations == [], sourceLocation: sourceLocation)
+    checkPerProducerOrder(recorder.values, sourceLocation: sourceLocation)
+    #expect(recorder.completions <= 1, sourceLocation: sourceLocation)
+    #expect(recorder.eventsAfterCancel <= 1, sourceLocation: sourceLocation)
+  }
+
   /// Checks that every value is one a producer sent and that each producer's values arrive in increasing order,
   /// without duplicates; returns how many arrived per producer.
   @discardableResult
@@ -246,27 +277,7 @@ struct TimeOperatorStressTests {
       let subject = PassthroughSubject<Int, Never>()
       let recorder = TimeStressRecorder<Int, Never>(initialDemand: .none)
       subject.debounce(for: .microseconds(100), scheduler: queue.make()).subscribe(recorder)
-      Self.concurrently(Self.producers + 2) { index in
-        if index < Self.producers {
-          for sequence in 0..<Self.scaled(200) {
-            subject.send(Self.value(producer: index, sequence: sequence))
-            if sequence % 20 == 19 { usleep(200) }
-          }
-        } else if index == Self.producers {
-          for _ in 0..<Self.scaled(100) {
-            recorder.request(.max(1))
-            usleep(50)
-          }
-        } else {
-          usleep(UInt32.random(in: 0...5_000))
-          recorder.cancel()
-        }
-      }
-      subject.send(completion: .finished)
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions <= 1)
-      #expect(recorder.eventsAfterCancel <= 1)
+      Self.raceSendsRequestsAndCancel(into: subject, recorder: recorder, pauseMicroseconds: 200)
     }
   }
 
@@ -330,27 +341,7 @@ struct TimeOperatorStressTests {
       let subject = PassthroughSubject<Int, Never>()
       let recorder = TimeStressRecorder<Int, Never>(initialDemand: .max(1))
       subject.throttle(for: .microseconds(20), scheduler: queue.make(), latest: latest).subscribe(recorder)
-      Self.concurrently(Self.producers + 2) { index in
-        if index < Self.producers {
-          for sequence in 0..<Self.scaled(200) {
-            subject.send(Self.value(producer: index, sequence: sequence))
-            if sequence % 20 == 19 { usleep(100) }
-          }
-        } else if index == Self.producers {
-          for _ in 0..<Self.scaled(100) {
-            recorder.request(.max(1))
-            usleep(50)
-          }
-        } else {
-          usleep(UInt32.random(in: 0...5_000))
-          recorder.cancel()
-        }
-      }
-      subject.send(completion: .finished)
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions <= 1)
-      #expect(recorder.eventsAfterCancel <= 1)
+      Self.raceSendsRequestsAndCancel(into: subject, recorder: recorder, pauseMicroseconds: 100)
     }
   }
 
