@@ -43,6 +43,51 @@ struct TimeOperatorStressTests {
     }
   }
 
+  /// Producers send while another thread keeps attaching recorders with `attach`, cancelling two in three (once
+  /// subscribed, when `cancelsOnceSubscribed`); then checks the kept ones got every completion and the cancelled
+  /// ones at most one event after their cancel returned.
+  static func raceSubscribeAndCancelWithSend(
+    into subject: PassthroughSubject<Int, Never>,
+    ordered: Bool,
+    cancelsOnceSubscribed: Bool,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    attach: @escaping (TimeStressRecorder<Int, Never>) -> Void
+  ) {
+    let kept = StressLocked<[TimeStressRecorder<Int, Never>]>([])
+    let cancelled = StressLocked<[TimeStressRecorder<Int, Never>]>([])
+    concurrently(producers + 2, sourceLocation: sourceLocation) { index in
+      if index < producers {
+        sendAll(to: subject, producer: index)
+        return
+      }
+      for round in 0..<scaled(200) {
+        let recorder = TimeStressRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(5))
+        attach(recorder)
+        if round % 3 == 0 {
+          kept.withLock { $0.append(recorder) }
+        } else {
+          if cancelsOnceSubscribed { _ = recorder.wait(seconds: 5) { $0.isSubscribed } }
+          recorder.cancel()
+          cancelled.withLock { $0.append(recorder) }
+        }
+      }
+    }
+    subject.send(completion: .finished)
+    for recorder in kept.withLock({ $0 }) {
+      #expect(recorder.waitForCompletion(), sourceLocation: sourceLocation)
+      #expect(recorder.violations == [], sourceLocation: sourceLocation)
+      checkPerProducerOrder(recorder.values, ordered: ordered, sourceLocation: sourceLocation)
+      #expect(recorder.completions == 1, sourceLocation: sourceLocation)
+    }
+    for recorder in cancelled.withLock({ $0 }) {
+      if cancelsOnceSubscribed { #expect(recorder.isSubscribed, sourceLocation: sourceLocation) }
+      #expect(recorder.violations == [], sourceLocation: sourceLocation)
+      checkPerProducerOrder(recorder.values, ordered: ordered, sourceLocation: sourceLocation)
+      #expect(recorder.completions <= 1, sourceLocation: sourceLocation)
+      #expect(recorder.eventsAfterCancel <= 1, sourceLocation: sourceLocation)
+    }
+  }
+
   /// Producers send (pausing every 20 values), one thread requests one value at a time and another cancels at
   /// a random moment; then checks what any operator keeps under that race.
   static func raceSendsRequestsAndCancel(
@@ -158,36 +203,8 @@ struct TimeOperatorStressTests {
   func receiveOnSubscribeAndCancelRacingWithSend(queue: TimeStressQueue) {
     let subject = PassthroughSubject<Int, Never>()
     let scheduler = queue.make()
-    let kept = StressLocked<[TimeStressRecorder<Int, Never>]>([])
-    let cancelled = StressLocked<[TimeStressRecorder<Int, Never>]>([])
-    Self.concurrently(Self.producers + 2) { index in
-      if index < Self.producers {
-        Self.sendAll(to: subject, producer: index)
-        return
-      }
-      for round in 0..<Self.scaled(200) {
-        let recorder = TimeStressRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(5))
-        subject.receive(on: scheduler).subscribe(recorder)
-        if round % 3 == 0 {
-          kept.withLock { $0.append(recorder) }
-        } else {
-          recorder.cancel()
-          cancelled.withLock { $0.append(recorder) }
-        }
-      }
-    }
-    subject.send(completion: .finished)
-    for recorder in kept.withLock({ $0 }) {
-      #expect(recorder.waitForCompletion())
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values, ordered: queue == .serial)
-      #expect(recorder.completions == 1)
-    }
-    for recorder in cancelled.withLock({ $0 }) {
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values, ordered: queue == .serial)
-      #expect(recorder.completions <= 1)
-      #expect(recorder.eventsAfterCancel <= 1)
+    Self.raceSubscribeAndCancelWithSend(into: subject, ordered: queue == .serial, cancelsOnceSubscribed: false) {
+      subject.receive(on: scheduler).subscribe($0)
     }
   }
 
@@ -215,38 +232,8 @@ struct TimeOperatorStressTests {
   func subscribeOnSubscribeAndCancelRacingWithSend(queue: TimeStressQueue) {
     let subject = PassthroughSubject<Int, Never>()
     let scheduler = queue.make()
-    let kept = StressLocked<[TimeStressRecorder<Int, Never>]>([])
-    let cancelled = StressLocked<[TimeStressRecorder<Int, Never>]>([])
-    Self.concurrently(Self.producers + 2) { index in
-      if index < Self.producers {
-        Self.sendAll(to: subject, producer: index)
-        return
-      }
-      for round in 0..<Self.scaled(200) {
-        let recorder = TimeStressRecorder<Int, Never>(initialDemand: round % 2 == 0 ? .unlimited : .max(5))
-        subject.subscribe(on: scheduler).subscribe(recorder)
-        if round % 3 == 0 {
-          kept.withLock { $0.append(recorder) }
-        } else {
-          _ = recorder.wait(seconds: 5) { $0.isSubscribed }
-          recorder.cancel()
-          cancelled.withLock { $0.append(recorder) }
-        }
-      }
-    }
-    subject.send(completion: .finished)
-    for recorder in kept.withLock({ $0 }) {
-      #expect(recorder.waitForCompletion())
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions == 1)
-    }
-    for recorder in cancelled.withLock({ $0 }) {
-      #expect(recorder.isSubscribed)
-      #expect(recorder.violations == [])
-      Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions <= 1)
-      #expect(recorder.eventsAfterCancel <= 1)
+    Self.raceSubscribeAndCancelWithSend(into: subject, ordered: true, cancelsOnceSubscribed: true) {
+      subject.subscribe(on: scheduler).subscribe($0)
     }
   }
 
