@@ -213,3 +213,37 @@ public final class StressRecorder<Value: Equatable, Failure: Error>: Subscriber,
     return true
   }
 }
+
+/// The values of the stress tests' producers, which tag each value with who sent it and in what order.
+public enum StressValues {
+  /// Producer `producer`'s `sequence`-th value: `producer * 1_000_000 + sequence`.
+  public static func value(producer: Int, sequence: Int) -> Int { producer * 1_000_000 + sequence }
+
+  /// Checks values sent by `producers` producers of `perProducer` values each: returns how many arrived per
+  /// producer, and a problem for each value never sent, each duplicate and, when `ordered`, each value that
+  /// arrived after a later one of the same producer.
+  public static func check(
+    _ values: [Int],
+    producers: Int,
+    perProducer: Int,
+    ordered: Bool
+  ) -> (counts: [Int], problems: [String]) {
+    var last = [Int](repeating: -1, count: producers)
+    var counts = [Int](repeating: 0, count: producers)
+    var problems: [String] = []
+    if Set(values).count != values.count { problems.append("duplicated values") }
+    for value in values {
+      let (producer, sequence) = value.quotientAndRemainder(dividingBy: 1_000_000)
+      guard (0..<producers).contains(producer), (0..<perProducer).contains(sequence) else {
+        problems.append("value \(value) was never sent")
+        continue
+      }
+      if ordered, sequence <= last[producer] {
+        problems.append("producer \(producer): \(sequence) after \(last[producer])")
+      }
+      last[producer] = sequence
+      counts[producer] += 1
+    }
+    return (counts, problems)
+  }
+}

@@ -28,7 +28,7 @@ struct TimeOperatorStressTests {
     #expect(StressThreads.run(count, body), "threads still running", sourceLocation: sourceLocation)
   }
 
-  static func value(producer: Int, sequence: Int) -> Int { producer * 1_000_000 + sequence }
+  static func value(producer: Int, sequence: Int) -> Int { StressValues.value(producer: producer, sequence: sequence) }
 
   /// Sends `perProducer` values of `producer`, pausing `pause` microseconds after every `every` values.
   static func sendAll(
@@ -119,34 +119,17 @@ struct TimeOperatorStressTests {
     #expect(recorder.eventsAfterCancel <= 1, sourceLocation: sourceLocation)
   }
 
-  /// Checks that every value is one a producer sent and that each producer's values arrive in increasing order,
-  /// without duplicates; returns how many arrived per producer.
+  /// Checks that every value is one a producer sent, without duplicates, and (when `ordered`) that each
+  /// producer's values arrive in increasing order; returns how many arrived per producer.
   @discardableResult
   static func checkPerProducerOrder(
     _ values: [Int],
     ordered: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> [Int] {
-    var last = [Int](repeating: -1, count: producers)
-    var counts = [Int](repeating: 0, count: producers)
-    #expect(Set(values).count == values.count, "duplicated values", sourceLocation: sourceLocation)
-    for value in values {
-      let (producer, sequence) = value.quotientAndRemainder(dividingBy: 1_000_000)
-      guard (0..<producers).contains(producer), (0..<perProducer).contains(sequence) else {
-        Issue.record("value \(value) was never sent", sourceLocation: sourceLocation)
-        continue
-      }
-      if ordered {
-        #expect(
-          sequence > last[producer],
-          "producer \(producer): \(sequence) after \(last[producer])",
-          sourceLocation: sourceLocation
-        )
-      }
-      last[producer] = sequence
-      counts[producer] += 1
-    }
-    return counts
+    let check = StressValues.check(values, producers: producers, perProducer: perProducer, ordered: ordered)
+    for problem in check.problems { Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation) }
+    return check.counts
   }
 
   static var everyValue: [Int] { Array(repeating: perProducer, count: producers) }
