@@ -1,3 +1,5 @@
+public import Synchronization
+
 extension Subscribers {
   /// A simple subscriber that requests an unlimited number of values upon subscription.
   ///
@@ -62,6 +64,9 @@ extension Subscribers {
 
     @usableFromInline let state: Locked<State>
 
+    /// Set once the sink has ended; read without the lock between the values of a run (``beginRun()``).
+    @usableFromInline let hasEnded = Atomic<Bool>(false)
+
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
       state.withLock { $0.closures?.takeUnretainedValue().value } ?? { _ in }
@@ -114,16 +119,31 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let closures = state.withLock { state -> Unmanaged<Closures>? in
+      if let closures = beginRun() {
+        closures._withUnsafeGuaranteedRef { $0.value(value) }
+        endRun()
+      }
+      return Subscribers.Demand(rawValue: 0)
+    }
+
+    /// Starts a run of values delivered by one caller without taking the lock per value.
+    ///
+    /// Returns the closures, which stay alive until ``endRun()``, or `nil` if the sink does not receive values.
+    /// Between values the caller checks ``hasEnded`` and stops once it is set. `Publishers.Sequence` uses this
+    /// under unlimited demand: a value then costs no atomic read-modify-write.
+    @inlinable
+    func beginRun() -> Unmanaged<Closures>? {
+      state.withLock { state -> Unmanaged<Closures>? in
         guard state.isReceiving else { return nil }
         state.calls += 1
         return state.closures
       }
-      if let closures {
-        closures._withUnsafeGuaranteedRef { $0.value(value) }
-        state.withLock { $0.endCall() }?.release()
-      }
-      return Subscribers.Demand(rawValue: 0)
+    }
+
+    /// Ends a run started by ``beginRun()``.
+    @inlinable
+    func endRun() {
+      state.withLock { $0.endCall() }?.release()
     }
 
     @inlinable
@@ -135,12 +155,14 @@ extension Subscribers {
         released = state.end()
         return closures
       }
+      hasEnded.store(true, ordering: .releasing)
       closures?._withUnsafeGuaranteedRef { $0.completion?(completion) }
       released?.release()
     }
 
     @inlinable
     public func cancel() {
+      hasEnded.store(true, ordering: .releasing)
       let (upstream, released) = state.withLock { state -> ((any Subscription)?, Unmanaged<Closures>?) in
         (state.link.terminate(), state.end())
       }
