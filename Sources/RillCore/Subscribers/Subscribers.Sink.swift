@@ -64,8 +64,14 @@ extension Subscribers {
 
     @usableFromInline let state: Locked<State>
 
-    /// Set once the sink has ended; read without the lock between the values of a run (``beginRun()``).
+    /// Set once the sink has ended; read without the lock by the values of a run (``RunReceiver``).
     @usableFromInline let hasEnded = Atomic<Bool>(false)
+
+    /// The closures pinned for the run in progress; touched only by the thread delivering the run.
+    @usableFromInline @exclusivity(unchecked) var runClosures: Unmanaged<Closures>?
+
+    /// How many runs are in progress on the delivering thread.
+    @usableFromInline @exclusivity(unchecked) var runDepth = 0
 
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
@@ -119,31 +125,22 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      if let closures = beginRun() {
-        closures._withUnsafeGuaranteedRef { $0.value(value) }
-        endRun()
+      if let run = runClosures {
+        if !hasEnded.load(ordering: .acquiring) {
+          run._withUnsafeGuaranteedRef { $0.value(value) }
+        }
+        return Subscribers.Demand(rawValue: 0)
       }
-      return Subscribers.Demand(rawValue: 0)
-    }
-
-    /// Starts a run of values delivered by one caller without taking the lock per value.
-    ///
-    /// Returns the closures, which stay alive until ``endRun()``, or `nil` if the sink does not receive values.
-    /// Between values the caller checks ``hasEnded`` and stops once it is set. `Publishers.Sequence` uses this
-    /// under unlimited demand: a value then costs no atomic read-modify-write.
-    @inlinable
-    func beginRun() -> Unmanaged<Closures>? {
-      state.withLock { state -> Unmanaged<Closures>? in
+      let closures = state.withLock { state -> Unmanaged<Closures>? in
         guard state.isReceiving else { return nil }
         state.calls += 1
         return state.closures
       }
-    }
-
-    /// Ends a run started by ``beginRun()``.
-    @inlinable
-    func endRun() {
-      state.withLock { $0.endCall() }?.release()
+      if let closures {
+        closures._withUnsafeGuaranteedRef { $0.value(value) }
+        state.withLock { $0.endCall() }?.release()
+      }
+      return Subscribers.Demand(rawValue: 0)
     }
 
     @inlinable
@@ -203,5 +200,33 @@ extension Publisher where Failure == Never {
     let sink = Subscribers.Sink<Output, Failure>(ignoringCompletion: receiveValue)
     subscribe(sink)
     return AnyCancellable(sink)
+  }
+}
+
+extension Subscribers.Sink: RunReceiver {
+  /// Pins the closures for a run, as if one call lasted the whole run.
+  @inlinable
+  func beginRun() -> Bool {
+    if runDepth > 0 {
+      runDepth += 1
+      return true
+    }
+    let closures = state.withLock { state -> Unmanaged<Closures>? in
+      guard state.isReceiving else { return nil }
+      state.calls += 1
+      return state.closures
+    }
+    guard let closures else { return false }
+    runClosures = closures
+    runDepth = 1
+    return true
+  }
+
+  @inlinable
+  func endRun() {
+    runDepth -= 1
+    guard runDepth == 0 else { return }
+    runClosures = nil
+    state.withLock { $0.endCall() }?.release()
   }
 }

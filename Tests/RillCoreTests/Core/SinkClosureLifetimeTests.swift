@@ -168,4 +168,52 @@ import Testing
     #expect(captured.values.count < 50_000_000)
     #expect(captured.values == Array(0..<captured.values.count))
   }
+
+  @Test func aRunPassesThroughMapFilterAndErasureWithTheSameValuesAndCompletion() {
+    weak var weakCaptured: Captured?
+    var completions: [Subscribers.Completion<Never>] = []
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      let cancellable = (1...10).publisher.eraseToAnyPublisher()
+        .map { $0 * 3 }
+        .filter { $0 % 2 == 0 }
+        .eraseToAnyPublisher()
+        .sink(receiveCompletion: { completions.append($0) }, receiveValue: { captured.values.append($0) })
+      #expect(captured.values == [6, 12, 18, 24, 30])
+      _ = cancellable
+    }
+    #expect(completions == [.finished])
+    #expect(weakCaptured == nil)
+  }
+
+  @Test func aRunThroughOperatorsStopsWhenTheSinkIsCancelledFromInsideItsClosure() {
+    weak var weakCaptured: Captured?
+    var completions = 0
+    var sink: Subscribers.Sink<Int, Never>?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      sink = Subscribers.Sink(
+        receiveCompletion: { _ in completions += 1 },
+        receiveValue: { value in
+          captured.values.append(value)
+          if value == 4 { sink?.cancel() }
+          #expect(value <= 4)
+        }
+      )
+    }
+    (1...1_000).publisher.eraseToAnyPublisher().map { $0 * 2 }.subscribe(sink!)
+    #expect(completions == 0)
+    #expect(weakCaptured == nil)
+    sink = nil
+  }
+
+  @Test func aRunRespectsLimitedDemandFromASubscriberThatIsNotASink() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    (1...5).publisher.eraseToAnyPublisher().map { $0 * 10 }.filter { _ in true }.subscribe(recorder)
+    #expect(recorder.values == [10, 20])
+    recorder.request(.max(2))
+    #expect(recorder.values == [10, 20, 30, 40])
+  }
 }

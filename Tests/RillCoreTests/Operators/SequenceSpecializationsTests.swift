@@ -36,6 +36,40 @@ import Testing
     #expect(setOutput.sequence == [5])
   }
 
+  /// A sequence that reports fewer elements than it has, as `underestimatedCount` may.
+  private struct Understated: Sequence {
+    let count: Int
+    let claimed: Int
+    var underestimatedCount: Int { claimed }
+    func makeIterator() -> Range<Int>.Iterator { (0..<count).makeIterator() }
+  }
+
+  @Test(arguments: [(0, 0), (10, 0), (10, 3), (10, 10), (1_000, 1_000)])
+  func eagerMapAndFilterKeepEveryElementWhateverTheCountClaimed(count: Int, claimed: Int) {
+    let publisher = Publishers.Sequence<Understated, Never>(sequence: Understated(count: count, claimed: claimed))
+    #expect(publisher.map { $0 * 2 }.sequence == (0..<count).map { $0 * 2 })
+    #expect(publisher.filter { $0 % 3 == 0 }.sequence == (0..<count).filter { $0 % 3 == 0 })
+    #expect(publisher.filter { _ in true }.sequence == Array(0..<count))
+    #expect(publisher.filter { _ in false }.sequence == [])
+  }
+
+  @Test func eagerFilterKeepingFewElementsDoesNotKeepTheWholeBuffer() {
+    let kept = (0..<10_000).publisher.filter { $0 % 1_000 == 0 }.sequence
+    #expect(kept == [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000])
+    #expect(kept.capacity < 100)
+  }
+
+  @Test func eagerMapOfClassesKeepsEachObjectOnce() {
+    final class Box {}
+    weak var first: Box?
+    do {
+      let boxes = (0..<5).publisher.map { _ in Box() }.sequence
+      first = boxes[0]
+      #expect(Set(boxes.map(ObjectIdentifier.init)).count == 5)
+    }
+    #expect(first == nil)
+  }
+
   @Test func transformsPublishTheirElements() {
     #expect(reducingEvents([1, 2, 3].publisher.map { $0 * 2 }) == [.value(2), .value(4), .value(6), .finished])
     #expect(reducingEvents([Int]().publisher.filter { $0 > 0 }) == [.finished])
