@@ -8,7 +8,7 @@ import Testing
   private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, CombiningTestSubscription) {
     var machine = Machine(maxPublishers: maxPublishers)
     let upstream = CombiningTestSubscription()
-    guard case .request(_, let demand) = machine.outerSubscribed(upstream) else {
+    guard case .request(let demand) = machine.outerSubscribed(upstream) else {
       Issue.record("expected a request upstream")
       return (machine, upstream)
     }
@@ -28,7 +28,7 @@ import Testing
     var (machine, _) = subscribed()
     _ = machine.request(.max(1))
     let index = machine.outerValue()!
-    guard case .request(_, let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
+    guard case .request(let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
       Issue.record("expected a request")
       return
     }
@@ -172,11 +172,11 @@ import Testing
 
   @Test func mergingStateFinishesWhenEveryChildFinishes() {
     var machine = Machine(mergingCount: 2)
-    guard case .none = machine.childCompleted(0, .finished) else {
+    guard case .none = machine.childCompleted(Machine.mergedChild(0), .finished) else {
       Issue.record("one child is still alive")
       return
     }
-    guard case .finish = machine.childCompleted(1, .finished) else {
+    guard case .finish = machine.childCompleted(Machine.mergedChild(1), .finished) else {
       Issue.record("expected finish")
       return
     }
