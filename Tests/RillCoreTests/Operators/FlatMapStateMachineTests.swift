@@ -38,7 +38,7 @@ import Testing
       return
     }
     #expect(value == "a")
-    #expect(request == nil)
+    #expect(request.subscription == nil)
     #expect(returning == .max(1))
     guard case (.idle, let upgrade) = machine.delivered(.none) else {
       Issue.record("expected idle")
@@ -61,7 +61,7 @@ import Testing
       return
     }
     #expect(value == "a")
-    #expect(isSame(request, child))
+    #expect(isSame(request.subscription, child))
   }
 
   @Test func valueWhileDeliveringIsQueuedForTheDrainer() {
@@ -84,7 +84,7 @@ import Testing
       return
     }
     #expect(value == "b")
-    #expect(request == nil)
+    #expect(request.subscription == nil)
   }
 
   @Test func finishWaitsForChildrenAndTheDrainer() {

@@ -23,9 +23,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline let maxPublishers: Subscribers.Demand
   @usableFromInline var outer: OuterPhase
   /// The outer upstream's subscription while `outer` is `.subscribed`.
-  @usableFromInline var outerSubscription: (any Subscription)?
+  @usableFromInline var outerSubscription = FlatMapHeldSubscription.nothing
   @usableFromInline var slots: [FlatMapChildSlot] = []
-  /// The first free slot, or -1; free slots are linked through `nextFree`.
+  /// The first free slot, or -1; free slots are linked through `FlatMapChildSlot.nextFree`.
   @usableFromInline var freeSlot = -1
   @usableFromInline var liveChildren = 0
   @usableFromInline var nextChild = 0
@@ -79,7 +79,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   mutating func outerSubscribed(_ subscription: any Subscription) -> OuterSubscriptionAction {
     guard !isTerminated, case .awaitingSubscription = outer else { return .cancel }
     outer = .subscribed
-    outerSubscription = subscription
+    outerSubscription = .held(subscription)
     return maxPublishers == .none ? .none : .request(maxPublishers)
   }
 
@@ -119,11 +119,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     switch completion {
     case .finished:
       outer = .finished
-      outerSubscription = nil
+      outerSubscription = .nothing
       return finishIfDone() ? .finish : .none
     case .failure(let error):
       outer = .finished
-      outerSubscription = nil
+      outerSubscription = .nothing
       return terminate(failure: error, except: nil)
     }
   }
@@ -139,15 +139,16 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   @inlinable
   mutating func childSubscribed(_ child: FlatMapChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isTerminated, isLive(child), slots[child.slot].subscription == nil else { return .cancel }
-    slots[child.slot].subscription = subscription
+    guard !isTerminated, isLive(child), !slots[child.slot].isSubscribed else { return .cancel }
+    slots[child.slot].isSubscribed = true
+    slots[child.slot].subscription = .held(subscription)
     return .request(demand == .unlimited ? .unlimited : .max(1))
   }
 
   @usableFromInline
   enum ChildValueAction {
     /// Deliver `value` downstream and become the drainer; return `returning` from the child's `receive`.
-    case deliver(Value, thenRequest: (any Subscription)?, returning: Subscribers.Demand)
+    case deliver(Value, thenRequest: FlatMapHeldSubscription, returning: Subscribers.Demand)
     /// The value is queued (or dropped after termination); return `.none` from the child's `receive`.
     case none
   }
@@ -163,7 +164,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     if queueHead == queue.count {
       let returning: Subscribers.Demand = demand == .unlimited ? .none : .max(1)
       demand -= 1
-      return .deliver(value, thenRequest: nil, returning: returning)
+      return .deliver(value, thenRequest: .nothing, returning: returning)
     }
     queue.append((child, value))
     let (value, request) = dequeue()
@@ -176,15 +177,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     _ completion: Subscribers.Completion<Failure>
   ) -> CompletionAction {
     guard !isTerminated, isLive(child) else { return .none }
-    slots[child.slot].subscription = nil
-    slots[child.slot].id = -1
-    slots[child.slot].nextFree = freeSlot
+    slots[child.slot].release(nextFree: freeSlot)
     freeSlot = child.slot
     liveChildren -= 1
     switch completion {
     case .finished:
       if finishIfDone() { return .finish }
-      if maxPublishers != .unlimited, case .subscribed = outer, let upstream = outerSubscription {
+      if maxPublishers != .unlimited, case .subscribed = outer, case .held(let upstream) = outerSubscription {
         return .requestOuter(upstream)
       }
       return .none
@@ -198,7 +197,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline
   enum DrainStep {
     /// Deliver `value` downstream, then ask `thenRequest` (if any) for one more value, then report `delivered`.
-    case deliver(Value, thenRequest: (any Subscription)?)
+    case deliver(Value, thenRequest: FlatMapHeldSubscription)
     case finish
     case fail(Failure)
     case idle
@@ -252,7 +251,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   /// The subscriptions of the live children, oldest child first.
   @inlinable
   func liveSubscriptions(except id: Int?) -> [any Subscription] {
-    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap(\.subscription)
+    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap(\.subscription.subscription)
   }
 
   @inlinable
@@ -264,7 +263,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   @inlinable
-  mutating func dequeue() -> (Value, (any Subscription)?) {
+  mutating func dequeue() -> (Value, FlatMapHeldSubscription) {
     let (child, value) = queue[queueHead]
     queueHead += 1
     if queueHead == queue.count {
@@ -272,8 +271,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       queueHead = 0
     }
     demand -= 1
-    let request = demand == .unlimited || !isLive(child) ? nil : slots[child.slot].subscription
-    return (value, request)
+    guard demand != .unlimited, isLive(child) else { return (value, .nothing) }
+    return (value, slots[child.slot].subscription)
   }
 
   @inlinable
@@ -304,10 +303,28 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     liveChildren = 0
     queue.removeAll()
     queueHead = 0
-    if case .subscribed = outer, let upstream = outerSubscription { cancelling.append(upstream) }
+    if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
     outer = .finished
-    outerSubscription = nil
+    outerSubscription = .nothing
     return cancelling
+  }
+}
+
+/// A subscription or nothing.
+///
+/// An enum of its own rather than `(any Subscription)?`: the optional existential is copied and destroyed through
+/// the standard library's generic value witnesses (about a hundred instructions each), this enum through witnesses
+/// compiled for its concrete layout.
+@usableFromInline
+enum FlatMapHeldSubscription {
+  case nothing
+  case held(any Subscription)
+
+  /// The subscription, if there is one.
+  @inlinable
+  var subscription: (any Subscription)? {
+    if case .held(let subscription) = self { return subscription }
+    return nil
   }
 }
 
@@ -330,10 +347,20 @@ struct FlatMapChildKey: Equatable, Sendable {
 struct FlatMapChildSlot {
   @usableFromInline var id: Int
   @usableFromInline var nextFree = -1
-  @usableFromInline var subscription: (any Subscription)?
+  @usableFromInline var isSubscribed = false
+  @usableFromInline var subscription = FlatMapHeldSubscription.nothing
 
   @inlinable
   init(id: Int) {
     self.id = id
+  }
+
+  /// Frees the slot, releasing the child's subscription, and links it to `nextFree`.
+  @inlinable
+  mutating func release(nextFree: Int) {
+    id = -1
+    self.nextFree = nextFree
+    isSubscribed = false
+    subscription = .nothing
   }
 }

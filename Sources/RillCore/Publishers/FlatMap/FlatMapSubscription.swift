@@ -137,12 +137,12 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
   @inlinable
-  func deliver(_ first: Downstream.Input, thenRequest firstChild: (any Subscription)?) {
+  func deliver(_ first: Downstream.Input, thenRequest firstChild: consuming FlatMapHeldSubscription) {
     var value = first
     var child = firstChild
     while true {
       let additional = downstream.receive(value)
-      child?.request(.max(1))
+      if case .held(let subscription) = child { subscription.request(.max(1)) }
       let (next, upgrade) = machine.withLock { $0.delivered(additional) }
       for child in upgrade { child.request(.unlimited) }
       switch consume next {
