@@ -31,7 +31,9 @@ final class OneShotSubscription<Downstream: Subscriber>:
   var description: String { name }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["value": lock.withLock { _ in payload?.1 } as Any]) }
+  var customMirror: Mirror {
+    Mirror(self, children: ["value": lock.withLock { _ in payload?.1 } as Any], ancestorRepresentation: .suppressed)
+  }
 
   @usableFromInline
   var playgroundDescription: Any { description }
