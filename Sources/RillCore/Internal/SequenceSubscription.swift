@@ -134,6 +134,10 @@ where Downstream.Input == Elements.Element {
     var iterator = iterator
     var element = next
     var demand = demand
+    if demand == .unlimited, let sink = downstream as? Subscribers.Sink<Downstream.Input, Downstream.Failure> {
+      deliver(to: sink, iterator: &iterator, next: element)
+      return
+    }
     while true {
       while demand > 0 {
         if isCancelled.load(ordering: .acquiring) { return }
@@ -159,6 +163,31 @@ where Downstream.Input == Elements.Element {
       guard let more else { return }
       demand = more
     }
+  }
+
+  /// Delivers every remaining element to a sink in one run, so that a value takes no lock.
+  ///
+  /// Demand is unlimited, so the sink's answers need not be read: it always answers `.none`. The run stops at
+  /// once when either side is cancelled or the sink ends, as the general loop's sink would ignore the rest.
+  @inlinable
+  func deliver(
+    to sink: Subscribers.Sink<Downstream.Input, Downstream.Failure>,
+    iterator: inout Elements.Iterator,
+    next: Elements.Element
+  ) {
+    guard let closures = sink.beginRun() else { return }
+    var element = next
+    while true {
+      if isCancelled.load(ordering: .acquiring) || sink.hasEnded.load(ordering: .acquiring) { break }
+      closures._withUnsafeGuaranteedRef { $0.value(element) }
+      guard let following = iterator.next() else {
+        sink.endRun()
+        finish()
+        return
+      }
+      element = following
+    }
+    sink.endRun()
   }
 
   @inlinable

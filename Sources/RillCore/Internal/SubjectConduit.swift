@@ -53,7 +53,7 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   func releaseDownstream() { fatalError("abstract") }
 }
 
-// SAFETY: see `SubjectConduitBase`; `downstream` is only touched by the thread that owns it at the time.
+// SAFETY: see `SubjectConduitBase`; `held` is only touched by the thread that owns the subscriber at the time.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -67,16 +67,35 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
+  /// The subscriber, held through an immutable box so that a value reaches it without a retain and release.
+  ///
+  /// Reading a subscriber out of a `var` before calling it costs a retain and a release, two atomic operations per
+  /// value; a `let` inside an object that is kept alive for the call costs none. The box is released when the
+  /// conduit ends, which breaks the cycle with a subscriber that keeps its subscription.
   @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
+  var held: Unmanaged<SubjectHeldSubscriber<Downstream>>?
 
   @inlinable
   init(core: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
     self.core = core
-    self.downstream = downstream
+    held = .passRetained(SubjectHeldSubscriber(downstream))
     super.init(latest: latest) { conduit, value in
-      unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).downstream.unsafelyUnwrapped.receive(value)
+      unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped
+        ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
     }
+  }
+
+  @inlinable
+  deinit {
+    held?.release()
+  }
+
+  /// Hands out the subscriber and lets go of it; `nil` once released.
+  @inlinable
+  func takeDownstream() -> Downstream? {
+    guard let held else { return nil }
+    self.held = nil
+    return held.takeRetainedValue().subscriber
   }
 
   @usableFromInline
@@ -85,6 +104,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   @usableFromInline
   var customMirror: Mirror {
     let demand = core.state.withLock { _ in self.demand }
+    let downstream = held.map { $0.takeUnretainedValue().subscriber }
     return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
   }
 
@@ -93,13 +113,12 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
   @inlinable
   override func complete(_ completion: Subscribers.Completion<Failure>) {
-    let downstream = self.downstream.take()
-    downstream?.receive(completion: completion)
+    takeDownstream()?.receive(completion: completion)
   }
 
   @inlinable
   override func releaseDownstream() {
-    _ = downstream.take()
+    _ = takeDownstream()
   }
 
   @inlinable
@@ -113,5 +132,17 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     if core.cancel(self) {
       releaseDownstream()
     }
+  }
+}
+
+/// A subject's subscriber in an immutable box, so that delivery can borrow it (see ``SubjectConduit/held``).
+@usableFromInline
+final class SubjectHeldSubscriber<Downstream> {
+  @usableFromInline
+  let subscriber: Downstream
+
+  @inlinable
+  init(_ subscriber: Downstream) {
+    self.subscriber = subscriber
   }
 }
