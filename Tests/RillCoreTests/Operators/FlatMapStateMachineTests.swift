@@ -33,12 +33,11 @@ import Testing
       return
     }
     #expect(demand == .max(1))
-    guard case .deliver(let value, let request, let returning) = machine.childValue(index, "a") else {
+    guard case .deliver(let value, let returning) = machine.childValue(index, "a") else {
       Issue.record("expected delivery")
       return
     }
     #expect(value == "a")
-    #expect(request.subscription == nil)
     #expect(returning == .max(1))
     guard case (.idle, let upgrade) = machine.delivered(.none) else {
       Issue.record("expected idle")

@@ -147,8 +147,12 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   @usableFromInline
   enum ChildValueAction {
-    /// Deliver `value` downstream and become the drainer; return `returning` from the child's `receive`.
-    case deliver(Value, thenRequest: FlatMapHeldSubscription, returning: Subscribers.Demand)
+    /// Deliver the child's `value` downstream and become the drainer; return `returning` from the child's
+    /// `receive`.
+    case deliver(Value, returning: Subscribers.Demand)
+    /// Become the drainer: deliver `value`, queued before the child's own, then ask `thenRequest` (if any) for one
+    /// more value; return `.none` from the child's `receive`.
+    case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
     /// The value is queued (or dropped after termination); return `.none` from the child's `receive`.
     case none
   }
@@ -164,11 +168,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     if queueHead == queue.count {
       let returning: Subscribers.Demand = demand == .unlimited ? .none : .max(1)
       demand -= 1
-      return .deliver(value, thenRequest: .nothing, returning: returning)
+      return .deliver(value, returning: returning)
     }
     queue.append((child, value))
     let (value, request) = dequeue()
-    return .deliver(value, thenRequest: request, returning: .none)
+    return .deliverQueued(value, thenRequest: request)
   }
 
   @inlinable

@@ -75,10 +75,16 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @inlinable
   func childValue(_ child: FlatMapChildKey, _ value: Downstream.Input) -> Subscribers.Demand {
-    guard case .deliver(let value, let request, let returning) = machine.withLock({ $0.childValue(child, value) })
-    else { return .none }
-    deliver(value, thenRequest: request)
-    return returning
+    switch machine.withLock({ $0.childValue(child, value) }) {
+    case .deliver(let value, let returning):
+      deliver(value, thenRequest: .nothing)
+      return returning
+    case .deliverQueued(let value, let request):
+      deliver(value, thenRequest: request)
+      return .none
+    case .none:
+      return .none
+    }
   }
 
   @inlinable
