@@ -169,6 +169,59 @@ import Testing
     }
   }
 
+  @Test func finishedChildsSlotIsReusedAndItsLateEventsAreIgnored() {
+    var (machine, _) = subscribed()
+    let first = machine.outerValue()!
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childCompleted(first, .finished)
+    let second = machine.outerValue()!
+    #expect(second.slot == first.slot)
+    #expect(second != first)
+    guard case .cancel = machine.childSubscribed(first, CombiningTestSubscription()) else {
+      Issue.record("a finished child's second subscription must be cancelled")
+      return
+    }
+    guard case .request = machine.childSubscribed(second, CombiningTestSubscription()) else {
+      Issue.record("expected the new child to be asked for values")
+      return
+    }
+    guard case .none = machine.childCompleted(first, .failure(.boom)) else {
+      Issue.record("a finished child's late failure must be ignored")
+      return
+    }
+    guard case .none = machine.outerCompleted(.finished) else {
+      Issue.record("the new child is alive")
+      return
+    }
+    guard case .finish = machine.childCompleted(second, .finished) else {
+      Issue.record("expected finish once the new child finishes")
+      return
+    }
+  }
+
+  @Test func upgradeAndCancelFollowSubscriptionOrderNotSlotOrder() {
+    var (machine, upstream) = subscribed()
+    let first = machine.outerValue()!
+    let second = machine.outerValue()!
+    let secondChild = CombiningTestSubscription()
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(second, secondChild)
+    _ = machine.childCompleted(first, .finished)
+    let third = machine.outerValue()!
+    let thirdChild = CombiningTestSubscription()
+    _ = machine.childSubscribed(third, thirdChild)
+    #expect(third.slot < second.slot)
+    let (_, upgrade) = machine.request(.unlimited)
+    #expect(upgrade.count == 2)
+    #expect(isSame(upgrade.first, secondChild))
+    #expect(isSame(upgrade.last, thirdChild))
+    let cancelling = machine.cancel()
+    #expect(cancelling.count == 3)
+    #expect(isSame(cancelling[0], secondChild))
+    #expect(isSame(cancelling[1], thirdChild))
+    #expect(isSame(cancelling[2], upstream))
+  }
+
   @Test func mergingStateFinishesWhenEveryChildFinishes() {
     var machine = Machine(mergingCount: 2)
     guard case .none = machine.childCompleted(Machine.mergedChild(0), .finished) else {
