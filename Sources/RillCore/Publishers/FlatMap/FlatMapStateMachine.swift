@@ -255,7 +255,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   /// The subscriptions of the live children, oldest child first.
   @inlinable
   func liveSubscriptions(except id: Int?) -> [any Subscription] {
-    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap(\.subscription.subscription)
+    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap { $0.subscription.subscription }
   }
 
   @inlinable
