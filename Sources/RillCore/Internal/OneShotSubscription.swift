@@ -1,13 +1,17 @@
 /// Delivers one value and `.finished` on the first request; the subscription of `Just`, `Optional.Publisher`
 /// and `Result.Publisher`.
-// SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
+///
+/// Its state lives in `OneShotSubscriptionStorage`, whose generic parameter is the payload's whole type: the
+/// deinitialiser of a generic class always runs unspecialised, and this way it destroys the payload through the
+/// metadata it already has instead of looking up `(Downstream, Downstream.Input)?` and a lock around it at run
+/// time.
+// SAFETY: all mutable state is `payload`, which is read and written only inside `lock.withLock`; the downstream
+// is called outside the lock.
 @usableFromInline
-final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class OneShotSubscription<Downstream: Subscriber>:
+  OneShotSubscriptionStorage<(Downstream, Downstream.Input)?>, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  @usableFromInline
-  let state: Locked<(Downstream, Downstream.Input)?>
-
   @usableFromInline
   let name: String
 
@@ -18,16 +22,18 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @inlinable
   init(downstream: Downstream, value: Downstream.Input, name: String) {
-    state = Locked((downstream, value))
     self.name = name
     requestThunk = { $0.requestNow($1) }
+    super.init((downstream, value))
   }
 
   @usableFromInline
   var description: String { name }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["value": state.withLock { $0?.1 } as Any]) }
+  var customMirror: Mirror {
+    Mirror(self, children: ["value": lock.withLock { _ in payload?.1 } as Any], ancestorRepresentation: .suppressed)
+  }
 
   @usableFromInline
   var playgroundDescription: Any { description }
@@ -40,13 +46,31 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func requestNow(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
-    guard let (downstream, value) = state.withLock({ $0.take() }) else { return }
+    guard let (downstream, value) = lock.withLock({ _ in payload.take() }) else { return }
     _ = downstream.receive(value)
     downstream.receive(completion: .finished)
   }
 
   @inlinable
   func cancel() {
-    _ = state.withLock { $0.take() }
+    _ = lock.withLock { _ in payload.take() }
+  }
+}
+
+/// The state of a `OneShotSubscription`, typed by a generic parameter so that the unspecialised deinitialiser
+/// needs no run-time metadata lookup.
+// SAFETY: `payload` is read and written only inside `lock.withLock`.
+@usableFromInline
+class OneShotSubscriptionStorage<Payload>: @unchecked Sendable {
+  @usableFromInline
+  final let lock = Locked(())
+
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var payload: Payload
+
+  @inlinable
+  init(_ payload: Payload) {
+    self.payload = payload
   }
 }

@@ -8,7 +8,7 @@ import Testing
   private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, CombiningTestSubscription) {
     var machine = Machine(maxPublishers: maxPublishers)
     let upstream = CombiningTestSubscription()
-    guard case .request(_, let demand) = machine.outerSubscribed(upstream) else {
+    guard case .request(let demand) = machine.outerSubscribed(upstream) else {
       Issue.record("expected a request upstream")
       return (machine, upstream)
     }
@@ -28,17 +28,16 @@ import Testing
     var (machine, _) = subscribed()
     _ = machine.request(.max(1))
     let index = machine.outerValue()!
-    guard case .request(_, let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
+    guard case .request(let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
       Issue.record("expected a request")
       return
     }
     #expect(demand == .max(1))
-    guard case .deliver(let value, let request, let returning) = machine.childValue(index, "a") else {
+    guard case .deliver(let value, let returning) = machine.childValue(index, "a") else {
       Issue.record("expected delivery")
       return
     }
     #expect(value == "a")
-    #expect(request == nil)
     #expect(returning == .max(1))
     guard case (.idle, let upgrade) = machine.delivered(.none) else {
       Issue.record("expected idle")
@@ -61,7 +60,7 @@ import Testing
       return
     }
     #expect(value == "a")
-    #expect(isSame(request, child))
+    #expect(isSame(request.subscription, child))
   }
 
   @Test func valueWhileDeliveringIsQueuedForTheDrainer() {
@@ -84,7 +83,7 @@ import Testing
       return
     }
     #expect(value == "b")
-    #expect(request == nil)
+    #expect(request.subscription == nil)
   }
 
   @Test func finishWaitsForChildrenAndTheDrainer() {
@@ -170,13 +169,66 @@ import Testing
     }
   }
 
+  @Test func finishedChildsSlotIsReusedAndItsLateEventsAreIgnored() {
+    var (machine, _) = subscribed()
+    let first = machine.outerValue()!
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childCompleted(first, .finished)
+    let second = machine.outerValue()!
+    #expect(second.slot == first.slot)
+    #expect(second != first)
+    guard case .cancel = machine.childSubscribed(first, CombiningTestSubscription()) else {
+      Issue.record("a finished child's second subscription must be cancelled")
+      return
+    }
+    guard case .request = machine.childSubscribed(second, CombiningTestSubscription()) else {
+      Issue.record("expected the new child to be asked for values")
+      return
+    }
+    guard case .none = machine.childCompleted(first, .failure(.boom)) else {
+      Issue.record("a finished child's late failure must be ignored")
+      return
+    }
+    guard case .none = machine.outerCompleted(.finished) else {
+      Issue.record("the new child is alive")
+      return
+    }
+    guard case .finish = machine.childCompleted(second, .finished) else {
+      Issue.record("expected finish once the new child finishes")
+      return
+    }
+  }
+
+  @Test func upgradeAndCancelFollowSubscriptionOrderNotSlotOrder() {
+    var (machine, upstream) = subscribed()
+    let first = machine.outerValue()!
+    let second = machine.outerValue()!
+    let secondChild = CombiningTestSubscription()
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(second, secondChild)
+    _ = machine.childCompleted(first, .finished)
+    let third = machine.outerValue()!
+    let thirdChild = CombiningTestSubscription()
+    _ = machine.childSubscribed(third, thirdChild)
+    #expect(third.slot < second.slot)
+    let (_, upgrade) = machine.request(.unlimited)
+    #expect(upgrade.count == 2)
+    #expect(isSame(upgrade.first, secondChild))
+    #expect(isSame(upgrade.last, thirdChild))
+    let cancelling = machine.cancel()
+    #expect(cancelling.count == 3)
+    #expect(isSame(cancelling[0], secondChild))
+    #expect(isSame(cancelling[1], thirdChild))
+    #expect(isSame(cancelling[2], upstream))
+  }
+
   @Test func mergingStateFinishesWhenEveryChildFinishes() {
     var machine = Machine(mergingCount: 2)
-    guard case .none = machine.childCompleted(0, .finished) else {
+    guard case .none = machine.childCompleted(Machine.mergedChild(0), .finished) else {
       Issue.record("one child is still alive")
       return
     }
-    guard case .finish = machine.childCompleted(1, .finished) else {
+    guard case .finish = machine.childCompleted(Machine.mergedChild(1), .finished) else {
       Issue.record("expected finish")
       return
     }

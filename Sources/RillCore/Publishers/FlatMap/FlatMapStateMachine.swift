@@ -8,20 +8,28 @@
 /// directly gets `.max(1)` back from `receive`, and a child whose queued value is delivered later is asked
 /// for one more with `request(.max(1))`. Once downstream demand is unlimited, every child is asked for
 /// `.unlimited` and no per-value requests follow.
+///
+/// Children live in `slots`, an array with a free list: a child's key names its slot, and its `id` (given in
+/// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
 @usableFromInline
 struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline
   enum OuterPhase {
     case awaitingSubscription
-    case subscribed(any Subscription)
+    case subscribed
     case finished
   }
 
   @usableFromInline let maxPublishers: Subscribers.Demand
   @usableFromInline var outer: OuterPhase
-  @usableFromInline var children: [Int: (any Subscription)?] = [:]
+  /// The outer upstream's subscription while `outer` is `.subscribed`.
+  @usableFromInline var outerSubscription = FlatMapHeldSubscription.nothing
+  @usableFromInline var slots: [FlatMapChildSlot] = []
+  /// The first free slot, or -1; free slots are linked through `FlatMapChildSlot.nextFree`.
+  @usableFromInline var freeSlot = -1
+  @usableFromInline var liveChildren = 0
   @usableFromInline var nextChild = 0
-  @usableFromInline var queue: [(child: Int, value: Value)] = []
+  @usableFromInline var queue: [(child: FlatMapChildKey, value: Value)] = []
   @usableFromInline var queueHead = 0
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var isDelivering = false
@@ -41,7 +49,14 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     maxPublishers = .unlimited
     outer = .finished
     nextChild = count
-    for index in 0..<count { children[index] = .some(nil) }
+    liveChildren = count
+    slots = (0..<count).map { FlatMapChildSlot(id: $0) }
+  }
+
+  /// The key of child `index` of a merge.
+  @inlinable
+  static func mergedChild(_ index: Int) -> FlatMapChildKey {
+    FlatMapChildKey(slot: index, id: index)
   }
 
   /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished`.
@@ -52,28 +67,37 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   // MARK: Outer upstream
 
+  /// What to do with a subscription the caller holds: ask it for demand, cancel it, or nothing.
   @usableFromInline
   enum OuterSubscriptionAction {
-    case request(any Subscription, Subscribers.Demand)
-    case cancel(any Subscription)
+    case request(Subscribers.Demand)
+    case cancel
     case none
   }
 
   @inlinable
   mutating func outerSubscribed(_ subscription: any Subscription) -> OuterSubscriptionAction {
-    guard !isTerminated, case .awaitingSubscription = outer else { return .cancel(subscription) }
-    outer = .subscribed(subscription)
-    return maxPublishers == .none ? .none : .request(subscription, maxPublishers)
+    guard !isTerminated, case .awaitingSubscription = outer else { return .cancel }
+    outer = .subscribed
+    outerSubscription = .held(subscription)
+    return maxPublishers == .none ? .none : .request(maxPublishers)
   }
 
-  /// Registers a child for an outer value; returns its index, or `nil` when the value must be ignored.
+  /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
   @inlinable
-  mutating func outerValue() -> Int? {
+  mutating func outerValue() -> FlatMapChildKey? {
     guard !isTerminated, case .subscribed = outer else { return nil }
-    let index = nextChild
+    let id = nextChild
     nextChild += 1
-    children[index] = .some(nil)
-    return index
+    liveChildren += 1
+    if freeSlot >= 0 {
+      let slot = freeSlot
+      freeSlot = slots[slot].nextFree
+      slots[slot].id = id
+      return FlatMapChildKey(slot: slot, id: id)
+    }
+    slots.append(FlatMapChildSlot(id: id))
+    return FlatMapChildKey(slot: slots.count - 1, id: id)
   }
 
   @usableFromInline
@@ -95,66 +119,80 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     switch completion {
     case .finished:
       outer = .finished
+      outerSubscription = .nothing
       return finishIfDone() ? .finish : .none
     case .failure(let error):
       outer = .finished
+      outerSubscription = .nothing
       return terminate(failure: error, except: nil)
     }
   }
 
   // MARK: Children
 
+  /// What to do with the child's subscription, which the caller holds.
   @usableFromInline
   enum ChildSubscriptionAction {
-    case request(any Subscription, Subscribers.Demand)
-    case cancel(any Subscription)
+    case request(Subscribers.Demand)
+    case cancel
   }
 
   @inlinable
-  mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isTerminated, let slot = children.index(forKey: index), children.values[slot] == nil else {
-      return .cancel(subscription)
-    }
-    children.values[slot] = subscription
-    return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
+  mutating func childSubscribed(_ child: FlatMapChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
+    guard !isTerminated, isLive(child), !slots[child.slot].isSubscribed else { return .cancel }
+    slots[child.slot].isSubscribed = true
+    slots[child.slot].subscription = .held(subscription)
+    return .request(demand == .unlimited ? .unlimited : .max(1))
   }
 
   @usableFromInline
   enum ChildValueAction {
-    /// Deliver `value` downstream and become the drainer; return `returning` from the child's `receive`.
-    case deliver(Value, thenRequest: (any Subscription)?, returning: Subscribers.Demand)
+    /// Deliver the child's `value` downstream and become the drainer; return `returning` from the child's
+    /// `receive`.
+    case deliver(Value, returning: Subscribers.Demand)
+    /// Become the drainer: deliver `value`, queued before the child's own, then ask `thenRequest` (if any) for one
+    /// more value; return `.none` from the child's `receive`.
+    case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
     /// The value is queued (or dropped after termination); return `.none` from the child's `receive`.
     case none
   }
 
   @inlinable
-  mutating func childValue(_ index: Int, _ value: Value) -> ChildValueAction {
+  mutating func childValue(_ child: FlatMapChildKey, _ value: Value) -> ChildValueAction {
     guard !isTerminated else { return .none }
     guard !isDelivering, demand > 0 else {
-      queue.append((index, value))
+      queue.append((child, value))
       return .none
     }
     isDelivering = true
     if queueHead == queue.count {
       let returning: Subscribers.Demand = demand == .unlimited ? .none : .max(1)
       demand -= 1
-      return .deliver(value, thenRequest: nil, returning: returning)
+      return .deliver(value, returning: returning)
     }
-    queue.append((index, value))
+    queue.append((child, value))
     let (value, request) = dequeue()
-    return .deliver(value, thenRequest: request, returning: .none)
+    return .deliverQueued(value, thenRequest: request)
   }
 
   @inlinable
-  mutating func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, children.removeValue(forKey: index) != nil else { return .none }
+  mutating func childCompleted(
+    _ child: FlatMapChildKey,
+    _ completion: Subscribers.Completion<Failure>
+  ) -> CompletionAction {
+    guard !isTerminated, isLive(child) else { return .none }
+    slots[child.slot].release(nextFree: freeSlot)
+    freeSlot = child.slot
+    liveChildren -= 1
     switch completion {
     case .finished:
       if finishIfDone() { return .finish }
-      if maxPublishers != .unlimited, case .subscribed(let upstream) = outer { return .requestOuter(upstream) }
+      if maxPublishers != .unlimited, case .subscribed = outer, case .held(let upstream) = outerSubscription {
+        return .requestOuter(upstream)
+      }
       return .none
     case .failure(let error):
-      return terminate(failure: error, except: index)
+      return terminate(failure: error, except: child.id)
     }
   }
 
@@ -163,7 +201,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline
   enum DrainStep {
     /// Deliver `value` downstream, then ask `thenRequest` (if any) for one more value, then report `delivered`.
-    case deliver(Value, thenRequest: (any Subscription)?)
+    case deliver(Value, thenRequest: FlatMapHeldSubscription)
     case finish
     case fail(Failure)
     case idle
@@ -208,16 +246,28 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   // MARK: Helpers
 
+  /// Whether `child` is registered and has not completed.
+  @inlinable
+  func isLive(_ child: FlatMapChildKey) -> Bool {
+    child.slot < slots.count && slots[child.slot].id == child.id
+  }
+
+  /// The subscriptions of the live children, oldest child first.
+  @inlinable
+  func liveSubscriptions(except id: Int?) -> [any Subscription] {
+    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap { $0.subscription.subscription }
+  }
+
   @inlinable
   mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
     let wasUnlimited = demand == .unlimited
     demand += more
     guard !wasUnlimited, demand == .unlimited else { return [] }
-    return children.sorted { $0.key < $1.key }.compactMap { $0.value }
+    return liveSubscriptions(except: nil)
   }
 
   @inlinable
-  mutating func dequeue() -> (Value, (any Subscription)?) {
+  mutating func dequeue() -> (Value, FlatMapHeldSubscription) {
     let (child, value) = queue[queueHead]
     queueHead += 1
     if queueHead == queue.count {
@@ -225,23 +275,23 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       queueHead = 0
     }
     demand -= 1
-    let request = demand == .unlimited ? nil : children[child] ?? nil
-    return (value, request)
+    guard demand != .unlimited, isLive(child) else { return (value, .nothing) }
+    return (value, slots[child.slot].subscription)
   }
 
   @inlinable
   mutating func finishIfDone() -> Bool {
-    guard case .finished = outer, children.isEmpty, queueHead == queue.count, !isDelivering else { return false }
+    guard case .finished = outer, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
     isTerminated = true
     return true
   }
 
   @inlinable
-  mutating func terminate(failure: Failure, except index: Int?) -> CompletionAction {
+  mutating func terminate(failure: Failure, except id: Int?) -> CompletionAction {
     isTerminated = true
     queue.removeAll()
     queueHead = 0
-    let cancelling = releaseAll(except: index)
+    let cancelling = releaseAll(except: id)
     guard !isDelivering else {
       pendingFailure = failure
       return .cancel(cancelling)
@@ -250,16 +300,71 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   @inlinable
-  mutating func releaseAll(except index: Int?) -> [any Subscription] {
-    var cancelling: [any Subscription] = []
-    for (child, subscription) in children.sorted(by: { $0.key < $1.key }) where child != index {
-      if let subscription { cancelling.append(subscription) }
-    }
-    children.removeAll()
+  mutating func releaseAll(except id: Int?) -> [any Subscription] {
+    var cancelling = liveSubscriptions(except: id)
+    slots.removeAll()
+    freeSlot = -1
+    liveChildren = 0
     queue.removeAll()
     queueHead = 0
-    if case .subscribed(let upstream) = outer { cancelling.append(upstream) }
+    if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
     outer = .finished
+    outerSubscription = .nothing
     return cancelling
+  }
+}
+
+/// A subscription or nothing.
+///
+/// An enum of its own rather than `(any Subscription)?`: the optional existential is copied and destroyed through
+/// the standard library's generic value witnesses (about a hundred instructions each), this enum through witnesses
+/// compiled for its concrete layout.
+@usableFromInline
+enum FlatMapHeldSubscription {
+  case nothing
+  case held(any Subscription)
+
+  /// The subscription, if there is one.
+  @inlinable
+  var subscription: (any Subscription)? {
+    if case .held(let subscription) = self { return subscription }
+    return nil
+  }
+}
+
+/// Names one child of a `flatMap` or `merge` subscription: its slot in `FlatMapStateMachine.slots` and its id.
+@usableFromInline
+struct FlatMapChildKey: Equatable, Sendable {
+  @usableFromInline let slot: Int
+  @usableFromInline let id: Int
+
+  @inlinable
+  init(slot: Int, id: Int) {
+    self.slot = slot
+    self.id = id
+  }
+}
+
+/// One entry of `FlatMapStateMachine.slots`: a live child (`id >= 0`) and its subscription once it has one, or a
+/// free slot (`id == -1`) linked to the next free one.
+@usableFromInline
+struct FlatMapChildSlot {
+  @usableFromInline var id: Int
+  @usableFromInline var nextFree = -1
+  @usableFromInline var isSubscribed = false
+  @usableFromInline var subscription = FlatMapHeldSubscription.nothing
+
+  @inlinable
+  init(id: Int) {
+    self.id = id
+  }
+
+  /// Frees the slot, releasing the child's subscription, and links it to `nextFree`.
+  @inlinable
+  mutating func release(nextFree: Int) {
+    id = -1
+    self.nextFree = nextFree
+    isSubscribed = false
+    subscription = .nothing
   }
 }

@@ -38,7 +38,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   /// The subscriber for child `index`.
   @inlinable
   func child(_ index: Int) -> FlatMapChildSubscriber<Downstream> {
-    FlatMapChildSubscriber(index: index, parent: self)
+    FlatMapChildSubscriber(key: Machine.mergedChild(index), parent: self)
   }
 
   // MARK: Outer upstream (flatMap)
@@ -46,15 +46,15 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func outerSubscribed(_ subscription: any Subscription) {
     switch machine.withLock({ $0.outerSubscribed(subscription) }) {
-    case .request(let upstream, let demand): upstream.request(demand)
-    case .cancel(let upstream): upstream.cancel()
+    case .request(let demand): subscription.request(demand)
+    case .cancel: subscription.cancel()
     case .none: break
     }
   }
 
-  /// Registers a child for an outer value; returns its index, or `nil` when the value must be ignored.
+  /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
   @inlinable
-  func outerValue() -> Int? {
+  func outerValue() -> FlatMapChildKey? {
     machine.withLock { $0.outerValue() }
   }
 
@@ -66,24 +66,30 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   // MARK: Children
 
   @inlinable
-  func childSubscribed(_ index: Int, _ subscription: any Subscription) {
-    switch machine.withLock({ $0.childSubscribed(index, subscription) }) {
-    case .request(let child, let demand): child.request(demand)
-    case .cancel(let child): child.cancel()
+  func childSubscribed(_ child: FlatMapChildKey, _ subscription: any Subscription) {
+    switch machine.withLock({ $0.childSubscribed(child, subscription) }) {
+    case .request(let demand): subscription.request(demand)
+    case .cancel: subscription.cancel()
     }
   }
 
   @inlinable
-  func childValue(_ index: Int, _ value: Downstream.Input) -> Subscribers.Demand {
-    guard case .deliver(let value, let request, let returning) = machine.withLock({ $0.childValue(index, value) })
-    else { return .none }
-    deliver(value, thenRequest: request)
-    return returning
+  func childValue(_ child: FlatMapChildKey, _ value: Downstream.Input) -> Subscribers.Demand {
+    switch machine.withLock({ $0.childValue(child, value) }) {
+    case .deliver(let value, let returning):
+      deliver(value, thenRequest: .nothing)
+      return returning
+    case .deliverQueued(let value, let request):
+      deliver(value, thenRequest: request)
+      return .none
+    case .none:
+      return .none
+    }
   }
 
   @inlinable
-  func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-    perform(machine.withLock { $0.childCompleted(index, completion) })
+  func childCompleted(_ child: FlatMapChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    perform(machine.withLock { $0.childCompleted(child, completion) })
   }
 
   // MARK: Subscription
@@ -104,8 +110,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   // MARK: Acting
 
   @inlinable
-  func perform(_ action: Machine.CompletionAction) {
-    switch action {
+  func perform(_ action: consuming Machine.CompletionAction) {
+    switch consume action {
     case .finish:
       downstream.receive(completion: .finished)
     case .fail(let error, let cancelling):
@@ -137,12 +143,12 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
   @inlinable
-  func deliver(_ first: Downstream.Input, thenRequest firstChild: (any Subscription)?) {
+  func deliver(_ first: Downstream.Input, thenRequest firstChild: consuming FlatMapHeldSubscription) {
     var value = first
     var child = firstChild
     while true {
       let additional = downstream.receive(value)
-      child?.request(.max(1))
+      if case .held(let subscription) = child { subscription.request(.max(1)) }
       let (next, upgrade) = machine.withLock { $0.delivered(additional) }
       for child in upgrade { child.request(.unlimited) }
       switch consume next {
@@ -172,13 +178,13 @@ struct FlatMapChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
   @usableFromInline
   typealias Failure = Downstream.Failure
 
-  @usableFromInline let index: Int
+  @usableFromInline let key: FlatMapChildKey
   @usableFromInline let parent: FlatMapSubscription<Downstream>
   @usableFromInline let combineIdentifier: CombineIdentifier
 
   @inlinable
-  init(index: Int, parent: FlatMapSubscription<Downstream>) {
-    self.index = index
+  init(key: FlatMapChildKey, parent: FlatMapSubscription<Downstream>) {
+    self.key = key
     self.parent = parent
     combineIdentifier = CombineIdentifier()
   }
@@ -193,16 +199,16 @@ struct FlatMapChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
 
   @inlinable
   func receive(subscription: any Subscription) {
-    parent.childSubscribed(index, subscription)
+    parent.childSubscribed(key, subscription)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    parent.childValue(index, input)
+    parent.childValue(key, input)
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    parent.childCompleted(index, completion)
+    parent.childCompleted(key, completion)
   }
 }

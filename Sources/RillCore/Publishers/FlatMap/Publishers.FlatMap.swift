@@ -199,8 +199,8 @@ extension Publishers.FlatMap {
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let index = parent.outerValue() else { return .none }
-      transform(input).receive(subscriber: FlatMapChildSubscriber(index: index, parent: parent))
+      guard let key = parent.outerValue() else { return .none }
+      transform(input).receive(subscriber: FlatMapChildSubscriber(key: key, parent: parent))
       return .none
     }
 
