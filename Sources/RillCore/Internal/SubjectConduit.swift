@@ -6,7 +6,7 @@
 /// the conduit is busy marks it, and the delivering call releases the subscriber when it returns.
 // SAFETY: the mutable fields are guarded by the subject's lock, or owned by one thread as described above.
 @usableFromInline
-class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+class SubjectConduitBase<Output, Failure: Error>: SubjectConduitLatest<Output?>, @unchecked Sendable {
   /// Where a conduit is in its life.
   @usableFromInline
   enum Phase {
@@ -26,10 +26,6 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked)
   final var phase = Phase.live
 
-  /// For `CurrentValueSubject`: the value to deliver when demand arrives.
-  @usableFromInline @exclusivity(unchecked)
-  final var latest: Output?
-
   /// Delivers a value to the concrete conduit's subscriber without a virtual call.
   ///
   /// It is made where the conduit is created, in client code that knows the subscriber's type, so it runs
@@ -38,10 +34,20 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let receiveThunk: (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand
 
+  /// Runs the concrete conduit's `cancelNow` in specialised code; `cancel` arrives through `any Subscription` or
+  /// `any Cancellable`, which lands in the unspecialised generic implementation.
+  @usableFromInline
+  let cancelThunk: (SubjectConduitBase<Output, Failure>) -> Void
+
   @inlinable
-  init(latest: Output?, receive: @escaping (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand) {
-    self.latest = latest
+  init(
+    latest: Output?,
+    receive: @escaping (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand,
+    cancel: @escaping (SubjectConduitBase<Output, Failure>) -> Void
+  ) {
     receiveThunk = receive
+    cancelThunk = cancel
+    super.init(latest: latest)
   }
 
   /// Delivers the completion and releases the subscriber; called by the thread that ended the conduit.
@@ -79,15 +85,20 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   init(core: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
     self.core = core
     held = .passRetained(SubjectHeldSubscriber(downstream))
-    super.init(latest: latest) { conduit, value in
-      unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped
-        ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
-    }
+    super.init(
+      latest: latest,
+      receive: { conduit, value in
+        unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped
+          ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+      },
+      cancel: { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).cancelNow() }
+    )
   }
 
   @inlinable
   deinit {
-    held?.release()
+    // Released as `AnyObject`: naming the generic box here would look up its metadata at run time.
+    if let held { Unmanaged<AnyObject>.fromOpaque(held.toOpaque()).release() }
   }
 
   /// Hands out the subscriber and lets go of it; `nil` once released.
@@ -129,6 +140,11 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
   @inlinable
   func cancel() {
+    cancelThunk(self)
+  }
+
+  @inlinable
+  func cancelNow() {
     if core.cancel(self) {
       releaseDownstream()
     }
@@ -144,5 +160,23 @@ final class SubjectHeldSubscriber<Downstream> {
   @inlinable
   init(_ subscriber: Downstream) {
     self.subscriber = subscriber
+  }
+}
+
+/// A conduit's kept value, in a class whose generic parameter is the field's whole type.
+///
+/// A generic class's deinitialiser always runs unspecialised. Declared in `SubjectConduitBase` as `Output?`, the
+/// field would make it look up `Optional<Output>`'s metadata at run time for every conduit freed; here the
+/// metadata is the class's own generic argument.
+// SAFETY: `latest` is guarded by the subject's lock, as the conduit's other fields.
+@usableFromInline
+class SubjectConduitLatest<Latest>: @unchecked Sendable {
+  /// For `CurrentValueSubject`: the value to deliver when demand arrives.
+  @usableFromInline @exclusivity(unchecked)
+  final var latest: Latest
+
+  @inlinable
+  init(latest: Latest) {
+    self.latest = latest
   }
 }

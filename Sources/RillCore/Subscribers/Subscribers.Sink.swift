@@ -26,43 +26,13 @@ extension Subscribers {
       }
     }
 
-    @usableFromInline
-    struct State {
-      @usableFromInline var link = SubscriptionState.awaitingSubscription
-      /// Whether values are delivered: subscribed and not ended, kept apart from `link` so that checking it
-      /// copies no existential.
-      @usableFromInline var isReceiving = false
-      /// The closures, retained once; `nil` once released.
-      @usableFromInline var closures: Unmanaged<Closures>?
-      /// Closure calls in progress; the closures outlive them even if the sink ends meanwhile.
-      @usableFromInline var calls = 0
-
-      @inlinable
-      init(_ closures: Closures) {
-        self.closures = .passRetained(closures)
-      }
-
-      /// Ends delivery; returns the closures for the caller to release outside the lock, unless a call is in
-      /// progress, in which case the last call to return releases them.
-      @inlinable
-      mutating func end() -> Unmanaged<Closures>? {
-        isReceiving = false
-        guard calls == 0 else { return nil }
-        defer { closures = nil }
-        return closures
-      }
-
-      /// Ends a closure call; returns the closures if the sink ended during the call and this was the last one.
-      @inlinable
-      mutating func endCall() -> Unmanaged<Closures>? {
-        calls -= 1
-        guard calls == 0, !isReceiving else { return nil }
-        defer { closures = nil }
-        return closures
-      }
+    /// The closures as ``SinkState`` keeps them.
+    @inlinable
+    static func closures(_ raw: UnsafeMutableRawPointer?) -> Unmanaged<Closures>? {
+      raw.map { Unmanaged<Closures>.fromOpaque($0) }
     }
 
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let state: Locked<SinkState>
 
     /// Set once the sink has ended; read without the lock by the values of a run (``RunReceiver``).
     @usableFromInline let hasEnded = Atomic<Bool>(false)
@@ -73,14 +43,18 @@ extension Subscribers {
     /// How many runs are in progress on the delivering thread.
     @usableFromInline @exclusivity(unchecked) var runDepth = 0
 
+    /// Runs `cancelNow` in code specialised for the sink's types, made in `init` in client code: `cancel` usually
+    /// arrives through `AnyCancellable`, which lands in the unspecialised generic implementation.
+    @usableFromInline let cancelThunk: (Sink) -> Void
+
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
-      state.withLock { $0.closures?.takeUnretainedValue().value } ?? { _ in }
+      state.withLock { Self.closures($0.closures)?.takeUnretainedValue().value } ?? { _ in }
     }
 
     /// The closure to execute on completion; a no-op once the sink has ended.
     public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-      state.withLock { $0.closures?.takeUnretainedValue().completion } ?? { _ in }
+      state.withLock { Self.closures($0.closures)?.takeUnretainedValue().completion } ?? { _ in }
     }
 
     /// Initializes a sink with the provided closures.
@@ -89,18 +63,23 @@ extension Subscribers {
       receiveCompletion: @escaping ((Subscribers.Completion<Failure>) -> Void),
       receiveValue: @escaping ((Input) -> Void)
     ) {
-      state = Locked(State(Closures(value: receiveValue, completion: receiveCompletion)))
+      state = Locked(
+        SinkState(Unmanaged.passRetained(Closures(value: receiveValue, completion: receiveCompletion)).toOpaque())
+      )
+      cancelThunk = { $0.cancelNow() }
     }
 
     /// Initializes a sink that ignores completion, without allocating a no-op completion closure.
     @inlinable
     init(ignoringCompletion receiveValue: @escaping ((Input) -> Void)) {
-      state = Locked(State(Closures(value: receiveValue, completion: nil)))
+      state = Locked(SinkState(Unmanaged.passRetained(Closures(value: receiveValue, completion: nil)).toOpaque()))
+      cancelThunk = { $0.cancelNow() }
     }
 
     @inlinable
     deinit {
-      state.withLock { $0.closures }?.release()
+      // Released as `AnyObject`: naming the generic box here would look up its metadata at run time.
+      if let raw = state.withLock({ $0.closures }) { Unmanaged<AnyObject>.fromOpaque(raw).release() }
     }
 
     public var description: String { "Sink" }
@@ -134,11 +113,11 @@ extension Subscribers {
       let closures = state.withLock { state -> Unmanaged<Closures>? in
         guard state.isReceiving else { return nil }
         state.calls += 1
-        return state.closures
+        return Self.closures(state.closures)
       }
       if let closures {
         closures._withUnsafeGuaranteedRef { $0.value(value) }
-        state.withLock { $0.endCall() }?.release()
+        Self.closures(state.withLock { $0.endCall() })?.release()
       }
       return Subscribers.Demand(rawValue: 0)
     }
@@ -148,8 +127,8 @@ extension Subscribers {
       var released: Unmanaged<Closures>?
       let closures = state.withLock { state -> Unmanaged<Closures>? in
         guard state.link.terminate() != nil else { return nil }
-        let closures = state.closures
-        released = state.end()
+        let closures = Self.closures(state.closures)
+        released = Self.closures(state.end())
         return closures
       }
       hasEnded.store(true, ordering: .releasing)
@@ -159,12 +138,17 @@ extension Subscribers {
 
     @inlinable
     public func cancel() {
+      cancelThunk(self)
+    }
+
+    @inlinable
+    func cancelNow() {
       hasEnded.store(true, ordering: .releasing)
-      let (upstream, released) = state.withLock { state -> ((any Subscription)?, Unmanaged<Closures>?) in
+      let (upstream, released) = state.withLock { state -> ((any Subscription)?, UnsafeMutableRawPointer?) in
         (state.link.terminate(), state.end())
       }
       upstream?.cancel()
-      released?.release()
+      Self.closures(released)?.release()
     }
   }
 }
@@ -214,7 +198,7 @@ extension Subscribers.Sink: RunReceiver {
     let closures = state.withLock { state -> Unmanaged<Closures>? in
       guard state.isReceiving else { return nil }
       state.calls += 1
-      return state.closures
+      return Self.closures(state.closures)
     }
     guard let closures else { return false }
     runClosures = closures
@@ -227,6 +211,46 @@ extension Subscribers.Sink: RunReceiver {
     runDepth -= 1
     guard runDepth == 0 else { return }
     runClosures = nil
-    state.withLock { $0.endCall() }?.release()
+    Self.closures(state.withLock { $0.endCall() })?.release()
+  }
+}
+
+/// A sink's state behind its lock.
+///
+/// It is not generic, and keeps the closures' box as a raw pointer, so that the sink's deinitialiser, which always
+/// runs unspecialised, destroys it without looking up generic metadata at run time.
+@usableFromInline
+struct SinkState {
+  @usableFromInline var link = SubscriptionState.awaitingSubscription
+  /// Whether values are delivered: subscribed and not ended, kept apart from `link` so that checking it
+  /// copies no existential.
+  @usableFromInline var isReceiving = false
+  /// The closures, retained once; `nil` once released.
+  @usableFromInline var closures: UnsafeMutableRawPointer?
+  /// Closure calls in progress; the closures outlive them even if the sink ends meanwhile.
+  @usableFromInline var calls = 0
+
+  @inlinable
+  init(_ closures: UnsafeMutableRawPointer) {
+    self.closures = closures
+  }
+
+  /// Ends delivery; returns the closures for the caller to release outside the lock, unless a call is in
+  /// progress, in which case the last call to return releases them.
+  @inlinable
+  mutating func end() -> UnsafeMutableRawPointer? {
+    isReceiving = false
+    guard calls == 0 else { return nil }
+    defer { closures = nil }
+    return closures
+  }
+
+  /// Ends a closure call; returns the closures if the sink ended during the call and this was the last one.
+  @inlinable
+  mutating func endCall() -> UnsafeMutableRawPointer? {
+    calls -= 1
+    guard calls == 0, !isReceiving else { return nil }
+    defer { closures = nil }
+    return closures
   }
 }
