@@ -23,7 +23,7 @@ extension Sequence {
   }
 
   /// `filter`, written into a buffer sized by `underestimatedCount` and copied to a smaller one if it ends up
-  /// less than half full, so the publisher keeps no more memory than a growing array would.
+  /// less than a third full, so the publisher never keeps more than three times the memory its elements need.
   @inlinable
   func eagerFilter(_ isIncluded: (Element) -> Bool) -> [Element] {
     var iterator = makeIterator()
@@ -41,7 +41,7 @@ extension Sequence {
     while let element = iterator.next() {
       if isIncluded(element) { result.append(element) }
     }
-    if result.count < result.capacity / 2 {
+    if result.count < result.capacity / 3 {
       result = result.withUnsafeBufferPointer { Array($0) }
     }
     return result
