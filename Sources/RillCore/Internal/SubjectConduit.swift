@@ -73,32 +73,61 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
-  /// The subscriber, held through an immutable box so that a value reaches it without a retain and release.
+  /// The subscriber, retained, reached so that a value costs no retain and release.
   ///
   /// Reading a subscriber out of a `var` before calling it costs a retain and a release, two atomic operations per
-  /// value; a `let` inside an object that is kept alive for the call costs none. The box is released when the
-  /// conduit ends, which breaks the cycle with a subscriber that keeps its subscription.
+  /// value; calling through an object kept alive for the call costs none. A `Sink` is such an object itself and
+  /// is held directly; any other subscriber is held through an immutable box (``SubjectHeldSubscriber``). Either
+  /// is released when the conduit ends, which breaks the cycle with a subscriber that keeps its subscription.
   @usableFromInline @exclusivity(unchecked)
-  var held: Unmanaged<SubjectHeldSubscriber<Downstream>>?
+  var held: UnsafeMutableRawPointer?
+
+  /// Whether `held` is the subscriber itself (a `Sink`) rather than a box around it.
+  @usableFromInline
+  let holdsSubscriberItself: Bool
 
   @inlinable
   init(core: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
+    typealias Sink = Subscribers.Sink<Output, Failure>
     self.core = core
-    held = .passRetained(SubjectHeldSubscriber(downstream))
+    let receive: (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand
+    if let sink = downstream as? Sink {
+      held = Unmanaged.passRetained(sink).toOpaque()
+      holdsSubscriberItself = true
+      receive = { conduit, value in
+        Unmanaged<Sink>.fromOpaque(unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.receive(value) }
+      }
+    } else {
+      held = Unmanaged.passRetained(SubjectHeldSubscriber(downstream)).toOpaque()
+      holdsSubscriberItself = false
+      receive = { conduit, value in
+        Unmanaged<SubjectHeldSubscriber<Downstream>>
+          .fromOpaque(unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+      }
+    }
     super.init(
       latest: latest,
-      receive: { conduit, value in
-        unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped
-          ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
-      },
+      receive: receive,
       cancel: { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).cancelNow() }
     )
   }
 
   @inlinable
   deinit {
-    // Released as `AnyObject`: naming the generic box here would look up its metadata at run time.
-    if let held { Unmanaged<AnyObject>.fromOpaque(held.toOpaque()).release() }
+    // Released as `AnyObject`: naming a generic type here would look up its metadata at run time.
+    if let held { Unmanaged<AnyObject>.fromOpaque(held).release() }
+  }
+
+  /// The subscriber `held` keeps, at +0.
+  @inlinable
+  func subscriber(in held: UnsafeMutableRawPointer) -> Downstream {
+    if holdsSubscriberItself {
+      // Cold paths only (completion, release, reflection): the cast is checked once per call.
+      return Unmanaged<AnyObject>.fromOpaque(held).takeUnretainedValue() as! Downstream
+    }
+    return Unmanaged<SubjectHeldSubscriber<Downstream>>.fromOpaque(held).takeUnretainedValue().subscriber
   }
 
   /// Hands out the subscriber and lets go of it; `nil` once released.
@@ -106,7 +135,8 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   func takeDownstream() -> Downstream? {
     guard let held else { return nil }
     self.held = nil
-    return held.takeRetainedValue().subscriber
+    defer { Unmanaged<AnyObject>.fromOpaque(held).release() }
+    return subscriber(in: held)
   }
 
   @usableFromInline
@@ -115,7 +145,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   @usableFromInline
   var customMirror: Mirror {
     let demand = core.state.withLock { _ in self.demand }
-    let downstream = held.map { $0.takeUnretainedValue().subscriber }
+    let downstream = held.map(subscriber(in:))
     return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
   }
 

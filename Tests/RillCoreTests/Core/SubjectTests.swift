@@ -207,4 +207,59 @@ import Testing
     }
     subject.send(completion: .finished)
   }
+
+  // A subject holds a `Sink` directly and any other subscriber through a box; both are let go when the
+  // subscription ends, while the subject lives on.
+
+  @Test(arguments: [false, true])
+  func aSinkIsReleasedByALiveSubjectAfterCancelOrCompletion(completes: Bool) {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakSink: Subscribers.Sink<Int, Never>?
+    var received: [Int] = []
+    do {
+      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+      weakSink = sink
+      subject.subscribe(sink)
+      subject.send(1)
+      if !completes { sink.cancel() }
+    }
+    if completes {
+      #expect(weakSink != nil)
+      subject.send(completion: .finished)
+    }
+    #expect(weakSink == nil)
+    #expect(received == [1])
+  }
+
+  @Test func aSubscriberThatKeepsItsSubscriptionIsReleasedAfterCancel() {
+    final class Keeper: Subscriber {
+      typealias Input = Int
+      typealias Failure = Never
+      var subscription: (any Subscription)?
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand { .none }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    let subject = CurrentValueSubject<Int, Never>(0)
+    weak var weakKeeper: Keeper?
+    do {
+      let keeper = Keeper()
+      weakKeeper = keeper
+      subject.subscribe(keeper)
+      keeper.subscription?.cancel()
+    }
+    #expect(weakKeeper == nil)
+  }
+
+  @Test func theSubscriptionsMirrorShowsItsBoxedSubscriber() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    subject.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let downstream = Mirror(reflecting: subscription).children.first { $0.label == "downstream" }?.value
+    #expect(downstream is CoreRecorder<Int, Never>)
+  }
 }
