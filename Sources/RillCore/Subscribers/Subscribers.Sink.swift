@@ -104,6 +104,9 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
+      // Inside a run only the run's own thread calls in, by the rule that a subscriber's calls never overlap; a
+      // publisher that broke that rule while a sequence ran into this sink could see the closures released
+      // under it if the sink were cancelled at that moment.
       if let run = runClosures {
         if !hasEnded.load(ordering: .acquiring) {
           run._withUnsafeGuaranteedRef { $0.value(value) }
