@@ -3,9 +3,12 @@ public import Synchronization
 extension Subscribers {
   /// A simple subscriber that requests an unlimited number of values upon subscription.
   ///
-  /// A sink releases its closures, and with them anything they capture, once it completes or is cancelled.
-  /// A second subscription is cancelled; values and completions after the sink has ended are ignored.
-  // SAFETY: all mutable state is in `state`; the closures and the upstream are called outside the lock.
+  /// A sink releases its closures, and with them anything they capture, once it completes or is cancelled, or,
+  /// if a closure is running at that moment, as soon as it returns. A second subscription is cancelled; values
+  /// and completions after the sink has ended are ignored.
+  // SAFETY: the shared mutable state is in `state`, and `hasEnded` is atomic; `runClosures` and `runDepth` are
+  // touched only by the thread delivering a run (see `RunReceiver`). Closures and the upstream are called outside
+  // the lock.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
