@@ -45,7 +45,7 @@ struct Locked<State>: ~Copyable {
 /// AArch64 is an ordinary store, not a locked instruction. A blocking mutex cannot release that cheaply: it must
 /// swap the word to learn whether to wake a sleeper. `Locked`'s sections are a few dozen instructions and never
 /// call out, so a waiter first spins briefly, then yields the processor, then sleeps for growing intervals of at
-/// most a quarter millisecond, and never misses a release.
+/// most 50 microseconds, and never misses a release.
 ///
 /// Linux has no priority inheritance for ordinary threads to lose by this. Other platforms keep the system's
 /// mutex (`os_unfair_lock` on Darwin), which donates priority to the holder.
@@ -89,7 +89,7 @@ struct RillLock: ~Copyable {
       } else {
         var interval = timespec(tv_sec: 0, tv_nsec: nap)
         _ = nanosleep(&interval, nil)
-        nap = min(nap * 2, 250_000)
+        nap = min(nap * 2, 50_000)
       }
     }
   }
