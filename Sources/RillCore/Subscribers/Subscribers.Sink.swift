@@ -116,11 +116,7 @@ extension Subscribers {
         }
         return Subscribers.Demand(rawValue: 0)
       }
-      let closures = state.withLock { state -> Unmanaged<Closures>? in
-        guard state.isReceiving else { return nil }
-        state.calls += 1
-        return Self.closures(state.closures)
-      }
+      let closures = Self.closures(state.withLock { $0.beginCall() })
       if let closures {
         closures._withUnsafeGuaranteedRef { $0.value(value) }
         Self.closures(state.withLock { $0.endCall() })?.release()
@@ -201,11 +197,7 @@ extension Subscribers.Sink: RunReceiver {
       runDepth += 1
       return true
     }
-    let closures = state.withLock { state -> Unmanaged<Closures>? in
-      guard state.isReceiving else { return nil }
-      state.calls += 1
-      return Self.closures(state.closures)
-    }
+    let closures = Self.closures(state.withLock { $0.beginCall() })
     guard let closures else { return false }
     runClosures = closures
     runDepth = 1
@@ -239,6 +231,15 @@ struct SinkState {
   @inlinable
   init(_ closures: UnsafeMutableRawPointer) {
     self.closures = closures
+  }
+
+  /// Starts a closure call, or a run of them; returns the closures, kept until ``endCall()``, or `nil` if the sink
+  /// does not receive values.
+  @inlinable
+  mutating func beginCall() -> UnsafeMutableRawPointer? {
+    guard isReceiving else { return nil }
+    calls += 1
+    return closures
   }
 
   /// Ends delivery; returns the closures for the caller to release outside the lock, unless a call is in
