@@ -105,7 +105,8 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     #expect(scheduler.scheduledActionCount == 0)
   }
 
-  @Test(arguments: TimingOperatorCase.all) func pipelineIsFreedAfterCompletion(_ operatorCase: TimingOperatorCase) {
+  @Test(arguments: TimingOperatorCase.all, [false, true])
+  func pipelineIsFreedAfterCompletionOrCancel(_ operatorCase: TimingOperatorCase, cancels: Bool) {
     weak var weakSubscriber: TimeOpsSubscriber<String, Never>?
     weak var weakSubscription: AnyObject?
     let upstream = TimeOpsUpstream<Int, Never>()
@@ -118,36 +119,22 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
       weakSubscription = subscriber.subscription.map { $0 as AnyObject }
       #expect(weakSubscription != nil)
       upstream.send(1)
-      upstream.send(completion: .finished)
+      if cancels {
+        subscriber.cancel()
+      } else {
+        upstream.send(completion: .finished)
+      }
       scheduler.advance(by: 100)
-      #expect(subscriber.completion == .finished)
+      if !cancels {
+        #expect(subscriber.completion == .finished)
+      }
     }
     upstream.release()
     #expect(weakSubscriber == nil)
     #expect(weakSubscription == nil)
-    #expect(scheduler.scheduledActionCount == 0)
-  }
-
-  @Test(arguments: TimingOperatorCase.all) func pipelineIsFreedAfterCancel(_ operatorCase: TimingOperatorCase) {
-    weak var weakSubscriber: TimeOpsSubscriber<String, Never>?
-    weak var weakSubscription: AnyObject?
-    let upstream = TimeOpsUpstream<Int, Never>()
-    let scheduler = TestScheduler()
-    do {
-      let subscriber = TimeOpsSubscriber<String, Never>()
-      weakSubscriber = subscriber
-      operatorCase.make(upstream, scheduler).subscribe(subscriber)
-      scheduler.advance()
-      weakSubscription = subscriber.subscription.map { $0 as AnyObject }
-      #expect(weakSubscription != nil)
-      upstream.send(1)
-      subscriber.cancel()
-      scheduler.advance(by: 100)
+    if cancels {
+      #expect(upstream.cancelCount == 1)
     }
-    upstream.release()
-    #expect(weakSubscriber == nil)
-    #expect(weakSubscription == nil)
-    #expect(upstream.cancelCount == 1)
     #expect(scheduler.scheduledActionCount == 0)
   }
 }
