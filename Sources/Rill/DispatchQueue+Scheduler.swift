@@ -158,9 +158,12 @@ extension DispatchQueue: Scheduler {
 
   /// Performs the action on the queue at the next possible opportunity.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    // SAFETY: running the action on another thread is what scheduling it means (see `RillScheduledAction`);
-    // handing the closure itself to Dispatch, rather than a wrapper, saves an allocation per action.
-    let work = unsafeBitCast(action, to: (@Sendable () -> Void).self)
+    // SAFETY: running the action on another thread is what scheduling it means (see `RillScheduledAction`).
+    // The closure becomes a block once, here, and the cast is between two block types, which share one
+    // representation: casting the Swift closure instead would wrap it in two reabstraction thunks, an
+    // allocation each, per action.
+    let block: @convention(block) () -> Void = action
+    let work = unsafeBitCast(block, to: (@convention(block) @Sendable () -> Void).self)
     guard let options else {
       async(execute: work)
       return

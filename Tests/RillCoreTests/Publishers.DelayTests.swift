@@ -280,6 +280,11 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     return AnyCancellable {}
   }
 
+  /// Runs only the action scheduled last.
+  func runLast() {
+    actions.removeLast()()
+  }
+
   /// Runs the waiting actions, the last scheduled first.
   func runLastFirst() {
     let due = actions
@@ -303,5 +308,34 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     Just(1).receive(on: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
     #expect(subscriber.events == ["1", "finished"])
+  }
+
+  @Test func eachActionDeliversTheOldestEventNotYetDelivered() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
+    scheduler.runLast()
+    #expect(subscriber.events == ["1"])
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1", "2", "3", "finished"])
+  }
+
+  @Test func aLongBacklogArrivesWholeAndInOrder() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    (0..<300).publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
+    scheduler.runLastFirst()
+    #expect(subscriber.values == Array(0..<300))
+    #expect(subscriber.events.last == "finished")
+  }
+
+  @Test func actionsLeftAfterCancelDeliverNothing() {
+    let scheduler = DelayLastFirstScheduler()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
+    scheduler.runLast()
+    subscriber.cancel()
+    scheduler.runLastFirst()
+    #expect(subscriber.events == ["1"])
   }
 }

@@ -1,42 +1,43 @@
 /// Serializes, in arrival order, the events that scheduler actions hand to a downstream.
 ///
 /// A concurrent scheduler may run two actions at once, or in another order than they were scheduled, yet a
-/// downstream must never be called concurrently, nor see events out of order. Each event takes a ticket when it
-/// arrives; each action pushes its event with that ticket, and only the caller that finds the outbox idle, with
-/// the next ticket's event present, delivers: it then drains, in ticket order, whatever others pushed
-/// meanwhile. An event that runs ahead of an earlier one waits for it. A re-entrant push (from inside the
-/// downstream) is queued too, so the stack never grows. The outbox lives in an operator's `Locked` state.
+/// downstream must never be called concurrently, nor see events out of order. An event is queued when it
+/// arrives (``enqueue(_:)``), and each action that runs releases one event (``release()``): the oldest one
+/// not yet released, whichever action it is. Only the caller that finds the outbox idle delivers: it then
+/// drains, in order, whatever others released meanwhile. A re-entrant release (from inside the downstream) is
+/// left to the drain in progress, so the stack never grows. The outbox lives in an operator's `Locked` state.
+///
+/// Because an action carries no event of its own, it can capture nothing but its operator, which costs no
+/// allocation.
 @usableFromInline
 struct SchedulerOutbox<Event> {
-  /// `slots[i]` holds the event with ticket `base + i` once its action has run; `head` is the next to deliver.
-  @usableFromInline var slots: [Event?] = []
+  /// `events[head...]` are queued in arrival order; the first `released` of them may be delivered.
+  @usableFromInline var events: [Event?] = []
   @usableFromInline var head = 0
-  @usableFromInline var base = 0
-  @usableFromInline var nextTicket = 0
+  @usableFromInline var released = 0
   @usableFromInline var isDraining = false
 
-  /// The ticket of an event that has just arrived, fixing its place in the delivery order.
+  /// Queues an event that has just arrived, fixing its place in the delivery order; an action releases it.
   @inlinable
-  mutating func ticket() -> Int {
-    defer { nextTicket += 1 }
-    return nextTicket
+  mutating func enqueue(_ event: Event) {
+    events.append(event)
   }
 
-  /// Returns the next event in order when the caller must deliver it now; otherwise keeps `event` for the drainer.
+  /// Releases the oldest queued event; returns the next event when the caller must deliver it now.
   @inlinable
-  mutating func push(_ event: Event, ticket: Int) -> Event? {
-    let index = ticket - base
-    guard index >= head else { return nil }
-    while slots.count <= index { slots.append(nil) }
-    slots[index] = event
+  mutating func release() -> Event? {
+    // Events dropped by `removeAll()` stay dropped: their actions find nothing left to release.
+    guard head + released < events.count else { return nil }
+    released += 1
     guard !isDraining else { return nil }
     return takeNext()
   }
 
-  /// Pushes an event whose place in the order is the moment it is pushed.
+  /// Queues and releases an event at once: its place in the order is the moment it is pushed.
   @inlinable
   mutating func push(_ event: Event) -> Event? {
-    push(event, ticket: ticket())
+    enqueue(event)
+    return release()
   }
 
   /// Returns the next event for the drainer to deliver, or `nil` when the drain is over.
@@ -48,24 +49,28 @@ struct SchedulerOutbox<Event> {
   /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
   @inlinable
   mutating func removeAll() {
-    base += slots.count
-    slots.removeAll()
+    events.removeAll(keepingCapacity: true)
     head = 0
+    released = 0
   }
 
   @inlinable
   mutating func takeNext() -> Event? {
-    guard head < slots.count, let event = slots[head] else {
-      if head > 0, head == slots.count || head > 64 {
-        slots.removeFirst(head)
-        base += head
-        head = 0
-      }
+    guard released > 0, let event = events[head] else {
       isDraining = false
       return nil
     }
-    slots[head] = nil
+    events[head] = nil
     head += 1
+    released -= 1
+    if head == events.count {
+      events.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 64, head * 2 >= events.count {
+      // Amortised: each compaction moves fewer events than were taken since the last one.
+      events.removeFirst(head)
+      head = 0
+    }
     isDraining = true
     return event
   }
@@ -130,15 +135,27 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let ticket = state.withLock({ $0.link.upstream != nil ? $0.outbox.ticket() : nil }) else { return .none }
-    schedule { self.deliver(.value(input), ticket: ticket) }
+    let isQueued = state.withLock { state in
+      guard state.link.upstream != nil else { return false }
+      state.outbox.enqueue(.value(input))
+      return true
+    }
+    if isQueued {
+      schedule { self.deliverNext() }
+    }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let ticket = state.withLock({ $0.link.terminate() != nil ? $0.outbox.ticket() : nil }) else { return }
-    schedule { self.deliver(.completion(completion), ticket: ticket) }
+    let isQueued = state.withLock { state in
+      guard state.link.terminate() != nil else { return false }
+      state.outbox.enqueue(.completion(completion))
+      return true
+    }
+    if isQueued {
+      schedule { self.deliverNext() }
+    }
   }
 
   @inlinable
@@ -157,9 +174,10 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
     upstream?.cancel()
   }
 
+  /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress.
   @inlinable
-  func deliver(_ event: Event, ticket: Int) {
-    var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event, ticket: ticket) }
+  func deliverNext() {
+    var next = state.withLock { $0.isFinished ? nil : $0.outbox.release() }
     while let event = next {
       switch event {
       case .value(let value):
