@@ -137,15 +137,9 @@ where Downstream.Input == Elements.Element {
     let inRun = downstream.beginRunIfTaken()
     defer { if inRun { downstream.endTakenRun() } }
     while true {
-      // Unlimited demand stays unlimited whatever downstream answers, so the answers need not be added up.
-      while demand == .unlimited {
-        if isCancelled.load(ordering: .acquiring) { return }
-        _ = downstream.receive(element)
-        guard let following = iterator.next() else {
-          finish()
-          return
-        }
-        element = following
+      if demand == .unlimited {
+        deliverUnlimited(to: downstream, iterator: iterator, next: element)
+        return
       }
       while demand > 0 {
         if isCancelled.load(ordering: .acquiring) { return }
@@ -170,6 +164,24 @@ where Downstream.Input == Elements.Element {
       }
       guard let more else { return }
       demand = more
+    }
+  }
+
+  /// The loop for unlimited demand, which stays unlimited whatever downstream answers, so the answers need not
+  /// be added up. Apart from the rest of the delivery, so that no closure captures its iterator and the
+  /// iterator can stay in registers.
+  @inlinable
+  func deliverUnlimited(to downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+    var iterator = iterator
+    var element = next
+    while true {
+      if isCancelled.load(ordering: .acquiring) { return }
+      _ = downstream.receive(element)
+      guard let following = iterator.next() else {
+        finish()
+        return
+      }
+      element = following
     }
   }
 
