@@ -49,6 +49,7 @@ public enum Op: Sendable, CustomStringConvertible {
   case retry(Int)
   case flatMapSequence(maxPublishers: Int?)
   case flatMapSourceB(maxPublishers: Int?)
+  case flatMapJust(maxPublishers: Int?)
   case switchToLatestSequence
   case zipB
   case mergeB
@@ -106,6 +107,7 @@ public enum Op: Sendable, CustomStringConvertible {
     case .retry(let n): "retry(\(n))"
     case .flatMapSequence(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){[$0,$0+100]}"
     case .flatMapSourceB(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){_ in B}"
+    case .flatMapJust(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){Just($0*10)}"
     case .switchToLatestSequence: "map{[$0,$0+100]}.switchToLatest()"
     case .zipB: "zip(B).map(+)"
     case .mergeB: "merge(with:B)"
@@ -220,7 +222,7 @@ extension Case {
   }
 
   private static func randomOp(_ rng: inout SplitMix64) -> Op {
-    switch rng.int(0...54) {
+    switch rng.int(0...55) {
     case 0: .map(rng.int(0...5))
     case 1: .filter(rng.int(2...4))
     case 2: .compactMap(rng.int(2...4))
@@ -274,6 +276,7 @@ extension Case {
     case 50: .tryMin(rng.int(0...12))
     case 51: .tryMax(rng.int(0...12))
     case 52: .tryContains(rng.int(0...12))
+    case 53: .flatMapJust(maxPublishers: rng.chance(50) ? nil : rng.int(1...2))
     default: .tryAllSatisfy(rng.int(0...12))
     }
   }
@@ -305,6 +308,7 @@ extension Op {
     case .retry: "retry"
     case .flatMapSequence: "flatMap"
     case .flatMapSourceB: "flatMapB"
+    case .flatMapJust: "flatMapJust"
     case .switchToLatestSequence: "switchToLatest"
     case .zipB: "zip"
     case .mergeB: "merge"

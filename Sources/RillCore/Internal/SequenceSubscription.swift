@@ -167,9 +167,11 @@ where Downstream.Input == Elements.Element {
     }
   }
 
-  /// The loop for unlimited demand, which stays unlimited whatever downstream answers, so the answers need not
-  /// be added up. Apart from the rest of the delivery, so that no closure captures its iterator and the
-  /// iterator can stay in registers.
+  /// The loop for unlimited demand.
+  ///
+  /// Unlimited demand stays unlimited whatever downstream answers, so the answers need not be added up. The
+  /// loop is apart from the rest of the delivery so that no closure captures its iterator, which can then stay
+  /// in registers.
   @inlinable
   func deliverUnlimited(to downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
     var iterator = iterator

@@ -87,6 +87,21 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
+  /// The events of a child that sends one value and finishes as soon as it is subscribed (a `Just`), without
+  /// subscribing to it: the same steps as its value and its completion, minus the subscription.
+  @inlinable
+  func childValueAndFinish(_ child: FlatMapChildKey, _ value: Downstream.Input) {
+    switch machine.withLock({ $0.childValue(child, value) }) {
+    case .deliver(let value, _):
+      deliver(value, thenRequest: .nothing)
+    case .deliverQueued(let value, let request):
+      deliver(value, thenRequest: request)
+    case .none:
+      break
+    }
+    childCompleted(child, .finished)
+  }
+
   @inlinable
   func childCompleted(_ child: FlatMapChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.childCompleted(child, completion) })

@@ -176,12 +176,20 @@ extension Publishers.FlatMap {
     @usableFromInline let parent: FlatMapSubscription<Downstream>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
     @usableFromInline let combineIdentifier: CombineIdentifier
+    /// Whether each new publisher is a `Just`, bare or behind `setFailureType(to:)`.
+    ///
+    /// Decided once per subscription, so code that is not specialised pays no cast per element for other
+    /// publishers.
+    @usableFromInline let childIsJust: Bool
 
     @inlinable
     init(parent: FlatMapSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
       self.parent = parent
       self.transform = transform
       combineIdentifier = CombineIdentifier()
+      childIsJust =
+        NewPublisher.self == Just<NewPublisher.Output>.self
+        || NewPublisher.self == Publishers.SetFailureType<Just<NewPublisher.Output>, Failure>.self
     }
 
     @usableFromInline var description: String { "FlatMap" }
@@ -200,7 +208,20 @@ extension Publishers.FlatMap {
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let key = parent.outerValue() else { return .none }
-      transform(input).receive(subscriber: FlatMapChildSubscriber(key: key, parent: parent))
+      let child = transform(input)
+      // A `Just` would be subscribed only to send its one value and finish at once, whatever is requested:
+      // its events go straight to the state machine, without the subscription object it would allocate.
+      if childIsJust {
+        if let just = child as? Just<NewPublisher.Output> {
+          parent.childValueAndFinish(key, just.output)
+          return .none
+        }
+        if let just = child as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
+          parent.childValueAndFinish(key, just.upstream.output)
+          return .none
+        }
+      }
+      child.receive(subscriber: FlatMapChildSubscriber(key: key, parent: parent))
       return .none
     }
 

@@ -1,0 +1,171 @@
+import RillCore
+import Testing
+
+/// The shortcut `flatMap` takes for a `Just` child.
+///
+/// `flatMap` hands the value of a `Just` child straight to its state machine instead of subscribing to the
+/// `Just`. These tests hold that shortcut to what the same child does behind `eraseToAnyPublisher()`, where it is
+/// subscribed like any other publisher.
+@Suite struct FlatMapJustChildTests {
+  /// What a script of upstream values, downstream requests and a finish leaves behind.
+  struct Trace: Equatable, CustomStringConvertible {
+    var values: [Int]
+    var completions: [String]
+    var upstreamRequests: [Subscribers.Demand]
+    var upstreamCancels: Int
+
+    var description: String { "\(values) \(completions) requests \(upstreamRequests) cancels \(upstreamCancels)" }
+  }
+
+  enum Child: CaseIterable {
+    /// `Just` under an upstream that fails: the child is `SetFailureType<Just, _>`, taken by the shortcut.
+    case justBehindSetFailureType
+    /// The same `Just`, erased: subscribed like any publisher.
+    case erased
+  }
+
+  static func run(
+    _ child: Child,
+    maxPublishers: Subscribers.Demand,
+    initialDemand: Subscribers.Demand,
+    demandPerValue: Subscribers.Demand
+  ) -> Trace {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>(demand: initialDemand) { _ in demandPerValue }
+    switch child {
+    case .justBehindSetFailureType:
+      upstream.flatMap(maxPublishers: maxPublishers) { Just($0 * 10) }.subscribe(recorder)
+    case .erased:
+      upstream.flatMap(maxPublishers: maxPublishers) { Just($0 * 10).eraseToAnyPublisher() }.subscribe(recorder)
+    }
+    // The test publisher sends whatever the demand, so the script also covers values sent without demand.
+    for value in 0..<4 { upstream.send(value) }
+    recorder.request(.max(1))
+    upstream.send(4)
+    recorder.request(.max(2))
+    upstream.send(completion: .finished)
+    recorder.request(.unlimited)
+    return Trace(
+      values: recorder.values,
+      completions: recorder.completions.map { "\($0)" },
+      upstreamRequests: upstream.requests,
+      upstreamCancels: upstream.subscription.cancelCount
+    )
+  }
+
+  @Test(arguments: [Subscribers.Demand.unlimited, .max(1), .max(2)], [Subscribers.Demand.unlimited, .max(1), .none])
+  func behavesAsTheSubscribedJust(maxPublishers: Subscribers.Demand, initialDemand: Subscribers.Demand) {
+    for demandPerValue in [Subscribers.Demand.none, .max(1)] {
+      let shortcut = Self.run(
+        .justBehindSetFailureType,
+        maxPublishers: maxPublishers,
+        initialDemand: initialDemand,
+        demandPerValue: demandPerValue
+      )
+      let subscribed = Self.run(
+        .erased,
+        maxPublishers: maxPublishers,
+        initialDemand: initialDemand,
+        demandPerValue: demandPerValue
+      )
+      #expect(shortcut == subscribed, "demand per value \(demandPerValue)")
+    }
+  }
+
+  @Test func exactDemandUpstreamUnderMaxPublishers() {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>(demand: .max(1))
+    upstream.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    // The child finished at once: its slot is free again, so upstream is asked for one more.
+    #expect(upstream.requests == [.max(2), .max(1)])
+    upstream.send(2)
+    // Queued for want of downstream demand, yet finished: one more again.
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.max(2), .max(1), .max(1)])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func bareJustUnderAnUpstreamThatNeverFails() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let recorder = CombiningRecorder<Int, Never>(demand: .max(2))
+    let flatMapped: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = upstream.flatMap { Just($0 + 1) }
+    flatMapped.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [2, 3])
+    recorder.request(.max(1))
+    #expect(recorder.values == [2, 3, 4])
+    upstream.send(completion: .finished)
+    #expect(recorder.completions.count == 1)
+  }
+
+  @Test func cancelFromInsideTheTransformDeliversNothingMore() {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>()
+    var transformed: [Int] = []
+    upstream.flatMap { value -> Just<Int> in
+      transformed.append(value)
+      if value == 1 { recorder.cancel() }
+      return Just(value)
+    }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [0])
+    #expect(recorder.completions.isEmpty)
+    #expect(upstream.subscription.cancelCount == 1)
+    // Values a misbehaving upstream sends after the cancel do not reach the transform.
+    #expect(transformed == [0, 1])
+  }
+
+  @Test func cancelFromInsideReceiveStopsEverything() {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>()
+    recorder.onValue = { value in
+      if value == 1 { recorder.cancel() }
+      return .none
+    }
+    upstream.flatMap { Just($0) }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.completions.isEmpty)
+    #expect(upstream.subscription.cancelCount == 1)
+  }
+
+  @Test func requestFromInsideReceiveDrainsQueuedValuesInOrder() {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let recorder = CombiningRecorder<Int, CombiningError>(demand: .none)
+    recorder.onValue = { _ in
+      recorder.request(.max(1))
+      return .none
+    }
+    upstream.flatMap { Just($0) }.subscribe(recorder)
+    for value in 0..<3 { upstream.send(value) }
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.overlappingCalls == 0)
+  }
+
+  @Test func releasesThePipelineAfterFinishingAndAfterCancel() {
+    for cancels in [false, true] {
+      weak var weakRecorder: CombiningRecorder<Int, Never>?
+      let upstream = PassthroughSubject<Int, Never>()
+      do {
+        let recorder = CombiningRecorder<Int, Never>()
+        weakRecorder = recorder
+        upstream.flatMap { Just($0) }.subscribe(recorder)
+        upstream.send(1)
+        if cancels { recorder.cancel() } else { upstream.send(completion: .finished) }
+      }
+      #expect(weakRecorder == nil, "cancels: \(cancels)")
+    }
+  }
+}
