@@ -158,12 +158,7 @@ extension DispatchQueue: Scheduler {
 
   /// Performs the action on the queue at the next possible opportunity.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    // SAFETY: running the action on another thread is what scheduling it means (see `RillScheduledAction`).
-    // The closure becomes a block once, here, and the cast is between two block types, which share one
-    // representation: casting the Swift closure instead would wrap it in two reabstraction thunks, an
-    // allocation each, per action.
-    let block: @convention(block) () -> Void = action
-    let work = unsafeBitCast(block, to: (@convention(block) @Sendable () -> Void).self)
+    let work = Self.block(action)
     guard let options else {
       async(execute: work)
       return
@@ -178,9 +173,8 @@ extension DispatchQueue: Scheduler {
     options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) {
-    let work = RillScheduledAction(action)
     let options = options ?? SchedulerOptions()
-    asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) { work.run() }
+    asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags, execute: Self.block(action))
   }
 
   /// Performs the action on the queue at some time after the specified date, at the specified frequency, with
@@ -203,6 +197,19 @@ extension DispatchQueue: Scheduler {
     )
     timer.activate()
     return AnyCancellable { timer.cancel() }
+  }
+}
+
+extension DispatchQueue {
+  /// The action as the `@Sendable` block that Dispatch runs, made without a wrapper object.
+  ///
+  /// The closure becomes a block once, here, and the cast is between two block types, which share one
+  /// representation; casting the Swift closure itself would wrap it in two reabstraction thunks, an allocation
+  /// each, per action.
+  static func block(_ action: @escaping () -> Void) -> @convention(block) @Sendable () -> Void {
+    // SAFETY: running the action on another thread is what scheduling it means (see `RillScheduledAction`).
+    let block: @convention(block) () -> Void = action
+    return unsafeBitCast(block, to: (@convention(block) @Sendable () -> Void).self)
   }
 }
 
