@@ -107,7 +107,7 @@ public enum Op: Sendable, CustomStringConvertible {
     case .retry(let n): "retry(\(n))"
     case .flatMapSequence(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){[$0,$0+100]}"
     case .flatMapSourceB(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){_ in B}"
-    case .flatMapJust(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){Just($0*10)}"
+    case .flatMapJust(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){Just($0&*10)}"
     case .switchToLatestSequence: "map{[$0,$0+100]}.switchToLatest()"
     case .zipB: "zip(B).map(+)"
     case .mergeB: "merge(with:B)"
