@@ -68,7 +68,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let subject = state.withLock({ $0.link.upstream == nil ? nil : $0.subject }) else { return .none }
+    guard let subject = state.withLock({ $0.link.isSubscribed ? $0.subject : nil }) else { return .none }
     subject.send(input)
     return .none
   }

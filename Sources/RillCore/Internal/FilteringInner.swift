@@ -69,7 +69,7 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let current = state.withLock { state -> Memory? in state.link.upstream == nil ? nil : .some(state.memory) }
+    let current = state.withLock { state -> Memory? in state.link.isSubscribed ? .some(state.memory) : nil }
     guard var memory = current else { return .none }
     let next = step(&memory, input)
     if MemoryLayout<Memory>.size != 0 {

@@ -123,7 +123,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let taken = state.withLock { state -> Rule.Partial? in
-      guard state.upstream.upstream != nil, case .reducing(let partial) = state.phase else { return nil }
+      guard state.upstream.isSubscribed, case .reducing(let partial) = state.phase else { return nil }
       state.phase = .reducing(nil)
       return partial
     }

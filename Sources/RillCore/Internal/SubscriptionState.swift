@@ -1,21 +1,56 @@
 /// The lifecycle of an operator's link to its upstream, kept in one place so operators do not rewrite it.
+///
+/// The phase is a plain tag beside the upstream, so that asking which phase the link is in copies no
+/// existential: a `switch` over an enum whose payload is `any Subscription` copies the whole value first,
+/// a retain and a release through value witnesses on every value an operator checks.
 @usableFromInline
-enum SubscriptionState {
-  case awaitingSubscription
-  case subscribed(any Subscription)
-  case terminal
-
-  /// The upstream subscription while subscribed.
-  @inlinable
-  var upstream: (any Subscription)? {
-    if case .subscribed(let upstream) = self { return upstream }
-    return nil
+struct SubscriptionState: CustomStringConvertible {
+  @usableFromInline
+  enum Phase: UInt8 {
+    case awaitingSubscription
+    case subscribed
+    case terminal
   }
 
+  /// Where the link is.
+  @usableFromInline var phase: Phase
+
+  /// The upstream subscription while subscribed.
+  @usableFromInline var upstream: (any Subscription)?
+
   @inlinable
-  var isTerminal: Bool {
-    if case .terminal = self { return true }
-    return false
+  init(phase: Phase, upstream: (any Subscription)?) {
+    self.phase = phase
+    self.upstream = upstream
+  }
+
+  /// No subscription received yet.
+  @inlinable
+  static var awaitingSubscription: SubscriptionState { SubscriptionState(phase: .awaitingSubscription, upstream: nil) }
+
+  /// The link has ended: completed, failed or cancelled.
+  @inlinable
+  static var terminal: SubscriptionState { SubscriptionState(phase: .terminal, upstream: nil) }
+
+  /// Whether no subscription has been received yet.
+  @inlinable
+  var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
+
+  /// Whether an upstream subscription is held.
+  @inlinable
+  var isSubscribed: Bool { phase == .subscribed }
+
+  /// Whether the link has ended.
+  @inlinable
+  var isTerminal: Bool { phase == .terminal }
+
+  @usableFromInline
+  var description: String {
+    switch phase {
+    case .awaitingSubscription: "awaitingSubscription"
+    case .subscribed: "subscribed(\(upstream.map { String(describing: $0) } ?? ""))"
+    case .terminal: "terminal"
+    }
   }
 
   /// Records the upstream subscription.
@@ -24,8 +59,9 @@ enum SubscriptionState {
   /// subscription, as Combine does with a second subscription.
   @inlinable
   mutating func subscribe(_ subscription: any Subscription) -> Bool {
-    guard case .awaitingSubscription = self else { return false }
-    self = .subscribed(subscription)
+    guard phase == .awaitingSubscription else { return false }
+    phase = .subscribed
+    upstream = subscription
     return true
   }
 
@@ -35,8 +71,7 @@ enum SubscriptionState {
   /// unlocking; returns `nil` when the link had already ended or was never subscribed.
   @inlinable
   mutating func terminate() -> (any Subscription)? {
-    let upstream = self.upstream
-    self = .terminal
-    return upstream
+    phase = .terminal
+    return upstream.take()
   }
 }

@@ -134,7 +134,7 @@ extension Publishers.Autoconnect {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let downstream = state.withLock({ $0.link.upstream == nil ? nil : $0.downstream }) else { return .none }
+      guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
       return downstream.receive(input)
     }
 

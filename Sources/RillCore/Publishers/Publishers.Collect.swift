@@ -155,7 +155,7 @@ extension Publishers.CollectByCount {
 
     func receive(_ input: Input) -> Subscribers.Demand {
       let full = state.withLock { state -> [Input]? in
-        guard state.upstream.upstream != nil else { return nil }
+        guard state.upstream.isSubscribed else { return nil }
         state.buffer.append(input)
         guard state.buffer.count >= count else { return nil }
         defer { state.buffer = [] }

@@ -144,7 +144,7 @@ extension Publishers.CollectByTime {
         self?.tick()
       }
       let stale = state.withLock { state -> (any Cancellable)? in
-        guard !state.isFinished, state.link.upstream != nil else { return timer }
+        guard !state.isFinished, state.link.isSubscribed else { return timer }
         state.timer = timer
         return nil
       }
@@ -158,7 +158,7 @@ extension Publishers.CollectByTime {
     func receive(_ input: Input) -> Subscribers.Demand {
       let limit = self.limit
       let batch = state.withLock { state -> [Input]? in
-        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        guard !state.isFinished, state.link.isSubscribed else { return nil }
         state.buffer.append(input)
         guard state.buffer.count >= limit else { return nil }
         return state.takeBatch(limit: limit)
@@ -231,7 +231,7 @@ extension Publishers.CollectByTime {
     private func tick() {
       let limit = self.limit
       let batch = state.withLock { state -> [Input]? in
-        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        guard !state.isFinished, state.link.isSubscribed else { return nil }
         return state.takeBatch(limit: limit)
       }
       if let batch { deliver(.value(batch)) }

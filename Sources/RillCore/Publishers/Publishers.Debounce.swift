@@ -124,7 +124,7 @@ extension Publishers.Debounce {
 
     func receive(_ input: Input) -> Subscribers.Demand {
       let started = state.withLock { state -> (UInt64, (any Cancellable)?)? in
-        guard !state.isFinished, state.link.upstream != nil else { return nil }
+        guard !state.isFinished, state.link.isSubscribed else { return nil }
         state.generation &+= 1
         state.pending = input
         defer { state.timer = nil }

@@ -88,7 +88,7 @@ extension Publishers.Drop {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isDropped = state.withLock { state -> Bool? in
-        guard state.link.upstream != nil else { return nil }
+        guard state.link.isSubscribed else { return nil }
         guard state.remaining > 0 else { return false }
         state.remaining -= 1
         return true
@@ -105,7 +105,7 @@ extension Publishers.Drop {
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Drop: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
-        if case .awaitingSubscription = state.link { state.pendingDemand += demand }
+        if state.link.isAwaitingSubscription { state.pendingDemand += demand }
         return state.link.upstream
       }
       upstream?.request(demand)

@@ -96,7 +96,7 @@ extension Publishers.DropUntilOutput {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let isTriggered = state.withLock { $0.link.upstream == nil ? false : $0.isTriggered }
+      let isTriggered = state.withLock { $0.link.isSubscribed && $0.isTriggered }
       return isTriggered ? downstream.receive(input) : .none
     }
 
@@ -113,7 +113,7 @@ extension Publishers.DropUntilOutput {
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "DropUntilOutput: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
-        if case .awaitingSubscription = state.link { state.pendingDemand += demand }
+        if state.link.isAwaitingSubscription { state.pendingDemand += demand }
         return state.link.upstream
       }
       upstream?.request(demand)

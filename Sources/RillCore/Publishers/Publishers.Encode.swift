@@ -148,7 +148,7 @@ where Downstream.Failure == any Error {
   }
 
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-    guard let downstream = state.withLock({ $0.link.upstream == nil ? nil : $0.downstream }) else { return .none }
+    guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
     let output: Downstream.Input
     do {
       output = try transform(input)

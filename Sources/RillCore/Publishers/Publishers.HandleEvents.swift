@@ -131,7 +131,7 @@ extension Publishers.HandleEvents {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let current = state.withLock { state -> (Publishers.HandleEvents<Upstream>, Downstream)? in
-        guard state.link.upstream != nil, let events = state.events, let downstream = state.downstream else {
+        guard state.link.isSubscribed, let events = state.events, let downstream = state.downstream else {
           return nil
         }
         return (events, downstream)

@@ -93,7 +93,7 @@ extension Publishers.MeasureInterval {
     func receive(_ input: Input) -> Subscribers.Demand {
       let now = scheduler.now
       let interval = state.withLock { state -> Context.SchedulerTimeType.Stride? in
-        guard state.link.upstream != nil, let last = state.last else { return nil }
+        guard state.link.isSubscribed, let last = state.last else { return nil }
         state.last = now
         return last.distance(to: now)
       }

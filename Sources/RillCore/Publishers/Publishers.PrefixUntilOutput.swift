@@ -81,7 +81,7 @@ extension Publishers.PrefixUntilOutput {
 
     func receive(subscription: any Subscription) {
       let action = state.withLock { state -> PrefixUntilOutputSubscriptionAction in
-        if state.isTriggeredEarly, case .awaitingSubscription = state.link {
+        if state.isTriggeredEarly, state.link.isAwaitingSubscription {
           state.link = .terminal
           return .finishAtOnce
         }
@@ -137,7 +137,7 @@ extension Publishers.PrefixUntilOutput {
     func receiveTrigger() {
       let (trigger, upstream) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
         guard let trigger = state.trigger.terminate() else { return (nil, nil) }
-        if case .awaitingSubscription = state.link {
+        if state.link.isAwaitingSubscription {
           state.isTriggeredEarly = true
           return (trigger, nil)
         }

@@ -135,7 +135,7 @@ extension Publishers.Print {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       log("receive value: (\(input))")
-      guard let downstream = state.withLock({ $0.link.upstream == nil ? nil : $0.downstream }) else { return .none }
+      guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
       let demand = downstream.receive(input)
       if demand != .none {
         log(Self.describe(demand) + " (synchronous)")

@@ -84,7 +84,7 @@ extension Publishers.ReplaceEmpty {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isLive = state.withLock { state -> Bool in
-        guard state.link.upstream != nil else { return false }
+        guard state.link.isSubscribed else { return false }
         state.hasReceivedElement = true
         return true
       }

@@ -82,7 +82,7 @@ extension Publishers.ReplaceError {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isLive = state.withLock { state -> Bool in
-        guard state.link.upstream != nil else { return false }
+        guard state.link.isSubscribed else { return false }
         if state.demand > 0 { state.demand -= 1 }
         return true
       }

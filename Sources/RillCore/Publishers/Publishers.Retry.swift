@@ -108,7 +108,7 @@ extension Publishers.Retry {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let downstream = state.withLock { state -> Downstream? in
-        guard state.link.upstream != nil else { return nil }
+        guard state.link.isSubscribed else { return nil }
         state.demand -= 1
         return state.downstream
       }
@@ -120,7 +120,7 @@ extension Publishers.Retry {
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let action = state.withLock { state -> CompletionAction in
-        guard state.link.upstream != nil, let downstream = state.downstream else { return .ignore }
+        guard state.link.isSubscribed, let downstream = state.downstream else { return .ignore }
         if case .failure = completion, state.remaining.map({ $0 > 0 }) ?? true {
           state.remaining = state.remaining.map { $0 - 1 }
           state.link = .awaitingSubscription

@@ -123,7 +123,7 @@ extension Publishers.Throttle {
     func receive(_ input: Input) -> Subscribers.Demand {
       let now = scheduler.now
       let emissionTime = state.withLock { state -> Time? in
-        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.upstream != nil, state.demand > 0 else {
+        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed, state.demand > 0 else {
           return nil
         }
         if state.hasScheduledEmission {
@@ -146,7 +146,7 @@ extension Publishers.Throttle {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let mustSchedule = state.withLock { state -> Bool in
-        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.upstream != nil else { return false }
+        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else { return false }
         state.hasUpstreamCompleted = true
         let mustSchedule = !state.hasScheduledEmission
         state.pendingCompletion = completion

@@ -134,7 +134,7 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ !$0.isFinished && $0.link.upstream != nil }) else { return .none }
+      guard state.withLock({ !$0.isFinished && $0.link.isSubscribed }) else { return .none }
       restartClock()
       scheduler.schedule(options: options) { self.deliver(.value(input)) }
       return .none
@@ -192,7 +192,7 @@ extension Publishers.Timeout {
         self?.timedOut(clock)
       }
       let stale = state.withLock { state -> (any Cancellable)? in
-        guard state.clock == clock, !state.isFinished, state.link.upstream != nil else { return timer }
+        guard state.clock == clock, !state.isFinished, state.link.isSubscribed else { return timer }
         state.timer = timer
         return nil
       }
@@ -201,7 +201,7 @@ extension Publishers.Timeout {
 
     private func timedOut(_ clock: UInt64) {
       let action = state.withLock { state -> ((any Subscription)?, (any Cancellable)?)? in
-        guard state.clock == clock, !state.isFinished, state.link.upstream != nil else { return nil }
+        guard state.clock == clock, !state.isFinished, state.link.isSubscribed else { return nil }
         state.isFinished = true
         state.outbox.removeAll()
         defer { state.timer = nil }

@@ -46,7 +46,7 @@ extension Subscribers {
     }
 
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let object = state.withLock { $0.link.upstream == nil ? nil : $0.object }
+      let object = state.withLock { $0.link.isSubscribed ? $0.object : nil }
       object?[keyPath: keyPath] = value
       return .none
     }

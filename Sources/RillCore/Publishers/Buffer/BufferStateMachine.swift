@@ -56,7 +56,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   mutating func receive(_ value: Output) -> ReceiveAction {
-    guard link.upstream != nil, completion == nil, !isDone else { return .ignore }
+    guard link.isSubscribed, completion == nil, !isDone else { return .ignore }
     if count >= size {
       switch whenFull {
       case .dropNewest:

@@ -33,7 +33,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Makes a new child current; returns its index and the previous child's subscription to cancel.
   mutating func upstreamValue() -> (index: Int, cancelling: (any Subscription)?)? {
-    guard !isTerminated, upstream.upstream != nil else { return nil }
+    guard !isTerminated, upstream.isSubscribed else { return nil }
     let previous = current?.subscription
     let index = nextIndex
     nextIndex += 1
