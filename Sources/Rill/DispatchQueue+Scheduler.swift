@@ -200,6 +200,18 @@ extension DispatchQueue: Scheduler {
   }
 }
 
+extension DispatchQueue: RepeatedActionScheduler {
+  /// Makes the action a heap block once; each call schedules that block, which Dispatch then only retains,
+  /// where `schedule(options:_:)` copies a new block to the heap for every action.
+  package func prepareRepeatedAction(options: SchedulerOptions?, _ action: @escaping () -> Void) -> () -> Void {
+    let work = Self.block(action)
+    guard let options else {
+      return { self.async(execute: work) }
+    }
+    return { self.async(group: options.group, qos: options.qos, flags: options.flags, execute: work) }
+  }
+}
+
 extension DispatchQueue {
   /// The action as the `@Sendable` block that Dispatch runs, made without a wrapper object.
   ///

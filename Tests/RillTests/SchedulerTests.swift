@@ -76,6 +76,37 @@ import Testing
     cancellable.cancel()
   }
 
+  @Test func receiveOnQueueWithAGroupEntersTheGroupForEachDelivery() {
+    let queue = DispatchQueue(label: "rill.tests.receive-on-group")
+    let group = DispatchGroup()
+    let recorder = FoundationRecorder<Int>()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.receive(on: queue, options: .init(group: group)).sink { recorder.append($0) }
+    for value in 1...50 { subject.send(value) }
+    group.wait()
+    #expect(recorder.values == Array(1...50))
+    cancellable.cancel()
+  }
+
+  @Test func receiveOnQueueDeliversNothingAfterCancelAndFreesThePipelineOnceItsActionsRan() {
+    let queue = DispatchQueue(label: "rill.tests.receive-on-cancel")
+    queue.suspend()
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakSubscriber: QueueProbeSubscriber?
+    do {
+      let subscriber = QueueProbeSubscriber()
+      weakSubscriber = subscriber
+      subject.receive(on: queue).subscribe(subscriber)
+      for value in 1...10 { subject.send(value) }
+      subscriber.cancel()
+    }
+    // The ten actions waiting on the suspended queue still hold the subscription, which holds the subscriber.
+    #expect(weakSubscriber != nil)
+    queue.resume()
+    queue.sync {}
+    #expect(weakSubscriber == nil)
+  }
+
   @Test func delayOnGlobalQueueWaitsAtLeastTheInterval() {
     let recorder = FoundationRecorder<Int>()
     let start = DispatchTime.now()
@@ -193,5 +224,38 @@ import Testing
     #expect(ticks.wait())
     repeating.cancel()
     #expect(OperationQueue.SchedulerTimeType.Stride.milliseconds(5).timeInterval == 0.005)
+  }
+}
+
+/// A subscriber that requests everything and fails the test if it receives anything after its cancel.
+// SAFETY: all mutable state is guarded by `lock`.
+private final class QueueProbeSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  private let lock = NSLock()
+  private var subscription: (any Subscription)?
+  private var isCancelled = false
+
+  func receive(subscription: any Subscription) {
+    lock.withLock { self.subscription = subscription }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    #expect(!lock.withLock { isCancelled }, "value \(input) arrived after cancel")
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    #expect(!lock.withLock { isCancelled }, "completion arrived after cancel")
+  }
+
+  func cancel() {
+    let subscription = lock.withLock {
+      isCancelled = true
+      return self.subscription.take()
+    }
+    subscription?.cancel()
   }
 }

@@ -112,12 +112,46 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @usableFromInline let state = Locked(State())
   @usableFromInline let description: String
 
-  /// Creates the subscription; `schedule` hands an action to the scheduler, now or after a delay.
+  /// Schedules one delivery through an action prepared once, when the scheduler can prepare one
+  /// (``RepeatedActionScheduler``); otherwise `nil`, and each delivery goes through `schedule`.
+  ///
+  /// Set in `init` only, before the subscription is shared, and only read afterwards.
+  @exclusivity(unchecked)
+  @usableFromInline var scheduleDelivery: (() -> Void)?
+
+  /// Creates the subscription; `schedule` hands an action to the scheduler, now or after a delay; `prepare`,
+  /// when the scheduler offers it, turns the one action this subscription ever schedules into a function that
+  /// schedules it again.
   @inlinable
-  init(downstream: Downstream, name: String, schedule: @escaping (@escaping () -> Void) -> Void) {
+  init(
+    downstream: Downstream,
+    name: String,
+    schedule: @escaping (@escaping () -> Void) -> Void,
+    prepare: ((@escaping () -> Void) -> () -> Void)? = nil
+  ) {
     self.downstream = downstream
     self.schedule = schedule
     self.description = name
+    guard let prepare else { return }
+    // Each delivery scheduled holds this subscription (the `retain()` below) until its action has run and
+    // released it, and the subscription holds the prepared action. Capturing `self` strongly instead would make
+    // a cycle that nothing breaks for a pipeline that never terminates.
+    let unretained = Unmanaged.passUnretained(self)
+    let deliver = prepare { unretained.takeRetainedValue().deliverNext() }
+    scheduleDelivery = {
+      _ = unretained.retain()
+      deliver()
+    }
+  }
+
+  /// Schedules one action that delivers the oldest event not yet delivered.
+  @inlinable
+  func scheduleDeliverNext() {
+    if let scheduleDelivery {
+      scheduleDelivery()
+    } else {
+      schedule { self.deliverNext() }
+    }
   }
 
   @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
@@ -136,12 +170,12 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let isQueued = state.withLock { state in
-      guard state.link.upstream != nil else { return false }
+      guard state.link.isSubscribed else { return false }
       state.outbox.enqueue(.value(input))
       return true
     }
     if isQueued {
-      schedule { self.deliverNext() }
+      scheduleDeliverNext()
     }
     return .none
   }
@@ -154,7 +188,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
       return true
     }
     if isQueued {
-      schedule { self.deliverNext() }
+      scheduleDeliverNext()
     }
   }
 

@@ -50,9 +50,12 @@ extension Publishers {
       let scheduler = self.scheduler
       let options = self.options
       upstream.receive(
-        subscriber: ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") { action in
-          scheduler.schedule(options: options, action)
-        }
+        subscriber: ScheduledDeliveryInner(
+          downstream: subscriber,
+          name: "ReceiveOn",
+          schedule: { action in scheduler.schedule(options: options, action) },
+          prepare: scheduler.repeatedActionPreparer(options: options)
+        )
       )
     }
   }
