@@ -168,4 +168,114 @@ import Testing
       #expect(weakRecorder == nil, "cancels: \(cancels)")
     }
   }
+
+  /// One log of upstream requests and downstream events, in the order they happened.
+  final class EventLog: @unchecked Sendable {
+    // SAFETY: only touched from the test's thread.
+    var events: [String] = []
+  }
+
+  /// An upstream that logs each request into the shared log and sends only when told.
+  final class LoggingUpstream: Publisher, Subscription, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = CombiningError
+
+    // SAFETY: only touched from the test's thread.
+    let log: EventLog
+    var downstream: AnySubscriber<Int, CombiningError>?
+
+    init(log: EventLog) {
+      self.log = log
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == CombiningError {
+      downstream = AnySubscriber(subscriber)
+      subscriber.receive(subscription: self)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      log.events.append("request \(demand)")
+    }
+
+    func cancel() {
+      log.events.append("cancel")
+    }
+
+    func send(_ value: Int) {
+      _ = downstream?.receive(value)
+    }
+
+    func finish() {
+      downstream?.receive(completion: .finished)
+    }
+  }
+
+  /// Runs a script with the child behind the shortcut or erased, and returns the log.
+  static func interleaving(
+    _ child: Child,
+    maxPublishers: Subscribers.Demand,
+    initialDemand: Subscribers.Demand,
+    finishInsideTransformAt finishAt: Int? = nil,
+    requestInsideReceive: Bool = false
+  ) -> [String] {
+    let log = EventLog()
+    let upstream = LoggingUpstream(log: log)
+    let recorder = CombiningRecorder<Int, CombiningError>(demand: initialDemand)
+    recorder.onValue = { value in
+      log.events.append("value \(value)")
+      if requestInsideReceive { recorder.request(.max(1)) }
+      return .none
+    }
+    let transform = { (value: Int) -> Int in
+      if value == finishAt { upstream.finish() }
+      return value * 10
+    }
+    switch child {
+    case .justBehindSetFailureType:
+      upstream.flatMap(maxPublishers: maxPublishers) { Just(transform($0)) }.subscribe(recorder)
+    case .erased:
+      upstream.flatMap(maxPublishers: maxPublishers) { Just(transform($0)).eraseToAnyPublisher() }
+        .subscribe(recorder)
+    }
+    for value in 0..<3 { upstream.send(value) }
+    log.events.append("downstream requests 1")
+    recorder.request(.max(1))
+    upstream.send(3)
+    log.events.append("downstream requests 2")
+    recorder.request(.max(2))
+    upstream.finish()
+    log.events.append("downstream requests unlimited")
+    recorder.request(.unlimited)
+    log.events.append(contentsOf: recorder.completions.map { "\($0)" })
+    return log.events
+  }
+
+  @Test(arguments: [Subscribers.Demand.unlimited, .max(1), .max(2)], [Subscribers.Demand.unlimited, .max(1), .none])
+  func upstreamRequestsInterleaveWithValuesAsForTheSubscribedJust(
+    maxPublishers: Subscribers.Demand,
+    initialDemand: Subscribers.Demand
+  ) {
+    for requestInsideReceive in [false, true] {
+      for finishAt in [nil, 0, 1] as [Int?] {
+        let shortcut = Self.interleaving(
+          .justBehindSetFailureType,
+          maxPublishers: maxPublishers,
+          initialDemand: initialDemand,
+          finishInsideTransformAt: finishAt,
+          requestInsideReceive: requestInsideReceive
+        )
+        let subscribed = Self.interleaving(
+          .erased,
+          maxPublishers: maxPublishers,
+          initialDemand: initialDemand,
+          finishInsideTransformAt: finishAt,
+          requestInsideReceive: requestInsideReceive
+        )
+        #expect(
+          shortcut == subscribed,
+          "request inside receive \(requestInsideReceive), finish inside transform at \(String(describing: finishAt))"
+        )
+      }
+    }
+  }
 }

@@ -196,6 +196,46 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     }
   }
 
+  @usableFromInline
+  enum JustValueAction {
+    /// Become the drainer and deliver the child's `value`. The child has finished already; the drain's last step
+    /// settles what its finish asks of the outer upstream.
+    case deliver(Value)
+    /// As `deliver`, but `value` was queued before the child's, and `thenRequest` (if any) is asked for one more.
+    case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
+    /// The value is queued (or dropped after termination) and the child has finished: perform this.
+    case completed(CompletionAction)
+  }
+
+  /// A `Just` child's value and its finish at once: what ``childValue(_:_:)`` then
+  /// `childCompleted(_:.finished)` do, under one lock instead of two.
+  ///
+  /// When the value is delivered now, the child's finish is recorded before delivery and its request for one more
+  /// outer value waits for the end of the drain (``delivered(_:finishingJust:)``), where the subscribed `Just`
+  /// would have finished.
+  @inlinable
+  mutating func justValue(_ child: FlatMapChildKey, _ value: Value) -> JustValueAction {
+    switch childValue(child, value) {
+    case .deliver(let value, _):
+      release(child)
+      return .deliver(value)
+    case .deliverQueued(let value, let request):
+      release(child)
+      return .deliverQueued(value, thenRequest: request)
+    case .none:
+      return .completed(childCompleted(child, .finished))
+    }
+  }
+
+  /// Frees a live child's slot while a drain is in progress, so nothing can finish yet.
+  @inlinable
+  mutating func release(_ child: FlatMapChildKey) {
+    guard isLive(child) else { return }
+    slots[child.slot].release(nextFree: freeSlot)
+    freeSlot = child.slot
+    liveChildren -= 1
+  }
+
   // MARK: Downstream
 
   @usableFromInline
@@ -205,6 +245,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case finish
     case fail(Failure)
     case idle
+    /// Idle, and a `Just` child that finished during the drain asks the outer upstream for one more value.
+    case requestOuter(any Subscription)
   }
 
   /// Adds downstream demand; returns the next drain step and the children to ask for `.unlimited`.
@@ -218,9 +260,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return (.deliver(value, thenRequest: request), upgrade)
   }
 
-  /// Records that the drainer delivered a value and downstream asked for `additional` more.
+  /// Records that the drainer delivered a value and downstream asked for `additional` more; `finishingJust` when
+  /// the drain began with a `Just` child that has finished (``justValue(_:_:)``).
   @inlinable
-  mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
+  mutating func delivered(
+    _ additional: Subscribers.Demand,
+    finishingJust: Bool = false
+  ) -> (DrainStep, upgrade: [any Subscription]) {
     guard !isTerminated else {
       isDelivering = false
       defer { pendingFailure = nil }
@@ -232,7 +278,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       return (.deliver(value, thenRequest: request), upgrade)
     }
     isDelivering = false
-    return (finishIfDone() ? .finish : .idle, upgrade)
+    if finishIfDone() { return (.finish, upgrade) }
+    if finishingJust, maxPublishers != .unlimited, case .subscribed = outer,
+      case .held(let upstream) = outerSubscription
+    {
+      return (.requestOuter(upstream), upgrade)
+    }
+    return (.idle, upgrade)
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
@@ -364,7 +416,10 @@ struct FlatMapChildSlot {
   mutating func release(nextFree: Int) {
     id = -1
     self.nextFree = nextFree
-    isSubscribed = false
-    subscription = .nothing
+    // Only a subscribed child holds a subscription: a `Just` child's slot skips the outlined destroy.
+    if isSubscribed {
+      isSubscribed = false
+      subscription = .nothing
+    }
   }
 }

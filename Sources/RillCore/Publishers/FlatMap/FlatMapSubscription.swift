@@ -87,19 +87,20 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
-  /// The events of a child that sends one value and finishes as soon as it is subscribed (a `Just`), without
-  /// subscribing to it: the same steps as its value and its completion, minus the subscription.
+  /// Handles a `Just` child's one value and its finish without subscribing to it.
+  ///
+  /// The state changes are those of its value and its completion, minus the subscription. The value and the finish
+  /// take one locked step; when the value is delivered now, the drain's last step also settles the finish.
   @inlinable
   func childValueAndFinish(_ child: FlatMapChildKey, _ value: Downstream.Input) {
-    switch machine.withLock({ $0.childValue(child, value) }) {
-    case .deliver(let value, _):
-      deliver(value, thenRequest: .nothing)
+    switch machine.withLock({ $0.justValue(child, value) }) {
+    case .deliver(let value):
+      deliver(value, thenRequest: .nothing, finishingJust: true)
     case .deliverQueued(let value, let request):
-      deliver(value, thenRequest: request)
-    case .none:
-      break
+      deliver(value, thenRequest: request, finishingJust: true)
+    case .completed(let action):
+      perform(action)
     }
-    childCompleted(child, .finished)
   }
 
   @inlinable
@@ -153,18 +154,25 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
       downstream.receive(completion: .failure(error))
     case .idle:
       break
+    case .requestOuter(let upstream):
+      upstream.request(.max(1))
     }
   }
 
   /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
   @inlinable
-  func deliver(_ first: Downstream.Input, thenRequest firstChild: consuming FlatMapHeldSubscription) {
+  func deliver(
+    _ first: Downstream.Input,
+    thenRequest firstChild: consuming FlatMapHeldSubscription,
+    finishingJust: Bool = false
+  ) {
     var value = first
     var child = firstChild
     while true {
       let additional = downstream.receive(value)
-      if case .held(let subscription) = child { subscription.request(.max(1)) }
-      let (next, upgrade) = machine.withLock { $0.delivered(additional) }
+      // Consumed, not copied: matching the enum in place would copy its existential first, on every value.
+      if case .held(let subscription) = consume child { subscription.request(.max(1)) }
+      let (next, upgrade) = machine.withLock { $0.delivered(additional, finishingJust: finishingJust) }
       for child in upgrade { child.request(.unlimited) }
       switch consume next {
       case .deliver(let nextValue, let nextChild):
@@ -177,6 +185,9 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
         downstream.receive(completion: .failure(error))
         return
       case .idle:
+        return
+      case .requestOuter(let upstream):
+        upstream.request(.max(1))
         return
       }
     }
