@@ -220,8 +220,11 @@ extension Subscribers.Sink: RunReceiver {
 @usableFromInline
 struct SinkState {
   @usableFromInline var link = SubscriptionState.awaitingSubscription
-  /// Whether values are delivered: subscribed and not ended, kept apart from `link` so that checking it
-  /// copies no existential.
+  /// Whether values are delivered: subscribed and not ended.
+  ///
+  /// Always equal to `link.isSubscribed`. Deriving it from `link` instead changes how the optimiser inlines
+  /// sequence delivery into a sink, and cost 8 more instructions per element on sequence → map → filter → sink
+  /// (`Benchmarks/count.sh`).
   @usableFromInline var isReceiving = false
   /// The closures, retained once; `nil` once released.
   @usableFromInline var closures: UnsafeMutableRawPointer?
