@@ -181,15 +181,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     _ completion: Subscribers.Completion<Failure>
   ) -> CompletionAction {
     guard !isTerminated, isLive(child) else { return .none }
-    slots[child.slot].release(nextFree: freeSlot)
-    freeSlot = child.slot
-    liveChildren -= 1
+    release(child)
     switch completion {
     case .finished:
       if finishIfDone() { return .finish }
-      if maxPublishers != .unlimited, case .subscribed = outer, case .held(let upstream) = outerSubscription {
-        return .requestOuter(upstream)
-      }
+      if let upstream = outerToAskForMore() { return .requestOuter(upstream) }
       return .none
     case .failure(let error):
       return terminate(failure: error, except: child.id)
@@ -227,7 +223,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     }
   }
 
-  /// Frees a live child's slot while a drain is in progress, so nothing can finish yet.
+  /// Frees a live child's slot; the caller decides whether the stream can finish.
   @inlinable
   mutating func release(_ child: FlatMapChildKey) {
     guard isLive(child) else { return }
@@ -279,11 +275,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     }
     isDelivering = false
     if finishIfDone() { return (.finish, upgrade) }
-    if finishingJust, maxPublishers != .unlimited, case .subscribed = outer,
-      case .held(let upstream) = outerSubscription
-    {
-      return (.requestOuter(upstream), upgrade)
-    }
+    if finishingJust, let upstream = outerToAskForMore() { return (.requestOuter(upstream), upgrade) }
     return (.idle, upgrade)
   }
 
@@ -329,6 +321,14 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     demand -= 1
     guard demand != .unlimited, isLive(child) else { return (value, .nothing) }
     return (value, slots[child.slot].subscription)
+  }
+
+  /// The outer upstream to ask for one more publisher now that a child has finished: only when `maxPublishers`
+  /// bounds them and the outer upstream is still subscribed.
+  @inlinable @inline(__always)
+  func outerToAskForMore() -> (any Subscription)? {
+    guard maxPublishers != .unlimited, case .subscribed = outer else { return nil }
+    return outerSubscription.subscription
   }
 
   @inlinable
