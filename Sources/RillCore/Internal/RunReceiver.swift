@@ -2,7 +2,8 @@
 ///
 /// `Publishers.Sequence` delivers a run: it calls ``beginRun()``, delivers values from one thread with no call to
 /// anything else in between, then calls ``endRun()``. Operators that only pass values on forward the run to their
-/// downstream; a `Sink` at the end pins its closures for the run, so a value costs it no lock and no atomic
+/// downstream; `flatMap` of `Just` takes the run as its drainer and offers downstream a run of its own; a `Sink` at
+/// the end pins its closures for the run, so a value costs it no lock and no atomic
 /// read-modify-write. Anything else answers `false` and is delivered to value by value as usual.
 @usableFromInline
 protocol RunReceiver {
@@ -49,4 +50,13 @@ extension AnyPublisherSubscriber: RunReceiver {
 
   @inlinable
   func endRun() { (base as? any RunReceiver)?.endRun() }
+}
+
+extension Publishers.FlatMap.Inner: RunReceiver {
+  /// Takes the run itself when every child is a `Just` (``FlatMapSubscription/beginOuterRun()``).
+  @inlinable
+  func beginRun() -> Bool { childIsJust && parent.beginOuterRun() }
+
+  @inlinable
+  func endRun() { parent.endOuterRun() }
 }

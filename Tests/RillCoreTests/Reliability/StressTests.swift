@@ -198,6 +198,32 @@ struct StressTests {
     recorder.cancel()
   }
 
+  /// A sequence's run through `flatMap { Just }` (no lock per value) while other threads request and cancel.
+  @Test func flatMapOfJustRunRacingWithRequestAndCancel() {
+    let count = Self.scaled(20_000)
+    for round in 0..<Self.scaled(40) {
+      let recorder = ReliabilityStrictRecorder<Int, Never>()
+      Self.concurrently(3) { index in
+        switch index {
+        case 0:
+          (0..<count).publisher.flatMap { Just($0) }.subscribe(recorder)
+        case 1:
+          while !recorder.isSubscribed {}
+          for _ in 0..<Self.scaled(200) { recorder.request(.max(1)) }
+        default:
+          while !recorder.isSubscribed {}
+          if round % 4 != 0 { recorder.cancel() }
+        }
+      }
+      #expect(recorder.violations == [])
+      #expect(recorder.eventsAfterCancel <= 1)
+      let values = recorder.values
+      #expect(values == Array(0..<values.count))
+      #expect(recorder.completions <= 1)
+      if recorder.completions == 1 { #expect(values.count == count) }
+    }
+  }
+
   @Test func mergeOfSubjectsFedFromManyThreads() {
     let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
     let recorder = ReliabilityStrictRecorder<Int, Never>()

@@ -100,6 +100,21 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return FlatMapChildKey(slot: slots.count - 1, id: id)
   }
 
+  /// Starts a run of outer values whose children are all `Just` (``FlatMapSubscription/beginOuterRun()``);
+  /// `false` unless downstream demand is unlimited and no child, queued value or drain is in progress.
+  ///
+  /// The run holds the drain (`isDelivering`) until it ends with ``delivered(_:finishingJust:)``. With
+  /// `maxPublishers` bounded, each child's finish asks the outer upstream for one more, so those values take the
+  /// usual steps.
+  @inlinable
+  mutating func beginOuterRun() -> Bool {
+    guard !isTerminated, case .subscribed = outer, maxPublishers == .unlimited, demand == .unlimited,
+      !isDelivering, liveChildren == 0, queueHead == queue.count
+    else { return false }
+    isDelivering = true
+    return true
+  }
+
   @usableFromInline
   enum CompletionAction {
     /// Send `.finished` downstream.

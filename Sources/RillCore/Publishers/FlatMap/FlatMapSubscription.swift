@@ -1,6 +1,11 @@
+// `public` because the outer run's value path is `@inlinable` and reads the `Atomic` cancellation flag.
+public import Synchronization
+
 /// The subscription that `flatMap` and the `merge` family present downstream: it runs a `FlatMapStateMachine`
 /// and acts on its answers outside the lock.
-// SAFETY: all mutable state is in `machine`; downstream, upstreams and children are called outside the lock.
+// SAFETY: the shared mutable state is in `machine`, and `isCancelled` is atomic; `inOuterRun` and
+// `downstreamInRun` are touched only by the thread delivering an outer run (see `RunReceiver`). Downstream,
+// upstreams and children are called outside the lock.
 @usableFromInline
 final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -11,6 +16,15 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
   @usableFromInline let name: String
+
+  /// Set once downstream has cancelled; read without the lock by the values of an outer run.
+  @usableFromInline let isCancelled = Atomic<Bool>(false)
+
+  /// Whether the outer upstream is delivering a run; touched only by the thread delivering it.
+  @usableFromInline @exclusivity(unchecked) var inOuterRun = false
+
+  /// Whether downstream took the run that the outer run started on it.
+  @usableFromInline @exclusivity(unchecked) var downstreamInRun = false
 
   @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
@@ -61,6 +75,45 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.outerCompleted(completion) })
+  }
+
+  // MARK: Outer runs (flatMap of `Just`)
+
+  /// Starts a run of outer values whose children are all `Just`, if downstream demand is unlimited and nothing
+  /// else is delivering or waiting: the run is the drainer until ``endOuterRun()``.
+  ///
+  /// During the run each child's value goes straight downstream (``deliverInOuterRun(_:)``): no other thread can
+  /// deliver, since the run holds the drain, and no child of a run outlives its outer value, so there is nothing
+  /// to register, queue or count. Downstream is offered the run in turn.
+  @inlinable
+  func beginOuterRun() -> Bool {
+    guard !inOuterRun, machine.withLock({ $0.beginOuterRun() }) else { return false }
+    inOuterRun = true
+    downstreamInRun = downstream.beginRunIfTaken()
+    return true
+  }
+
+  /// Whether downstream has cancelled: the outer run checks it before each delivery.
+  @inlinable
+  var hasCancelled: Bool { isCancelled.load(ordering: .acquiring) }
+
+  /// Delivers a `Just` child's value during an outer run; nothing after downstream has cancelled.
+  @inlinable
+  func deliverInOuterRun(_ value: Downstream.Input) {
+    guard !hasCancelled else { return }
+    // Demand is unlimited, and stays so whatever downstream answers.
+    _ = downstream.receive(value)
+  }
+
+  /// Ends an outer run: hands the drain back and finishes downstream if the outer upstream finished meanwhile.
+  @inlinable
+  func endOuterRun() {
+    inOuterRun = false
+    if downstreamInRun {
+      downstreamInRun = false
+      downstream.endTakenRun()
+    }
+    drain(machine.withLock { $0.delivered(.none) }.0)
   }
 
   // MARK: Children
@@ -120,6 +173,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @inlinable
   func cancel() {
+    isCancelled.store(true, ordering: .releasing)
     for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
   }
 

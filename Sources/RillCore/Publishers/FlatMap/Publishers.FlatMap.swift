@@ -207,22 +207,42 @@ extension Publishers.FlatMap {
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      if parent.inOuterRun {
+        // Only a `Just` child starts a run. A cancel stops the run's sequence before its next value, so only the
+        // transform's value needs checking. The demand is spelled out: `.none` is a lazily initialised global, a
+        // call per value.
+        if let value = Self.justOutput(transform(input)) { parent.deliverInOuterRun(value) }
+        return Subscribers.Demand(rawValue: 0)
+      }
+      return receiveOutsideRun(input)
+    }
+
+    /// Registers the child for `input`, then subscribes to it, or hands a `Just` child's value to the state machine.
+    ///
+    /// Not inlined: in the loop of an outer run, its locked steps would take registers from the run's few
+    /// instructions.
+    @inlinable @inline(never)
+    func receiveOutsideRun(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let key = parent.outerValue() else { return .none }
       let child = transform(input)
       // A `Just` would be subscribed only to send its one value and finish at once, whatever is requested:
       // its events go straight to the state machine, without the subscription object it would allocate.
-      if childIsJust {
-        if let just = child as? Just<NewPublisher.Output> {
-          parent.childValueAndFinish(key, just.output)
-          return .none
-        }
-        if let just = child as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
-          parent.childValueAndFinish(key, just.upstream.output)
-          return .none
-        }
+      if childIsJust, let value = Self.justOutput(child) {
+        parent.childValueAndFinish(key, value)
+        return .none
       }
       child.receive(subscriber: FlatMapChildSubscriber(key: key, parent: parent))
       return .none
+    }
+
+    /// The value of a `Just` child, bare or behind `setFailureType(to:)`; `nil` for any other publisher.
+    @inlinable
+    static func justOutput(_ child: NewPublisher) -> NewPublisher.Output? {
+      if let just = child as? Just<NewPublisher.Output> { return just.output }
+      if let just = child as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
+        return just.upstream.output
+      }
+      return nil
     }
 
     @inlinable
