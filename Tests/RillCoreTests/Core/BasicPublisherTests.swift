@@ -106,5 +106,54 @@ import Testing
     [1, 2, 3].publisher.subscribe(recorder)
     #expect(recorder.subscription.map { "\($0)" } == "[1, 2, 3]")
     #expect(Publishers.Sequence<[Int], Never>(sequence: [1]) == [1].publisher)
+    let halfOpen = CoreRecorder<Int, Never>(initialDemand: .none)
+    (0..<3).publisher.subscribe(halfOpen)
+    #expect(halfOpen.subscription.map { "\($0)" } == "0..<3")
+    let closed = CoreRecorder<Int, Never>(initialDemand: .none)
+    (1...3).publisher.subscribe(closed)
+    #expect(closed.subscription.map { "\($0)" } == "1...3")
+  }
+
+  enum IntegerRange: Sendable, CustomTestStringConvertible {
+    case halfOpen(Range<Int>)
+    case closed(ClosedRange<Int>)
+
+    var elements: [Int] {
+      switch self {
+      case .halfOpen(let range): Array(range)
+      case .closed(let range): Array(range)
+      }
+    }
+
+    var testDescription: String {
+      switch self {
+      case .halfOpen(let range): "\(range)"
+      case .closed(let range): "\(range)"
+      }
+    }
+  }
+
+  /// Integer ranges are counted by Rill's own iterator (`IntegerRangeElements`), except a closed range that ends at
+  /// `Int.max`; each delivers what an array of the same integers delivers, request by request.
+  @Test(arguments: [
+    IntegerRange.halfOpen(0..<4), .halfOpen(-2..<1), .halfOpen(3..<3), .halfOpen((Int.max - 2)..<Int.max),
+    .halfOpen(Int.min..<(Int.min + 2)), .closed(1...3), .closed(5...5), .closed((Int.max - 2)...Int.max),
+  ])
+  func integerRangesDeliverAsAnArrayDoes(_ range: IntegerRange) {
+    let fromRange = CoreRecorder<Int, Never>(initialDemand: .none)
+    switch range {
+    case .halfOpen(let range): range.publisher.subscribe(fromRange)
+    case .closed(let range): range.publisher.subscribe(fromRange)
+    }
+    let fromArray = CoreRecorder<Int, Never>(initialDemand: .none)
+    range.elements.publisher.subscribe(fromArray)
+    for _ in 0...range.elements.count {
+      #expect(fromRange.events == fromArray.events)
+      fromRange.request(.max(1))
+      fromArray.request(.max(1))
+    }
+    #expect(fromRange.events == fromArray.events)
+    #expect(fromRange.values == range.elements)
+    #expect(fromRange.events.last == .completion(.finished))
   }
 }
