@@ -50,6 +50,8 @@ public enum Op: Sendable, CustomStringConvertible {
   case flatMapSequence(maxPublishers: Int?)
   case flatMapSourceB(maxPublishers: Int?)
   case flatMapJust(maxPublishers: Int?)
+  /// Each value becomes a range of two integers, flatMapped to `Just`s: the inner flatMap takes the range's run.
+  case flatMapRangeOfJusts
   case switchToLatestSequence
   case zipB
   case mergeB
@@ -108,6 +110,7 @@ public enum Op: Sendable, CustomStringConvertible {
     case .flatMapSequence(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){[$0,$0+100]}"
     case .flatMapSourceB(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){_ in B}"
     case .flatMapJust(let max): "flatMap(max:\(max.map(String.init) ?? "inf")){Just($0&*10)}"
+    case .flatMapRangeOfJusts: "flatMap{($0..<$0+2).flatMap{Just($0&*10)}}"
     case .switchToLatestSequence: "map{[$0,$0+100]}.switchToLatest()"
     case .zipB: "zip(B).map(+)"
     case .mergeB: "merge(with:B)"
@@ -277,6 +280,7 @@ extension Case {
     case 51: .tryMax(rng.int(0...12))
     case 52: .tryContains(rng.int(0...12))
     case 53: .flatMapJust(maxPublishers: rng.chance(50) ? nil : rng.int(1...2))
+    case 54: .flatMapRangeOfJusts
     default: .tryAllSatisfy(rng.int(0...12))
     }
   }
@@ -309,6 +313,7 @@ extension Op {
     case .flatMapSequence: "flatMap"
     case .flatMapSourceB: "flatMapB"
     case .flatMapJust: "flatMapJust"
+    case .flatMapRangeOfJusts: "flatMapRangeOfJusts"
     case .switchToLatestSequence: "switchToLatest"
     case .zipB: "zip"
     case .mergeB: "merge"

@@ -203,6 +203,11 @@ private func applyShared(_ op: Op, to upstream: Stage, b: ScriptedSource) -> Sta
     return upstream.flatMap(maxPublishers: max.map { .max($0) } ?? .unlimited) { _ in b }.eraseToAnyPublisher()
   case .flatMapJust(let max):
     return upstream.flatMap(maxPublishers: max.map { .max($0) } ?? .unlimited) { Just($0 &* 10) }.eraseToAnyPublisher()
+  case .flatMapRangeOfJusts:
+    return upstream.flatMap {
+      Publishers.Sequence<Range<Int>, DiffError>(sequence: $0..<($0 &+ 2)).flatMap { Just($0 &* 10) }
+    }
+    .eraseToAnyPublisher()
   case .switchToLatestSequence:
     return upstream.map { sequence([$0, $0 + 100]) }.switchToLatest().eraseToAnyPublisher()
   case .compactMap(let m): return upstream.compactMap { $0 % m == 0 ? nil : $0 + 1 }.eraseToAnyPublisher()
