@@ -3,8 +3,8 @@
 /// `Publishers.Sequence` delivers a run: it calls ``beginRun()``, delivers values from one thread with no call to
 /// anything else in between, then calls ``endRun()``. Operators that only pass values on forward the run to their
 /// downstream; `flatMap` of `Just` takes the run as its drainer and offers downstream a run of its own; a `Sink` at
-/// the end pins its closures for the run, so a value costs it no lock and no atomic
-/// read-modify-write. Anything else answers `false` and is delivered to value by value as usual.
+/// the end pins its closures for the run, so a value costs it no lock and no atomic read-modify-write. Anything
+/// else answers `false` and is delivered to value by value as usual.
 @usableFromInline
 protocol RunReceiver {
   /// Starts a run; `true` if the end of the chain takes runs, in which case ``endRun()`` must follow.
