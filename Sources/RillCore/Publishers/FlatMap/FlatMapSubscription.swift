@@ -93,14 +93,10 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     return true
   }
 
-  /// Whether downstream has cancelled: the outer run checks it before each delivery.
-  @inlinable
-  var hasCancelled: Bool { isCancelled.load(ordering: .acquiring) }
-
   /// Delivers a `Just` child's value during an outer run; nothing after downstream has cancelled.
   @inlinable
   func deliverInOuterRun(_ value: Downstream.Input) {
-    guard !hasCancelled else { return }
+    guard !isCancelled.load(ordering: .acquiring) else { return }
     // Demand is unlimited, and stays so whatever downstream answers.
     _ = downstream.receive(value)
   }
