@@ -154,6 +154,24 @@ import Testing
     #expect(transformed == [1, 2])
   }
 
+  /// A cancel on another thread that has set its flag but not yet taken the lock when the run ends: the values it
+  /// silenced are not followed by `finished`, and the run cancels upstream in its place.
+  @Test func aCancelHalfwayThroughWhenTheRunEndsSilencesTheCompletion() {
+    let log = RunLog()
+    (1...5).publisher.setFailureType(to: CombiningError.self).flatMap { value -> Just<Int> in
+      if value == 2 {
+        let subscription = log.subscription as? FlatMapSubscription<RunLog>
+        #expect(subscription != nil)
+        subscription?.isCancelled.store(true, ordering: .releasing)
+      }
+      return Just(value * 10)
+    }.subscribe(log)
+    #expect(log.events == ["subscribed", "run(", "10", ")run"])
+    log.subscription?.cancel()
+    log.subscription?.request(.max(1))
+    #expect(log.events == ["subscribed", "run(", "10", ")run"])
+  }
+
   @Test func requestFromInsideReceiveChangesNothing() {
     let log = RunLog()
     log.onValue = { _ in

@@ -102,6 +102,10 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   /// Ends an outer run: hands the drain back and finishes downstream if the outer upstream finished meanwhile.
+  ///
+  /// A cancel on another thread that has set its flag but not yet taken the lock has already silenced the run's
+  /// later values, so it must silence the completion too: a subscriber is never told `finished` after values it was
+  /// not sent. The run takes that cancel's locked step itself; the cancel then finds nothing left to do.
   @inlinable
   func endOuterRun() {
     inOuterRun = false
@@ -109,7 +113,12 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
       downstreamInRun = false
       downstream.endTakenRun()
     }
-    drain(machine.withLock { $0.delivered(.none) }.0)
+    let (step, cancelling) = machine.withLock { machine -> (Machine.DrainStep, [any Subscription]) in
+      guard !isCancelled.load(ordering: .acquiring) else { return (.idle, machine.cancel()) }
+      return (machine.delivered(.none).0, [])
+    }
+    for subscription in cancelling { subscription.cancel() }
+    drain(step)
   }
 
   // MARK: Children
