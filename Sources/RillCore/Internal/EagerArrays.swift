@@ -2,12 +2,16 @@
 //
 // The standard library's `map` and `filter` append element by element, which checks the array's uniqueness and
 // capacity each time and, for `filter`, regrows the buffer as it fills. These write into a buffer sized by
-// `underestimatedCount` and fall back to appending for any elements beyond it.
+// `underestimatedCount` and fall back to appending for any elements beyond it; a sequence with contiguous storage
+// (an array, a slice of one) is read straight from its buffer.
 
 extension Sequence {
   /// `map`, written into a buffer sized by `underestimatedCount`.
   @inlinable
   func eagerMap<T>(_ transform: (Element) -> T) -> [T] {
+    if let mapped = withContiguousStorageIfAvailable({ $0.eagerMapFromBuffer(transform) }) {
+      return mapped
+    }
     var iterator = makeIterator()
     let expected = underestimatedCount
     var result = [T](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -26,6 +30,11 @@ extension Sequence {
   /// less than a third full, so the publisher never keeps more than three times the memory its elements need.
   @inlinable
   func eagerFilter(_ isIncluded: (Element) -> Bool) -> [Element] {
+    // An array (or any contiguous sequence) is read through its buffer: its iterator checks every index against a
+    // count it reloads after each write to the result.
+    if let filtered = withContiguousStorageIfAvailable({ $0.eagerFilterFromBuffer(isIncluded) }) {
+      return filtered
+    }
     var iterator = makeIterator()
     let expected = underestimatedCount
     var result = [Element](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -40,6 +49,45 @@ extension Sequence {
     }
     while let element = iterator.next() {
       if isIncluded(element) { result.append(element) }
+    }
+    if result.count < result.capacity / 3 {
+      result = result.withUnsafeBufferPointer { Array($0) }
+    }
+    return result
+  }
+}
+
+extension UnsafeBufferPointer {
+  /// `eagerMap` over a buffer: every element is read by index with no check beyond the loop's own.
+  @inlinable
+  func eagerMapFromBuffer<T>(_ transform: (Element) -> T) -> [T] {
+    guard let base = baseAddress else { return [] }
+    let total = count
+    return [T](unsafeUninitializedCapacity: total) { buffer, count in
+      let target = buffer.baseAddress.unsafelyUnwrapped
+      while count < total {
+        (target + count).initialize(to: transform(base[count]))
+        count &+= 1
+      }
+    }
+  }
+
+  /// `eagerFilter` over a buffer: every element is read by index with no check beyond the loop's own.
+  @inlinable
+  func eagerFilterFromBuffer(_ isIncluded: (Element) -> Bool) -> [Element] {
+    guard let base = baseAddress else { return [] }
+    let total = count
+    var result = [Element](unsafeUninitializedCapacity: total) { buffer, count in
+      let target = buffer.baseAddress.unsafelyUnwrapped
+      var index = 0
+      while index < total {
+        let element = base[index]
+        if isIncluded(element) {
+          (target + count).initialize(to: element)
+          count &+= 1
+        }
+        index &+= 1
+      }
     }
     if result.count < result.capacity / 3 {
       result = result.withUnsafeBufferPointer { Array($0) }

@@ -59,6 +59,42 @@ import Testing
     #expect(kept.capacity < 100)
   }
 
+  /// Arrays, contiguous arrays and slices are mapped and filtered straight from their buffers.
+  @Test(arguments: [0, 1, 2, 3, 10, 1_000])
+  func eagerMapAndFilterOfContiguousSequencesKeepWhatTheStandardOnesKeep(count: Int) {
+    let array = (0..<count).map { $0 &* 7 }
+    for isIncluded in [{ (value: Int) in value % 3 == 0 }, { _ in true }, { _ in false }, { $0 < 7 }] {
+      let expected = array.filter(isIncluded)
+      #expect(array.publisher.filter(isIncluded).sequence == expected)
+      #expect(ContiguousArray(array).publisher.filter(isIncluded).sequence == expected)
+      #expect(array.dropFirst(0)[...].publisher.filter(isIncluded).sequence == expected)
+      #expect(array.publisher.map { $0 &+ 1 }.filter(isIncluded).sequence == array.map { $0 &+ 1 }.filter(isIncluded))
+      let kept = array.publisher.filter(isIncluded).sequence
+      #expect(kept.isEmpty || kept.count >= kept.capacity / 3)
+    }
+    #expect(array.dropFirst(2).publisher.filter { _ in true }.sequence == Array(array.dropFirst(2)))
+    #expect(array.dropFirst(2).publisher.map { $0 / 7 }.sequence == Array(2..<max(count, 2)))
+  }
+
+  @Test func eagerFilterOfAnArrayOfClassesKeepsEachKeptObjectOnceAndReleasesTheRest() {
+    final class Box {
+      let index: Int
+      init(_ index: Int) { self.index = index }
+    }
+    weak var dropped: Box?
+    weak var kept: Box?
+    do {
+      let boxes = (0..<6).map(Box.init)
+      dropped = boxes[1]
+      kept = boxes[2]
+      let filtered = boxes.publisher.filter { $0.index % 2 == 0 }.sequence
+      #expect(filtered.map(\.index) == [0, 2, 4])
+      #expect(filtered[1] === boxes[2])
+    }
+    #expect(dropped == nil)
+    #expect(kept == nil)
+  }
+
   @Test func eagerMapOfClassesKeepsEachObjectOnce() {
     final class Box {}
     weak var first: Box?
