@@ -128,7 +128,9 @@ extension Subscribers {
     public func receive(completion: Subscribers.Completion<Failure>) {
       var released: Unmanaged<Closures>?
       let closures = state.withLock { state -> Unmanaged<Closures>? in
-        guard state.link.terminate() != nil else { return nil }
+        // A cancel that has set `hasEnded` but not yet taken the lock may already have silenced values of a run;
+        // its completion is silenced too, and the cancel ends the sink when it takes the lock.
+        guard !hasEnded.load(ordering: .acquiring), state.link.terminate() != nil else { return nil }
         let closures = Self.closures(state.closures)
         released = Self.closures(state.end())
         return closures

@@ -224,6 +224,34 @@ struct StressTests {
     }
   }
 
+  /// A sequence's run into a `Sink` (no lock per value) while another thread cancels: the values are a prefix in
+  /// order, and `finished` arrives only after all of them.
+  @Test func sequenceRunIntoASinkRacingWithCancel() {
+    let count = Self.scaled(20_000)
+    for round in 0..<Self.scaled(40) {
+      let log = StressLocked<(values: [Int], completions: Int)>(([], 0))
+      let sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in log.withLock { $0.completions += 1 } },
+        receiveValue: { value in log.withLock { $0.values.append(value) } }
+      )
+      let subscribed = StressLocked(false)
+      Self.concurrently(2) { index in
+        if index == 0 {
+          subscribed.withLock { $0 = true }
+          (0..<count).publisher.map { $0 }.subscribe(sink)
+        } else {
+          while !subscribed.withLock({ $0 }) {}
+          if round % 4 != 0 { sink.cancel() }
+        }
+      }
+      let (values, completions) = log.withLock { $0 }
+      #expect(values == Array(0..<values.count))
+      #expect(completions <= 1)
+      if completions == 1 { #expect(values.count == count) }
+      if round % 4 == 0 { #expect(completions == 1) }
+    }
+  }
+
   @Test func mergeOfSubjectsFedFromManyThreads() {
     let children = (0..<Self.producers).map { _ in PassthroughSubject<Int, Never>() }
     let recorder = ReliabilityStrictRecorder<Int, Never>()
