@@ -50,10 +50,7 @@ extension Sequence {
     while let element = iterator.next() {
       if isIncluded(element) { result.append(element) }
     }
-    if result.count < result.capacity / 3 {
-      result = result.withUnsafeBufferPointer { Array($0) }
-    }
-    return result
+    return result.trimmedIfMostlyEmpty()
   }
 }
 
@@ -77,7 +74,7 @@ extension UnsafeBufferPointer {
   func eagerFilterFromBuffer(_ isIncluded: (Element) -> Bool) -> [Element] {
     guard let base = baseAddress else { return [] }
     let total = count
-    var result = [Element](unsafeUninitializedCapacity: total) { buffer, count in
+    let result = [Element](unsafeUninitializedCapacity: total) { buffer, count in
       let target = buffer.baseAddress.unsafelyUnwrapped
       var index = 0
       while index < total {
@@ -89,9 +86,14 @@ extension UnsafeBufferPointer {
         index &+= 1
       }
     }
-    if result.count < result.capacity / 3 {
-      result = result.withUnsafeBufferPointer { Array($0) }
-    }
-    return result
+    return result.trimmedIfMostlyEmpty()
+  }
+}
+
+extension Array {
+  /// The array, copied to a buffer of its own size if it fills less than a third of its capacity.
+  @inlinable
+  func trimmedIfMostlyEmpty() -> [Element] {
+    count < capacity / 3 ? withUnsafeBufferPointer { Array($0) } : self
   }
 }
