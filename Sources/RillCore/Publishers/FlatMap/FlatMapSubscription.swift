@@ -105,7 +105,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   ///
   /// A cancel on another thread that has set its flag but not yet taken the lock has already silenced the run's
   /// later values, so it must silence the completion too: a subscriber is never told `finished` after values it was
-  /// not sent. The run takes that cancel's locked step itself; the cancel then finds nothing left to do.
+  /// not sent. The run finishes that cancel itself (``cancel()`` is idempotent). A flag still clear here means the
+  /// run dropped nothing, and a cancel that sets it later only races with the completion, as any cancel may.
   @inlinable
   func endOuterRun() {
     inOuterRun = false
@@ -113,12 +114,11 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
       downstreamInRun = false
       downstream.endTakenRun()
     }
-    let (step, cancelling) = machine.withLock { machine -> (Machine.DrainStep, [any Subscription]) in
-      guard !isCancelled.load(ordering: .acquiring) else { return (.idle, machine.cancel()) }
-      return (machine.delivered(.none).0, [])
+    if isCancelled.load(ordering: .acquiring) {
+      cancel()
+      return
     }
-    for subscription in cancelling { subscription.cancel() }
-    drain(step)
+    drain(machine.withLock { $0.delivered(.none) }.0)
   }
 
   // MARK: Children
