@@ -89,7 +89,9 @@ extension Timer {
     /// Starts the timer, if it is not running yet, and returns a cancellable that stops it.
     public func connect() -> any Cancellable {
       let fire = RillTimerTarget(self)
-      let timer = Timer(timeInterval: interval, repeats: true) { timer in
+      // Combine's first tick comes one interval after `connect()`; Linux Foundation's
+      // `Timer(timeInterval:repeats:block:)` would fire at once, so the fire date is explicit.
+      let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { timer in
         if !fire.fire() { timer.invalidate() }
       }
       if let tolerance { timer.tolerance = tolerance }

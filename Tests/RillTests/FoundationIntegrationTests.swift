@@ -28,6 +28,21 @@ import FoundationNetworking
     #expect(publisher.mode == .default)
   }
 
+  /// Issue 15: the first tick comes one interval after `connect()`, not at once.
+  @Test func firstTickComesOneIntervalAfterConnect() {
+    let interval = 0.2
+    let publisher = Timer.publish(every: interval, on: .current, in: .default)
+    var dates: [Date] = []
+    let cancellable = publisher.sink { dates.append($0) }
+    let connectedAt = Date()
+    let connection = publisher.connect()
+    foundationSpinRunLoop { !dates.isEmpty }
+    connection.cancel()
+    cancellable.cancel()
+    let firstDelay = dates.first?.timeIntervalSince(connectedAt)
+    #expect(firstDelay.map { $0 >= interval * 0.9 } == true, "first tick after \(String(describing: firstDelay)) s")
+  }
+
   @Test func subscriberWithoutDemandMissesFirings() {
     let publisher = Timer.publish(every: 0.005, tolerance: 0.001, on: .current, in: .default)
     final class Probe: Subscriber {
