@@ -93,7 +93,13 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, breakpoint: self))
+      let inner = Inner(
+        downstream: subscriber,
+        receiveSubscription: receiveSubscription,
+        receiveOutput: receiveOutput,
+        receiveCompletion: receiveCompletion
+      )
+      upstream.receive(subscriber: inner)
     }
   }
 }
@@ -114,8 +120,11 @@ extension Publishers.Breakpoint {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
+    // Only the closures, never the publisher: a subscription must not keep its upstream alive.
     let downstream: Downstream
-    let breakpoint: Publishers.Breakpoint<Upstream>
+    let receiveSubscription: ((any Subscription) -> Bool)?
+    let receiveOutput: ((Upstream.Output) -> Bool)?
+    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
     let combineIdentifier = CombineIdentifier()
 
     var description: String { "Breakpoint" }
@@ -125,17 +134,17 @@ extension Publishers.Breakpoint {
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      if breakpoint.receiveSubscription?(subscription) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      if receiveSubscription?(subscription) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       downstream.receive(subscription: subscription)
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      if breakpoint.receiveOutput?(input) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      if receiveOutput?(input) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      if breakpoint.receiveCompletion?(completion) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
+      if receiveCompletion?(completion) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       downstream.receive(completion: completion)
     }
   }

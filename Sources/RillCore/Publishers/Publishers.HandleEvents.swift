@@ -82,12 +82,29 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.receive(subscriber: Inner(events: self, downstream: subscriber))
+      let events = Events(
+        receiveSubscription: receiveSubscription,
+        receiveOutput: receiveOutput,
+        receiveCompletion: receiveCompletion,
+        receiveCancel: receiveCancel,
+        receiveRequest: receiveRequest
+      )
+      upstream.receive(subscriber: Inner(events: events, downstream: subscriber))
     }
   }
 }
 
 extension Publishers.HandleEvents {
+  /// The closures a subscription runs: only these, never the publisher, so that a subscription does not keep
+  /// its upstream alive (an upstream that holds its subscription would otherwise never be freed).
+  private struct Events {
+    let receiveSubscription: ((any Subscription) -> Void)?
+    let receiveOutput: ((Upstream.Output) -> Void)?
+    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+    let receiveCancel: (() -> Void)?
+    let receiveRequest: ((Subscribers.Demand) -> Void)?
+  }
+
   // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -98,13 +115,13 @@ extension Publishers.HandleEvents {
     struct State {
       var link = SubscriptionState.awaitingSubscription
       /// The closures and downstream; `nil` once the subscription has completed or been cancelled.
-      var events: Publishers.HandleEvents<Upstream>?
+      var events: Events?
       var downstream: Downstream?
     }
 
     private let state: Locked<State>
 
-    init(events: Publishers.HandleEvents<Upstream>, downstream: Downstream) {
+    init(events: Events, downstream: Downstream) {
       state = Locked(State(events: events, downstream: downstream))
     }
 
@@ -114,7 +131,7 @@ extension Publishers.HandleEvents {
 
     var playgroundDescription: Any { description }
 
-    private var events: Publishers.HandleEvents<Upstream>? { state.withLock { $0.events } }
+    private var events: Events? { state.withLock { $0.events } }
 
     func receive(subscription: any Subscription) {
       events?.receiveSubscription?(subscription)
@@ -130,7 +147,7 @@ extension Publishers.HandleEvents {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let current = state.withLock { state -> (Publishers.HandleEvents<Upstream>, Downstream)? in
+      let current = state.withLock { state -> (Events, Downstream)? in
         guard state.link.isSubscribed, let events = state.events, let downstream = state.downstream else {
           return nil
         }
@@ -146,7 +163,7 @@ extension Publishers.HandleEvents {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let current = state.withLock { state -> (Publishers.HandleEvents<Upstream>?, Downstream?)? in
+      let current = state.withLock { state -> (Events?, Downstream?)? in
         guard state.link.terminate() != nil else { return nil }
         defer {
           state.events = nil

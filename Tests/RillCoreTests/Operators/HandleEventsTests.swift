@@ -123,4 +123,18 @@ import Testing
       }
     )
   }
+
+  /// Issue 15: the subscription keeps only the closures, not the publisher, so an upstream that holds its
+  /// subscriber (as a relay does) is freed while the subscription is still live.
+  @Test func liveSubscriptionDoesNotKeepUpstreamAlive() {
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    #expect(
+      opsMiscAllReleased {
+        let upstream = Upstream()
+        upstream.handleEvents(receiveOutput: { _ in }).subscribe(recorder)
+        return [upstream]
+      }
+    )
+    recorder.cancel()
+  }
 }
