@@ -53,6 +53,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     deliver(first)
   }
 
+  /// Makes `value` the current value, even after completion, and sends it unless the subject has completed.
+  @inlinable
+  func setCurrent(_ value: Output) {
+    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
+      state.current = value
+      guard state.completion == nil else { return .done }
+      return state.start(.value(value))
+    }
+    deliver(first)
+  }
+
   /// Sends the completion; later sends are ignored.
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
@@ -64,7 +75,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     deliver(first)
   }
 
-  /// Keeps an upstream subscription; requests unlimited values from it if a subscriber has asked for values.
+  /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
   @inlinable
   func send(subscription: any Subscription) {
     let demanded = state.withLock { state in
@@ -177,9 +188,12 @@ struct SubjectState<Output, Failure: Error> {
   /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
   @usableFromInline
   var current: Output?
-  /// Subscriptions the subject received as a subscriber; asked for unlimited values once a subscriber has demand.
+  /// Subscriptions the subject received as a subscriber; asked for unlimited values once
+  /// `hasDownstreamDemand` is set.
   @usableFromInline
   var upstreams: [any Subscription] = []
+  /// Whether upstream subscriptions are asked for values: from the start for `CurrentValueSubject`, from a
+  /// subscriber's first demand for `PassthroughSubject`.
   @usableFromInline
   var hasDownstreamDemand = false
   @usableFromInline
@@ -200,6 +214,9 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   init(current: Output?) {
     self.current = current
+    // As in Combine, a current value subject asks its upstream subscriptions for values as soon as it gets
+    // them; a passthrough subject waits for a subscriber's demand.
+    hasDownstreamDemand = current != nil
   }
 
   /// Starts delivering `event`, or queues it behind the delivery in progress.

@@ -2,18 +2,20 @@
 ///
 /// A new subscriber receives the current value as soon as it requests one. While a subscriber has no demand,
 /// the subject keeps only the latest value for it, and delivers that when demand arrives. Once the subject
-/// completes, further sends, and writes to ``value``, are ignored. Sends are serialised as in
-/// ``PassthroughSubject``.
+/// completes, further sends are ignored; a write to ``value`` still changes the value, as in Combine, but
+/// publishes nothing. Sends are serialised as in ``PassthroughSubject``.
 // SAFETY: all mutable state is in `core`.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
+  ///
+  /// After completion, setting it still changes the value, as in Combine, but publishes nothing.
   @inlinable
   public var value: Output {
     get { core.state.withLock { $0.current.unsafelyUnwrapped } }
-    set { send(newValue) }
+    set { core.setCurrent(newValue) }
   }
 
   /// Creates a current value subject with the given initial value.
@@ -26,8 +28,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.cancelUpstreams()
   }
 
-  /// Keeps an upstream subscription, and requests unlimited values from it once any subscriber has asked for
-  /// values.
+  /// Keeps an upstream subscription, and requests unlimited values from it at once.
   ///
   /// The subject cancels the upstream subscriptions it keeps when it is deinitialized.
   @inlinable

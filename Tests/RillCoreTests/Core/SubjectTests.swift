@@ -35,11 +35,10 @@ import Testing
     cancellable.cancel()
   }
 
-  /// A subject asks its upstream subscriptions for values only once a subscriber has asked it for some, as
-  /// Combine does; later upstream subscriptions are asked at once.
-  @Test(arguments: [false, true]) func upstreamIsAskedForValuesOnceASubscriberHasDemand(currentValue: Bool) {
-    let subject: any Subject<Int, Never> =
-      currentValue ? CurrentValueSubject<Int, Never>(0) : PassthroughSubject<Int, Never>()
+  /// A passthrough subject asks its upstream subscriptions for values only once a subscriber has asked it for
+  /// some, as Combine does; later upstream subscriptions are asked at once.
+  @Test func passthroughAsksUpstreamForValuesOnceASubscriberHasDemand() {
+    let subject = PassthroughSubject<Int, Never>()
     let first = TestSubscription()
     subject.send(subscription: first)
     #expect(first.requestedDemands == [])
@@ -50,6 +49,23 @@ import Testing
     subject.subscribe(asking)
     #expect(first.requestedDemands == [.unlimited])
     subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .max(2)))
+    #expect(first.requestedDemands == [.unlimited])
+    subject.send(subscription: first)
+    #expect(first.requestedDemands == [.unlimited, .unlimited])
+    let second = TestSubscription()
+    subject.send(subscription: second)
+    #expect(second.requestedDemands == [.unlimited])
+  }
+
+  /// Issue 15: a current value subject asks each upstream subscription for unlimited values as soon as it
+  /// receives it, with or without subscribers, as Combine does; subscribers' demand asks for nothing more.
+  @Test func currentValueSubjectAsksUpstreamForValuesAtOnce() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let first = TestSubscription()
+    subject.send(subscription: first)
+    #expect(first.requestedDemands == [.unlimited])
+    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .none))
+    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .max(1)))
     #expect(first.requestedDemands == [.unlimited])
     subject.send(subscription: first)
     #expect(first.requestedDemands == [.unlimited, .unlimited])
@@ -133,6 +149,10 @@ import Testing
     subject.send(completion: .finished)
     subject.send(2)
     #expect(subject.value == 1)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    // Issue 15: as in Combine, setting `value` after completion still changes it, but publishes nothing.
+    subject.value = 3
+    #expect(subject.value == 3)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     let late = CoreRecorder<Int, Never>()
     subject.subscribe(late)
