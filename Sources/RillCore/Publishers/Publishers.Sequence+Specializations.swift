@@ -231,7 +231,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   public func prepend<S: Swift.Sequence>(
     _ elements: S
   ) -> Publishers.Sequence<Elements, Failure> where Publishers.Sequence<Elements, Failure>.Output == S.Element {
-    var joined = Elements(elements)
+    var joined = Elements()
+    joined.reserveCapacity(sequence.count + elements.underestimatedCount)
+    joined.append(contentsOf: elements)
     joined.append(contentsOf: sequence)
     return Publishers.Sequence(sequence: joined)
   }
@@ -246,7 +248,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// - Returns: A sequence publisher over the joined collection.
   @inlinable
   public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
-    prepend(publisher.sequence)
+    var joined = publisher.sequence
+    joined.append(contentsOf: sequence)
+    return Publishers.Sequence(sequence: joined)
   }
 
   /// Publishes `elements` after this sequence's elements.

@@ -194,4 +194,86 @@ import Testing
     #expect(reducingEvents([Int]().publisher.max()) == [.finished])
     #expect(reducingEvents(numbers.min()) == [.value(1), .finished])
   }
+
+  /// Issue 15: `prepend` builds an empty collection, reserves room for both parts and appends them, as Combine
+  /// does, so a collection sees the same calls (`count` of the base, `underestimatedCount` of the prefix).
+  @Test func prependOfASequenceReservesThenAppendsBothParts() {
+    let base = LoggingCollection([4, 5, 6, 7])
+    let prefix = LoggingCollection([1, 2, 3])
+    let joined = Publishers.Sequence<LoggingCollection, Never>(sequence: base).prepend(prefix).sequence
+    #expect(joined.elements == [1, 2, 3, 4, 5, 6, 7])
+    #expect(joined.calls == ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
+    #expect(base.calls.prefix(2) == ["init(_:)", "count"])
+    #expect(prefix.calls.prefix(2) == ["init(_:)", "underestimatedCount"])
+    let variadic = Publishers.Sequence<LoggingCollection, Never>(sequence: base).prepend(1, 2, 3).sequence
+    #expect(variadic.elements == [1, 2, 3, 4, 5, 6, 7])
+    #expect(variadic.calls == ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
+  }
+
+  /// Issue 15: `prepend(publisher)` appends this sequence to the other publisher's collection, as Combine
+  /// does; a collection with reference semantics is extended in place and keeps every value.
+  @Test func prependOfAPublisherAppendsToItsCollection() {
+    let base = LoggingCollection([4, 5, 6, 7])
+    let prefix = LoggingCollection([1, 2, 3])
+    let joined = Publishers.Sequence<LoggingCollection, Never>(sequence: base)
+      .prepend(Publishers.Sequence(sequence: prefix))
+      .sequence
+    #expect(joined === prefix)
+    #expect(joined.elements == [1, 2, 3, 4, 5, 6, 7])
+    #expect(prefix.calls == ["init(_:)", "append(contentsOf:)"])
+    #expect(base.elements == [4, 5, 6, 7])
+    #expect(!base.calls.contains("count"))
+  }
+}
+
+/// A collection with reference semantics that logs the calls made to it, to pin which methods the
+/// sequence specialisations use.
+private final class LoggingCollection: RangeReplaceableCollection {
+  private(set) var elements: [Int]
+  private(set) var calls: [String]
+
+  init() {
+    elements = []
+    calls = ["init()"]
+  }
+
+  init(_ elements: [Int]) {
+    self.elements = elements
+    calls = ["init(_:)"]
+  }
+
+  var startIndex: Int { elements.startIndex }
+  var endIndex: Int { elements.endIndex }
+  func index(after index: Int) -> Int { index + 1 }
+  subscript(position: Int) -> Int { elements[position] }
+
+  var count: Int {
+    calls.append("count")
+    return elements.count
+  }
+
+  var underestimatedCount: Int {
+    calls.append("underestimatedCount")
+    return elements.count
+  }
+
+  func makeIterator() -> IndexingIterator<[Int]> {
+    calls.append("makeIterator()")
+    return elements.makeIterator()
+  }
+
+  func reserveCapacity(_ capacity: Int) {
+    calls.append("reserveCapacity(\(capacity))")
+    elements.reserveCapacity(capacity)
+  }
+
+  func append<S: Sequence>(contentsOf newElements: S) where S.Element == Int {
+    calls.append("append(contentsOf:)")
+    elements.append(contentsOf: newElements)
+  }
+
+  func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Int {
+    calls.append("replaceSubrange(_:with:)")
+    elements.replaceSubrange(subrange, with: newElements)
+  }
 }
