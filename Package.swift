@@ -41,6 +41,10 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(name: "RillExtTests", dependencies: ["RillExt", "RillTesting"], swiftSettings: strict),
+    // Declarations of other libraries that Rill must coexist with (such as a back-port of `Optional.publisher`),
+    // each in a module of its own as in a real app; not a product.
+    .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),
+    .testTarget(name: "RillInteropTests", dependencies: ["RillCore", "RillInteropFixtures"], swiftSettings: strict),
     .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

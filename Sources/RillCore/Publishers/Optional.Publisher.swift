@@ -28,6 +28,10 @@ extension Optional {
   }
 
   /// A publisher that publishes the wrapped value, if any, and then finishes.
+  ///
+  /// Disfavoured, so that a library's own back-port of `Optional.publisher` wins where both are visible,
+  /// instead of making every use ambiguous.
+  @_disfavoredOverload
   public var publisher: Publisher {
     Publisher(self)
   }
