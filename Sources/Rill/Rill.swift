@@ -1,1 +1,7 @@
 @_exported public import RillCore
+
+// On Linux, URLSession and its types live in FoundationNetworking; re-exporting it lets `import Rill` alone
+// reach `URLSession.shared` and `dataTaskPublisher`, as `import Combine` with Foundation does on Apple platforms.
+#if canImport(FoundationNetworking)
+@_exported public import FoundationNetworking
+#endif
