@@ -89,6 +89,11 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     )
   }
 
+  /// Encodes this recording into the given encoder, as ``encode(to:)`` does; Combine declares both.
+  public func encode(into encoder: any Encoder) throws {
+    try encode(to: encoder)
+  }
+
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(output, forKey: .output)

@@ -28,4 +28,25 @@ import Testing
     #expect(decoded.output == [1, 2, 3])
     #expect(decoded.completion == .finished)
   }
+
+  /// Encodes a recording through `encode(into:)`, which Combine declares next to `encode(to:)`.
+  private struct EncodedInto<Output: Codable, Failure: Error & Codable>: Encodable {
+    let recording: Record<Output, Failure>.Recording
+
+    func encode(to encoder: any Encoder) throws {
+      try recording.encode(into: encoder)
+    }
+  }
+
+  /// Issue 15: `Record.Recording.encode(into:)` exists, as in Combine, and encodes as `encode(to:)` does.
+  @Test func recordingEncodeIntoMatchesEncodeTo() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let recording = Record<String, CodableError>.Recording(output: ["a", "b"], completion: .failure(.broken(code: 7)))
+    let into = try encoder.encode(EncodedInto(recording: recording))
+    #expect(into == (try encoder.encode(recording)))
+    let decoded = try JSONDecoder().decode(Record<String, CodableError>.Recording.self, from: into)
+    #expect(decoded.output == ["a", "b"])
+    #expect(decoded.completion == .failure(.broken(code: 7)))
+  }
 }
