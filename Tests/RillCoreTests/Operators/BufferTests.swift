@@ -225,4 +225,16 @@ import Testing
       }
     )
   }
+
+  /// Issue 15: a negative size with `.keepFull` traps naming `size`, not blaming a subscriber's demand.
+  @Test func negativeKeepFullSizeTrapsNamingTheSize() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let cancellable = [1, 2, 3].publisher.buffer(size: -1, prefetch: .keepFull, whenFull: .dropNewest).sink { _ in }
+      cancellable.cancel()
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("buffer(size:prefetch:whenFull:): size is -1"))
+      #expect(!text.contains("a subscriber requested"))
+    }
+  }
 }

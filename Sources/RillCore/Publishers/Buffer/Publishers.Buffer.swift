@@ -127,6 +127,12 @@ extension Publishers.Buffer {
         full = .fail
         makeError = make
       }
+      // Combine asks upstream for `.max(size)` here, which cannot be negative; say which argument is wrong
+      // rather than letting the demand trap blame a subscriber. (`.byRequest` treats a negative size as 0.)
+      precondition(
+        size >= 0 || prefetch != .keepFull,
+        "buffer(size:prefetch:whenFull:): size is \(size); with .keepFull it must not be negative"
+      )
       let machine = BufferStateMachine<Output, Failure>(size: size, keepsFull: prefetch == .keepFull, whenFull: full)
       state = Locked(State(machine: machine, downstream: downstream))
     }
