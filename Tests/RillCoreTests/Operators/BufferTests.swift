@@ -188,6 +188,44 @@ import Testing
     #expect(other.requests == [.max(5)])
   }
 
+  private static func whenFull(_ index: Int) -> Publishers.BufferingStrategy<OpsMiscError> {
+    [.dropNewest, .dropOldest, .customError { OpsMiscError(9) }][index]
+  }
+
+  /// Combine accepts a request for `.none`, as the first request or from inside `receive(_:)`.
+  @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest], 0..<3)
+  func requestingNoneIsAccepted(prefetch: Publishers.PrefetchStrategy, whenFull: Int) {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    recorder.onValue = { _ in
+      recorder.request(.max(1))
+      recorder.request(.none)
+      return .none
+    }
+    upstream.buffer(size: 5, prefetch: prefetch, whenFull: Self.whenFull(whenFull)).subscribe(recorder)
+    recorder.request(.none)
+    recorder.request(.max(3))
+    for value in 0..<10 {
+      #expect(upstream.send(value) == (prefetch == .keepFull ? .max(1) : .none))
+    }
+    #expect(recorder.values == Array(0..<10))
+    #expect(upstream.requests == [prefetch == .keepFull ? .max(5) : .unlimited])
+  }
+
+  /// After an overflow with a custom error, the drain that delivers the failure still refills the cancelled
+  /// upstream with what it delivered, as Combine does.
+  @Test func keepFullOverflowRefillsTheCancelledUpstreamOnce() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
+    for value in 0..<10 { #expect(upstream.send(value) == .none) }
+    #expect(upstream.subscription.cancelCount == 1)
+    recorder.request(.max(3))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .failure("OpsMiscError(9)")])
+    #expect(upstream.requests == [.max(5), .max(3)])
+  }
+
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, Never>()
     let recorder = OpsMiscRecorder<Int, Never>(demand: .none)

@@ -35,6 +35,10 @@ struct BufferStateMachine<Output, Failure: Error> {
   var isDraining = false
   var demand = Subscribers.Demand.none
   var completion: Subscribers.Completion<Failure>?
+  /// The upstream cancelled when the buffer overflowed.
+  ///
+  /// As in Combine, the drain that delivers the failure still asks it to refill what that drain delivered.
+  private var overflowedUpstream: (any Subscription)?
   private var values: [Output] = []
   private var head = 0
 
@@ -75,7 +79,13 @@ struct BufferStateMachine<Output, Failure: Error> {
   mutating func failWhenFull(_ error: Failure) -> (any Subscription)? {
     guard completion == nil, !isDone, let upstream = link.terminate() else { return nil }
     completion = .failure(error)
+    overflowedUpstream = upstream
     return upstream
+  }
+
+  /// Hands over the upstream cancelled on overflow, once, for the refill that follows the failure.
+  mutating func takeOverflowedUpstream() -> (any Subscription)? {
+    overflowedUpstream.take()
   }
 
   /// Records upstream's completion; returns whether to run the drain loop.
@@ -96,6 +106,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   mutating func cancel() -> (any Subscription)? {
     isDone = true
     clear()
+    overflowedUpstream = nil
     return link.terminate()
   }
 

@@ -181,7 +181,6 @@ extension Publishers.Buffer {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Buffer: a subscriber requested \(demand); demand must be greater than zero")
       if state.withLock({ $0.machine.request(demand) }) {
         drain(refillUpstream: true)
       }
@@ -203,10 +202,12 @@ extension Publishers.Buffer {
       guard let downstream = state.withLock({ $0.machine.startDraining() ? $0.downstream : nil }) else { return .none }
       var delivered = 0
       while true {
-        let step = state.withLock { state in
+        let (step, overflowed) = state.withLock {
+          state -> (BufferStateMachine<Output, Failure>.Step, (any Subscription)?) in
           let step = state.machine.nextStep()
-          if case .complete = step { state.downstream = nil }
-          return step
+          guard case .complete = step else { return (step, nil) }
+          state.downstream = nil
+          return (step, state.machine.takeOverflowedUpstream())
         }
         switch step {
         case .deliver(let value):
@@ -215,6 +216,9 @@ extension Publishers.Buffer {
           state.withLock { $0.machine.delivered(more: more) }
         case .complete(let completion):
           downstream.receive(completion: completion)
+          if refillUpstream, state.withLock({ $0.machine.keepsFull }), delivered > 0, let overflowed {
+            overflowed.request(.max(delivered))
+          }
           return .none
         case .stop:
           let (keepsFull, upstream) = state.withLock { ($0.machine.keepsFull, $0.machine.link.upstream) }
