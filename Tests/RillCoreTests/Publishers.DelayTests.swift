@@ -95,6 +95,20 @@ import Testing
     #expect(weakSubscriber == nil)
     #expect(scheduler.scheduledActionCount == 0)
   }
+
+  /// Combine forwards a request for `.none` upstream as it is.
+  @Test func requestForNoneGoesUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
+    subscriber.subscription?.request(.max(10))
+    subscriber.subscription?.request(.none)
+    #expect(upstream.send(1) == .none)
+    scheduler.advance(by: 2)
+    #expect(subscriber.values == [1])
+    #expect(upstream.demands == [.max(10), .none])
+  }
 }
 
 @Suite struct DebounceTests {
@@ -245,6 +259,20 @@ import Testing
     scheduler.advance(by: 5)
     #expect(subscriber.events.isEmpty)
     #expect(upstream.cancelCount == 1)
+  }
+
+  /// Combine accepts a request for `.none`; throttle asks its upstream for everything once, whatever comes after.
+  @Test func requestForNoneIsAccepted() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
+    subscriber.subscription?.request(.max(1))
+    subscriber.subscription?.request(.none)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    #expect(subscriber.values == [1])
+    #expect(upstream.demands == [.unlimited])
   }
 }
 

@@ -116,6 +116,20 @@ import Testing
     _ = other
     #expect(weakOther == nil || weakOther?.cancelCount == 1)
   }
+
+  /// Combine forwards a request for `.none` upstream as it is.
+  @Test func requestForNoneGoesUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    subscriber.subscription?.request(.max(4))
+    subscriber.subscription?.request(.none)
+    upstream.send(1)
+    scheduler.advance()
+    #expect(subscriber.values == [1])
+    #expect(upstream.demands == [.max(4), .none])
+  }
 }
 
 @Suite struct SubscribeOnTests {

@@ -98,6 +98,41 @@ import Testing
     #expect(subscriber.events == ["1"])
     #expect(upstream.cancelCount == 1)
   }
+
+  /// Combine forwards a first request for `.none` upstream, and it restarts the clock like any first request.
+  @Test func firstRequestForNoneGoesUpstreamAndRestartsTheClock() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none, clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    scheduler.advance(by: 3)
+    subscriber.subscription?.request(.none)
+    subscriber.subscription?.request(.max(2))
+    #expect(upstream.demands == [.none, .max(2)])
+    scheduler.advance(by: 4)
+    #expect(subscriber.events.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(subscriber.events == ["finished@8"])
+  }
+
+  /// A request made before the upstream subscription arrives goes nowhere, so the first request after it still
+  /// restarts the clock.
+  @Test func requestBeforeUpstreamSubscribesIsNotTheFirstRequest() throws {
+    let scheduler = TestScheduler()
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none, clock: scheduler)
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    try #require(upstream.operatorSubscription).request(.max(1))
+    let subscription = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(subscription)
+    scheduler.advance(by: 3)
+    subscriber.subscription?.request(.max(1))
+    #expect(subscription.demands == [.max(1)])
+    scheduler.advance(by: 4)
+    #expect(subscriber.events.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(subscriber.events == ["finished@8"])
+  }
 }
 
 @Suite struct CollectByTimeTests {

@@ -194,7 +194,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "\(description): a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { $0.link.upstream }?.request(demand)
   }
 

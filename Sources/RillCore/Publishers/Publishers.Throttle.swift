@@ -158,7 +158,6 @@ extension Publishers.Throttle {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Throttle: a subscriber requested \(demand); demand must be greater than zero")
       state.withLock { $0.demand += demand }
     }
 

@@ -153,10 +153,11 @@ extension Publishers.Timeout {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Timeout: a subscriber requested \(demand); demand must be greater than zero")
-      let (upstream, isFirst) = state.withLock { state in
+      // Only a request that reaches the upstream counts as the first one, the one that restarts the clock.
+      let (upstream, isFirst) = state.withLock { state -> ((any Subscription)?, Bool) in
+        guard let upstream = state.link.upstream else { return (nil, false) }
         defer { state.hasRequested = true }
-        return (state.link.upstream, !state.hasRequested)
+        return (upstream, !state.hasRequested)
       }
       guard let upstream else { return }
       if isFirst { restartClock() }
