@@ -43,13 +43,8 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   let completion: Subscribers.Completion<Downstream.Failure>
 
-  /// The subscription's description: the sequence's own, which can be long.
   @usableFromInline
   let name: () -> String
-
-  /// A short name for trap messages (`Sequence`, `Record`), which must not print the whole sequence.
-  @usableFromInline
-  let kind: String
 
   /// Runs `requestNow` in code specialised for this subscription's types.
   ///
@@ -64,12 +59,10 @@ where Downstream.Input == Elements.Element {
     iterator: Elements.Iterator,
     first: Elements.Element,
     completion: Subscribers.Completion<Downstream.Failure>,
-    kind: String,
     name: @escaping () -> String
   ) {
     state = Locked(State(downstream: downstream, iterator: iterator, next: first))
     self.completion = completion
-    self.kind = kind
     self.name = name
     requestThunk = { $0.requestNow($1) }
   }
@@ -80,7 +73,6 @@ where Downstream.Input == Elements.Element {
     _ downstream: Downstream,
     to elements: Elements,
     completion: Subscribers.Completion<Downstream.Failure>,
-    kind: String,
     name: @escaping () -> String
   ) {
     var iterator = elements.makeIterator()
@@ -94,7 +86,6 @@ where Downstream.Input == Elements.Element {
       iterator: iterator,
       first: first,
       completion: completion,
-      kind: kind,
       name: name
     )
     downstream.receive(subscription: subscription)
@@ -116,11 +107,13 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func requestNow(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "\(kind): a subscriber requested \(demand); demand must be greater than zero")
+    // A request for `.none` is allowed, as in Combine, and delivers nothing.
     let start = state.withLock { state -> (Downstream, Elements.Iterator, Elements.Element, Subscribers.Demand)? in
       guard let downstream = state.downstream else { return nil }
       state.demand += demand
-      guard !state.isDelivering, let iterator = state.iterator, let next = state.next else { return nil }
+      guard !state.isDelivering, state.demand > 0, let iterator = state.iterator, let next = state.next else {
+        return nil
+      }
       state.isDelivering = true
       defer {
         state.demand = .none

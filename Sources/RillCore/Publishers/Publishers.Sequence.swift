@@ -23,12 +23,10 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Elements.Element == S.Input {
       let sequence = self.sequence
       if let counting = IntegerRangeElements<S.Input>(sequence) {
-        SequenceSubscription.subscribe(subscriber, to: counting, completion: .finished, kind: "Sequence") {
-          "\(sequence)"
-        }
+        SequenceSubscription.subscribe(subscriber, to: counting, completion: .finished) { "\(sequence)" }
         return
       }
-      SequenceSubscription<S, Elements>.subscribe(subscriber, to: sequence, completion: .finished, kind: "Sequence") {
+      SequenceSubscription<S, Elements>.subscribe(subscriber, to: sequence, completion: .finished) {
         "\(sequence)"
       }
     }

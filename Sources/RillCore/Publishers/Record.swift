@@ -26,12 +26,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   }
 
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    SequenceSubscription<S, [Output]>.subscribe(
-      subscriber,
-      to: recording.output,
-      completion: recording.completion,
-      kind: "Record"
-    ) {
+    SequenceSubscription<S, [Output]>.subscribe(subscriber, to: recording.output, completion: recording.completion) {
       "Record"
     }
   }

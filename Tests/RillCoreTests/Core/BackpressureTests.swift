@@ -64,12 +64,38 @@ import Testing
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
-  @Test func zeroDemandRequestTraps() async {
-    await #expect(processExitsWith: .failure) {
-      let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
-      [1].publisher.subscribe(recorder)
+  /// Combine accepts a request for `.none` from a sequence's subscription, before any demand and from inside
+  /// `receive`, and delivers nothing for it.
+  @Test func requestForNoneDeliversNothing() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    (0..<10).publisher.subscribe(recorder)
+    recorder.request(.none)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(3))
+    recorder.request(.none)
+    #expect(recorder.values == [0, 1, 2])
+    recorder.request(.max(7))
+    #expect(recorder.values == Array(0..<10))
+    #expect(recorder.completions == [.finished])
+  }
+
+  @Test func requestForNoneFromInsideReceive() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
       recorder.request(.none)
+      recorder.request(.max(1))
+      return .none
     }
+    (1...5).publisher.subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    #expect(recorder.completions == [.finished])
+  }
+
+  @Test func recordAcceptsARequestForNone() {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
+    recorder.request(.none)
+    recorder.request(.max(2))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func mapAndFilterKeepDemandExact() {

@@ -101,20 +101,6 @@ import Testing
     }
   }
 
-  /// Issue 15: the zero-demand trap names the publisher in a word; it used to print the whole sequence (689 KB
-  /// for 100 000 elements).
-  @Test func sequenceZeroDemandTrapMessageIsShort() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
-      Array(0..<100_000).publisher.subscribe(recorder)
-      recorder.request(.none)
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(text.contains("Sequence: a subscriber requested max(0); demand must be greater than zero"))
-      #expect(!text.contains("99999"))
-    }
-  }
-
   @Test func sequencePublisherDescriptionIsTheSequence() {
     let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
     [1, 2, 3].publisher.subscribe(recorder)
