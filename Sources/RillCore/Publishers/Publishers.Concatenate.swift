@@ -167,7 +167,6 @@ extension Publishers.Concatenate {
     var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Concatenate: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
         guard !state.isTerminated else { return nil }
         state.demand += demand

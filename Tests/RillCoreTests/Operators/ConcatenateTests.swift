@@ -53,6 +53,22 @@ import Testing
     #expect(pipe.suffix.requests == [.max(4)])
   }
 
+  /// Combine forwards a request for `.none` to the running publisher as it is.
+  @Test func requestForNoneGoesUpstream() {
+    let pipe = Pipeline(demand: .max(10))
+    pipe.recorder.onValue = { .max($0) }
+    pipe.recorder.request(.none)
+    #expect(pipe.prefix.send(3) == .max(3))
+    #expect(pipe.prefix.requests == [.max(10), .none])
+    pipe.prefix.send(completion: .finished)
+    #expect(pipe.suffix.requests == [.max(12)])
+    pipe.recorder.request(.unlimited)
+    pipe.suffix.send(completion: .finished)
+    pipe.recorder.request(.max(42))
+    #expect(pipe.prefix.requests == [.max(10), .none])
+    #expect(pipe.suffix.requests == [.max(12), .unlimited])
+  }
+
   @Test func noOutstandingDemandNoRequest() {
     let pipe = Pipeline(demand: .max(1))
     pipe.prefix.send(1)
