@@ -84,6 +84,40 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription"])
   }
 
+  /// Combine accepts a request for `.none`, and when the other publisher finishes before the upstream has
+  /// subscribed, a late upstream subscription is still asked for the demand requested so far, while downstream,
+  /// which already has its completion, hears nothing more.
+  @Test func lateUpstreamSubscriptionAfterTheOtherFinishedGetsThePendingDemand() throws {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>(
+      initialDemand: .none,
+      onSubscription: { _, subscription in
+        subscription.request(.max(10))
+        subscription.request(.max(4))
+        subscription.request(.none)
+      }
+    )
+    upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.requests == [.max(14)])
+    #expect(!late.isCancelled)
+    try #require(upstream.operatorSubscription).cancel()
+    #expect(late.isCancelled)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+  }
+
+  @Test func lateUpstreamEventsAfterTheOtherFinishedAreIgnored() {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+    upstream.sendSubscription(CombiningTestSubscription())
+    _ = upstream.send(1)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+  }
+
   @Test func isEquatable() {
     let publisher = Publishers.DropUntilOutput(upstream: Just(1), other: Just(2))
     #expect(publisher == Publishers.DropUntilOutput(upstream: Just(1), other: Just(2)))
