@@ -115,7 +115,6 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "PrefixUntilOutput: a subscriber requested \(demand); demand must be greater than zero")
       state.withLock { $0.link.upstream }?.request(demand)
     }
 

@@ -24,6 +24,13 @@ import Testing
     #expect(other.isCancelled)
   }
 
+  /// Combine forwards a request for `.none` upstream as it is.
+  @Test func requestForNoneGoesUpstream() throws {
+    let (upstream, _, subscriber) = subscribe(initialDemand: .none)
+    try #require(subscriber.subscription).request(.none)
+    #expect(upstream.requestedDemands == [.none])
+  }
+
   @Test func otherCompletingLetsUpstreamContinue() {
     let (upstream, other, subscriber) = subscribe()
     other.send(completion: .finished)
