@@ -156,13 +156,13 @@ extension Just {
   /// Just(1).output(in: 0..<3): 1|
   /// ```
   ///
-  /// As in Combine, only the range's lower bound is checked.
+  /// As in Combine, only the range's lower bound is checked: an empty range starting at zero publishes the
+  /// element, and a range starting below zero finishes empty rather than trapping.
   ///
   /// - Parameter range: The range of indices to publish.
   /// - Returns: An optional publisher of the element or nothing.
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
     let bounds = range.relative(to: 0..<Int.max)
-    precondition(bounds.lowerBound >= 0, "output(in:): range must not be negative")
     return Optional<Output>.Publisher(bounds.lowerBound == 0 ? output : nil)
   }
 
