@@ -23,22 +23,27 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Returns the distance to another dispatch queue time.
+    ///
+    /// As in Combine, a distance too long for a stride, in either direction, is `.max`: the stride of
+    /// `DispatchTimeInterval.never`.
     public func distance(to other: SchedulerTimeType) -> Stride {
       let start = dispatchTime.uptimeNanoseconds
       let end = other.dispatchTime.uptimeNanoseconds
-      return end >= start ? .nanoseconds(Int(clamping: end - start)) : .nanoseconds(-Int(clamping: start - end))
+      let length = end >= start ? end - start : start - end
+      guard length <= UInt64(Int.max) else { return .nanoseconds(.max) }
+      return .nanoseconds(end >= start ? Int(length) : -Int(length))
     }
 
     /// Returns a dispatch queue scheduler time calculated by advancing this instance's time by the given
     /// interval.
+    ///
+    /// As with Dispatch's own time arithmetic, the result saturates: past the latest time it is the distant
+    /// future, which advancing never leaves, and before the earliest it is one nanosecond after boot.
     public func advanced(by n: Stride) -> SchedulerTimeType {
-      let now = dispatchTime.uptimeNanoseconds
-      let moved =
-        n.magnitude >= 0
-        ? now.addingReportingOverflow(UInt64(n.magnitude)).partialValue
-        : now
-          - Swift.min(now, UInt64(-n.magnitude))
-      return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
+      guard dispatchTime != .distantFuture, n.magnitude != .max else { return SchedulerTimeType(.distantFuture) }
+      let (moved, overflow) = Int(clamping: dispatchTime.uptimeNanoseconds).addingReportingOverflow(n.magnitude)
+      guard !overflow else { return SchedulerTimeType(.distantFuture) }
+      return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(Swift.max(moved, 1))))
     }
 
     public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
@@ -50,6 +55,9 @@ extension DispatchQueue: Scheduler {
     }
 
     /// A type that represents the distance between two dispatch queue times, in nanoseconds.
+    ///
+    /// As in Combine, conversions and arithmetic clamp to the range of `Int` rather than trap on overflow, and
+    /// the encoded form keys the nanoseconds as `_nanoseconds`.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
       Hashable, Codable, Sendable
     {
@@ -60,15 +68,19 @@ extension DispatchQueue: Scheduler {
       /// The value of this time interval in nanoseconds.
       public var magnitude: Int
 
+      private enum CodingKeys: String, CodingKey {
+        case magnitude = "_nanoseconds"
+      }
+
       /// A `DispatchTimeInterval` created with the value of this type in nanoseconds.
       public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
 
       /// Creates a dispatch queue time interval from a dispatch time interval.
       public init(_ timeInterval: DispatchTimeInterval) {
         switch timeInterval {
-        case .seconds(let s): magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
-        case .milliseconds(let ms): magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
-        case .microseconds(let us): magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
+        case .seconds(let s): magnitude = Self.clampedProduct(s, 1_000_000_000)
+        case .milliseconds(let ms): magnitude = Self.clampedProduct(ms, 1_000_000)
+        case .microseconds(let us): magnitude = Self.clampedProduct(us, 1_000)
         case .nanoseconds(let ns): magnitude = ns
         case .never: magnitude = .max
         @unknown default: magnitude = .max
@@ -81,32 +93,49 @@ extension DispatchQueue: Scheduler {
 
       /// Creates a dispatch queue time interval from a floating-point seconds value.
       public init(floatLiteral value: Double) {
-        magnitude = Int(clamping: Int64((value * 1_000_000_000).rounded()))
+        magnitude = Self.clamped((value * 1_000_000_000).rounded())
       }
 
       /// Creates a dispatch queue time interval from an integer seconds value.
       public init(integerLiteral value: Int) {
-        magnitude = value * 1_000_000_000
+        magnitude = Self.clampedProduct(value, 1_000_000_000)
       }
 
-      /// Creates a dispatch queue time interval from a binary integer seconds value, if it can be represented
-      /// exactly.
+      /// Creates a dispatch queue time interval from a binary integer seconds value, if it fits in an `Int`.
       public init?<T: BinaryInteger>(exactly source: T) {
         guard let seconds = Int(exactly: source) else { return nil }
-        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return nil }
-        magnitude = nanoseconds
+        magnitude = Self.clampedProduct(seconds, 1_000_000_000)
+      }
+
+      /// `value * unit`, or the nearest end of `Int`'s range when the product overflows; `unit` is positive.
+      private static func clampedProduct(_ value: Int, _ unit: Int) -> Int {
+        let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+        guard overflow else { return product }
+        return value > 0 ? .max : .min
+      }
+
+      /// `nanoseconds` truncated to an `Int`, or the nearest end of `Int`'s range when it lies outside.
+      private static func clamped(_ nanoseconds: Double) -> Int {
+        if nanoseconds >= Double(Int.max) { return .max }
+        if nanoseconds <= Double(Int.min) { return .min }
+        return Int(nanoseconds)
       }
 
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
       public static func * (lhs: Stride, rhs: Stride) -> Stride {
-        Stride(nanoseconds: Int(Double(lhs.magnitude) * Double(rhs.magnitude) / 1_000_000_000))
+        Stride(nanoseconds: clamped(Double(lhs.magnitude) * Double(rhs.magnitude) / 1_000_000_000))
       }
 
-      public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+      public static func + (lhs: Stride, rhs: Stride) -> Stride {
+        let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+        return Stride(nanoseconds: overflow ? (rhs.magnitude > 0 ? .max : .min) : sum)
+      }
 
-      public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+      public static func - (lhs: Stride, rhs: Stride) -> Stride {
+        let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+        return Stride(nanoseconds: overflow ? (rhs.magnitude < 0 ? .max : .min) : difference)
+      }
 
       public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 

@@ -5,8 +5,90 @@ import Synchronization
 import Testing
 
 @Suite struct DispatchQueueSchedulerTests {
+  typealias Time = DispatchQueue.SchedulerTimeType
+  typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+
+  /// As in Combine, strides made from too many seconds, milliseconds or microseconds clamp to `Int`'s range.
+  @Test func stridesFromTooLargeValuesClamp() {
+    #expect(Stride.seconds(Double(Int.max) / 1_000_000_000).magnitude == .max)
+    #expect(Stride.seconds(Double(Int.max) / 1_000_000_000 - 1).magnitude == 9_223_372_035_854_776_320)
+    #expect(Stride.seconds(.greatestFiniteMagnitude).magnitude == .max)
+    #expect(Stride.seconds(-Double.greatestFiniteMagnitude).magnitude == .min)
+    #expect(Stride.seconds(Int.max).magnitude == .max)
+    #expect(Stride.milliseconds(.max).magnitude == .max)
+    #expect(Stride.microseconds(.max).magnitude == .max)
+    #expect(Stride.nanoseconds(.max).magnitude == .max)
+    #expect(Stride(.seconds(.min)).magnitude == .min)
+    #expect(Stride(.milliseconds(.min)).magnitude == .min)
+    #expect(Stride(.microseconds(.min)).magnitude == .min)
+    #expect(Stride(.never).magnitude == .max)
+    let literal: Stride = 9_223_372_037
+    #expect(literal.magnitude == .max)
+    #expect(Stride(exactly: Int.max)?.magnitude == .max)
+    #expect(Stride(exactly: UInt64.max) == nil)
+    #expect(Stride(exactly: 2 as UInt64)?.magnitude == 2_000_000_000)
+  }
+
+  @Test func strideArithmeticClamps() {
+    #expect(Stride.nanoseconds(.max) + .nanoseconds(1) == .nanoseconds(.max))
+    #expect(Stride.nanoseconds(.min) + .nanoseconds(-1) == .nanoseconds(.min))
+    #expect(Stride.nanoseconds(.min) - .nanoseconds(1) == .nanoseconds(.min))
+    #expect(Stride.nanoseconds(.max) - .nanoseconds(-1) == .nanoseconds(.max))
+    var stride = Stride.nanoseconds(.max)
+    stride += .seconds(1)
+    #expect(stride == .nanoseconds(.max))
+    stride = .nanoseconds(.min)
+    stride -= .seconds(1)
+    #expect(stride == .nanoseconds(.min))
+    #expect(Stride.seconds(1_000_000) * .seconds(1_000_000) == .nanoseconds(.max))
+    #expect(Stride.seconds(-1_000_000) * .seconds(1_000_000) == .nanoseconds(.min))
+    #expect(Stride.nanoseconds(7) + .nanoseconds(-12) == .nanoseconds(-5))
+    #expect(Stride.nanoseconds(-12) - .nanoseconds(7) == .nanoseconds(-19))
+    #expect(Stride.nanoseconds(15) * .nanoseconds(2) == .nanoseconds(0))
+  }
+
+  /// As in Combine, the nanoseconds are keyed `_nanoseconds`.
+  @Test func strideEncodesItsNanosecondsUnderCombinesKey() throws {
+    struct Box: Codable { let value: Stride }
+    let data = try JSONEncoder().encode(Box(value: .nanoseconds(419_872)))
+    #expect(String(decoding: data, as: UTF8.self) == #"{"value":{"_nanoseconds":419872}}"#)
+    #expect(try JSONDecoder().decode(Box.self, from: data).value == .nanoseconds(419_872))
+  }
+
+  /// As in Combine, a distance too long for a stride is `.max` in either direction.
+  @Test func timeDistanceClamps() {
+    let early = Time(DispatchTime(uptimeNanoseconds: 10_000))
+    let later = Time(DispatchTime(uptimeNanoseconds: 10_431))
+    let distantFuture = Time(.distantFuture)
+    let nearlyDistantFuture = Time(DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1024))
+    let intMax = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+    #expect(early.distance(to: later) == .nanoseconds(431))
+    #expect(later.distance(to: early) == .nanoseconds(-431))
+    #expect(early.distance(to: distantFuture) == .nanoseconds(.max))
+    #expect(distantFuture.distance(to: early) == .nanoseconds(.max))
+    #expect(early.distance(to: nearlyDistantFuture) == .nanoseconds(.max))
+    #expect(nearlyDistantFuture.distance(to: early) == .nanoseconds(.max))
+    #expect(early.distance(to: intMax) == .nanoseconds(.max - 10_000))
+    #expect(intMax.distance(to: early) == .nanoseconds(-(.max - 10_000)))
+    #expect(distantFuture.distance(to: distantFuture) == .nanoseconds(0))
+    #expect(nearlyDistantFuture.distance(to: nearlyDistantFuture) == .nanoseconds(0))
+  }
+
+  /// As with Dispatch's time arithmetic, advancing saturates at the distant future and at one nanosecond.
+  @Test func timeAdvanceClamps() throws {
+    let time = Time(DispatchTime(uptimeNanoseconds: 10_000))
+    #expect(time.advanced(by: .nanoseconds(431)) == Time(DispatchTime(uptimeNanoseconds: 10_431)))
+    #expect(time.advanced(by: .nanoseconds(-220)) == Time(DispatchTime(uptimeNanoseconds: 9_780)))
+    #expect(time.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
+    #expect(
+      Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(-1000)).dispatchTime.uptimeNanoseconds == 1
+    )
+    #expect(Time(.distantFuture).advanced(by: .seconds(-1)).dispatchTime == .distantFuture)
+    let data = try JSONEncoder().encode(["value": Time(DispatchTime(uptimeNanoseconds: 42))])
+    #expect(String(decoding: data, as: UTF8.self) == #"{"value":42}"#)
+  }
+
   @Test func strideConversions() throws {
-    typealias Stride = DispatchQueue.SchedulerTimeType.Stride
     #expect(Stride.seconds(2).magnitude == 2_000_000_000)
     #expect(Stride.seconds(0.5).magnitude == 500_000_000)
     #expect(Stride.milliseconds(300).magnitude == 300_000_000)
