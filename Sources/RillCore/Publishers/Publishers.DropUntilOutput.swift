@@ -66,9 +66,6 @@ extension Publishers.DropUntilOutput {
       var link = SubscriptionState.awaitingSubscription
       var trigger = SubscriptionState.awaitingSubscription
       var isTriggered = false
-      /// Set when the other publisher finished first while the upstream had not yet subscribed: downstream has
-      /// its completion, but, as in Combine, a late upstream subscription is still asked for the pending demand.
-      var isFinishedByOther = false
       var pendingDemand = Subscribers.Demand.none
     }
 
@@ -105,7 +102,7 @@ extension Publishers.DropUntilOutput {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let trigger = state.withLock { state -> (any Subscription)?? in
-        guard state.link.terminate() != nil, !state.isFinishedByOther else { return nil }
+        guard state.link.terminate() != nil else { return nil }
         return .some(state.trigger.terminate())
       }
       guard let trigger else { return }
@@ -148,10 +145,6 @@ extension Publishers.DropUntilOutput {
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
       let upstream = state.withLock { state -> (any Subscription)?? in
         guard state.trigger.terminate() != nil, !state.link.isTerminal else { return nil }
-        guard state.link.isSubscribed else {
-          state.isFinishedByOther = true
-          return .some(nil)
-        }
         return .some(state.link.terminate())
       }
       guard let upstream else { return }
