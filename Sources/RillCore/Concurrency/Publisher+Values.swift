@@ -114,104 +114,71 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 }
 
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: one element per `next()`.
-// SAFETY: all mutable state is in `state`; the upstream and continuations are called outside the lock.
+///
+/// Several `next()` calls may wait at once (tasks sharing one iterator); ``AsyncPublisherStateMachine`` says
+/// who gets what.
+// SAFETY: all mutable state is in `machine`; the upstream and continuations are called outside the lock.
 final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-  private struct State {
-    var link = SubscriptionState.awaitingSubscription
-    var pending: UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>?
-    var wantsValue = false
-    var completion: Subscribers.Completion<Failure>?
-    var isDone = false
-  }
+  private typealias Waiter = UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>
 
-  private enum NextStep {
-    case finish(Subscribers.Completion<Failure>?)
-    case request(any Subscription)
-    case wait
-  }
+  private let machine = Locked(AsyncPublisherStateMachine<Waiter, Failure>())
 
-  private let state = Locked(State())
+  /// How many `next()` calls are waiting.
+  var waiterCount: Int { machine.withLock { $0.waiterCount } }
 
   func receive(subscription: any Subscription) {
-    let requestNow = state.withLock { state -> Bool? in
-      guard !state.isDone, state.link.subscribe(subscription) else { return nil }
-      return state.wantsValue
-    }
-    switch requestNow {
-    case nil: subscription.cancel()
-    case true?: subscription.request(.max(1))
-    case false?: break
+    switch machine.withLock({ $0.subscribed(subscription) }) {
+    case .request(let subscription, let demand): subscription.request(demand)
+    case .cancel(let subscription): subscription.cancel()
+    case .none: break
     }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let continuation = state.withLock { state -> UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>? in
-      defer {
-        state.pending = nil
-        state.wantsValue = false
-      }
-      return state.pending
+    switch machine.withLock({ $0.received() }) {
+    case .resume(let waiter): waiter.resume(returning: AsyncPublisherHandoff(value: input))
+    case .end(let waiters): Self.end(waiters)
     }
-    continuation?.resume(returning: AsyncPublisherHandoff(value: input))
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let continuation = state.withLock { state -> UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>? in
-      guard state.link.terminate() != nil else { return nil }
-      guard let pending = state.pending else {
-        state.completion = completion
-        return nil
-      }
-      state.pending = nil
-      state.isDone = true
-      return pending
-    }
-    guard let continuation else { return }
-    switch completion {
-    case .finished: continuation.resume(returning: AsyncPublisherHandoff(value: nil))
-    case .failure(let error): continuation.resume(throwing: error)
+    switch machine.withLock({ $0.completed(completion) }) {
+    case .complete(let first, .finished, let others):
+      first.resume(returning: AsyncPublisherHandoff(value: nil))
+      Self.end(others)
+    case .complete(let first, .failure(let error), let others):
+      first.resume(throwing: error)
+      Self.end(others)
+    case .none:
+      break
     }
   }
 
+  /// Waits for the next element; `nil` once the sequence has ended or the task is cancelled.
   func next() async throws -> Input? {
-    let handoff = try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation {
-        (continuation: UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>) in
-        let step = state.withLock { state -> NextStep in
-          if state.isDone { return .finish(nil) }
-          if let completion = state.completion {
-            state.completion = nil
-            state.isDone = true
-            return .finish(completion)
-          }
-          state.pending = continuation
-          state.wantsValue = true
-          guard let upstream = state.link.upstream else { return .wait }
-          return .request(upstream)
-        }
-        switch step {
-        case .finish(.failure(let error)?): continuation.resume(throwing: error)
-        case .finish: continuation.resume(returning: AsyncPublisherHandoff(value: nil))
-        case .request(let upstream): upstream.request(.max(1))
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (waiter: Waiter) in
+        switch machine.withLock({ $0.next(waiter) }) {
+        case .request(let subscription): subscription.request(.max(1))
         case .wait: break
+        case .end: waiter.resume(returning: AsyncPublisherHandoff(value: nil))
+        case .fail(let error): waiter.resume(throwing: error)
         }
       }
     } onCancel: {
       cancel()
-    }
-    return handoff.value
+    }.value
   }
 
   func cancel() {
-    let (upstream, continuation) = state.withLock { state in
-      state.isDone = true
-      state.completion = nil
-      defer { state.pending = nil }
-      return (state.link.terminate(), state.pending)
-    }
-    upstream?.cancel()
-    continuation?.resume(returning: AsyncPublisherHandoff(value: nil))
+    let action = machine.withLock { $0.cancelled() }
+    action.subscription?.cancel()
+    Self.end(action.waiters)
+  }
+
+  private static func end(_ waiters: some Sequence<Waiter>) {
+    for waiter in waiters { waiter.resume(returning: AsyncPublisherHandoff(value: nil)) }
   }
 }
 

@@ -1,0 +1,162 @@
+/// The state of the subscriber behind one `values` iterator: the `next()` calls waiting for an element (the
+/// waiters), the demand they stand for, and the upstream subscription.
+///
+/// Each `next()` adds a waiter and one element of demand: requested at once when subscribed, added up and
+/// requested in one go when the subscription arrives. An element goes to the oldest waiter. A completion ends
+/// every waiter: the oldest receives it (a failure is thrown to it) and the others see the end of the sequence.
+/// A failure that arrives while nobody waits is kept and thrown by the next `next()`, once. Cancelling ends
+/// every waiter and cancels the subscription; after completion or cancellation each `next()` returns `nil`.
+///
+/// An element that arrives before the subscription ends every waiter, as Combine does, but keeps their demand
+/// for the subscription to come. An element that arrives while subscribed with nobody waiting means the
+/// upstream sent more than was requested, which traps, as in Combine.
+///
+/// `Waiter` is whatever the iterator resumes (a continuation); the machine only keeps them in order.
+struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
+  private enum State {
+    /// No subscription yet; `demand` counts the `next()` calls made so far, even those already ended.
+    case awaitingSubscription(waiters: [Waiter], demand: Subscribers.Demand)
+    /// Each waiter has requested one element from `subscription`.
+    case subscribed(any Subscription, waiters: [Waiter])
+    /// Finished, failed or cancelled; `failure` arrived while nobody waited and is still to be thrown.
+    case terminal(failure: Failure?)
+    /// Held only inside a mutating method, so that the waiters array is not shared while it changes.
+    case modifying
+  }
+
+  private var state = State.awaitingSubscription(waiters: [], demand: .none)
+
+  init() {}
+
+  /// How many `next()` calls are waiting.
+  var waiterCount: Int {
+    switch state {
+    case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters): waiters.count
+    case .terminal, .modifying: 0
+    }
+  }
+
+  enum SubscriptionAction {
+    case request(any Subscription, Subscribers.Demand)
+    case cancel(any Subscription)
+    case none
+  }
+
+  mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+    switch state {
+    case .awaitingSubscription(let waiters, let demand):
+      state = .subscribed(subscription, waiters: waiters)
+      return demand > 0 ? .request(subscription, demand) : .none
+    case .subscribed, .terminal:
+      return .cancel(subscription)
+    case .modifying:
+      preconditionFailure("AsyncPublisherStateMachine re-entered")
+    }
+  }
+
+  enum InputAction {
+    /// Hand the element to this waiter.
+    case resume(Waiter)
+    /// Drop the element and end these waiters (possibly none).
+    case end([Waiter])
+  }
+
+  mutating func received() -> InputAction {
+    switch state {
+    case .awaitingSubscription(let waiters, let demand):
+      state = .awaitingSubscription(waiters: [], demand: demand)
+      return .end(waiters)
+    case .subscribed(let subscription, var waiters):
+      precondition(!waiters.isEmpty, "values: received an element that no next() requested")
+      state = .modifying
+      let first = waiters.removeFirst()
+      state = .subscribed(subscription, waiters: waiters)
+      return .resume(first)
+    case .terminal:
+      return .end([])
+    case .modifying:
+      preconditionFailure("AsyncPublisherStateMachine re-entered")
+    }
+  }
+
+  enum CompletionAction {
+    /// Give `completion` to `first` and end the sequence for `others`.
+    case complete(first: Waiter, Subscribers.Completion<Failure>, others: ArraySlice<Waiter>)
+    case none
+  }
+
+  mutating func completed(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    switch state {
+    case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters):
+      guard let first = waiters.first else {
+        if case .failure(let failure) = completion {
+          state = .terminal(failure: failure)
+        } else {
+          state = .terminal(failure: nil)
+        }
+        return .none
+      }
+      state = .terminal(failure: nil)
+      return .complete(first: first, completion, others: waiters.dropFirst())
+    case .terminal:
+      return .none
+    case .modifying:
+      preconditionFailure("AsyncPublisherStateMachine re-entered")
+    }
+  }
+
+  enum NextAction {
+    /// Request one element from this subscription; the waiter has been stored.
+    case request(any Subscription)
+    /// The waiter has been stored; its demand goes to the subscription when it arrives.
+    case wait
+    /// The sequence has ended: return `nil`.
+    case end
+    /// Throw this failure, which arrived while nobody waited.
+    case fail(Failure)
+  }
+
+  mutating func next(_ waiter: Waiter) -> NextAction {
+    switch state {
+    case .awaitingSubscription(var waiters, let demand):
+      state = .modifying
+      waiters.append(waiter)
+      state = .awaitingSubscription(waiters: waiters, demand: demand + 1)
+      return .wait
+    case .subscribed(let subscription, var waiters):
+      state = .modifying
+      waiters.append(waiter)
+      state = .subscribed(subscription, waiters: waiters)
+      return .request(subscription)
+    case .terminal(let failure?):
+      state = .terminal(failure: nil)
+      return .fail(failure)
+    case .terminal(nil):
+      return .end
+    case .modifying:
+      preconditionFailure("AsyncPublisherStateMachine re-entered")
+    }
+  }
+
+  /// What a cancel does: end `waiters` and cancel `subscription`, if any.
+  struct CancelAction {
+    var subscription: (any Subscription)?
+    var waiters: [Waiter]
+  }
+
+  mutating func cancelled() -> CancelAction {
+    switch state {
+    case .awaitingSubscription(let waiters, _):
+      state = .terminal(failure: nil)
+      return CancelAction(subscription: nil, waiters: waiters)
+    case .subscribed(let subscription, let waiters):
+      state = .terminal(failure: nil)
+      return CancelAction(subscription: subscription, waiters: waiters)
+    case .terminal:
+      state = .terminal(failure: nil)
+      return CancelAction(subscription: nil, waiters: [])
+    case .modifying:
+      preconditionFailure("AsyncPublisherStateMachine re-entered")
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import Testing
+
+@testable import RillCore
+
+/// The `values` iterator's state machine, driven by hand: waiters are numbers, the failure a test error.
+@Suite struct AsyncPublisherStateMachineTests {
+  private typealias Machine = AsyncPublisherStateMachine<Int, CombiningError>
+
+  @Test func callsBeforeTheSubscriptionAddUpToOneRequest() {
+    var machine = Machine()
+    guard case .wait = machine.next(1), case .wait = machine.next(2) else {
+      Issue.record("next() before the subscription should wait")
+      return
+    }
+    let subscription = CombiningTestSubscription()
+    guard case .request(_, let demand) = machine.subscribed(subscription) else {
+      Issue.record("the subscription should be asked for the waiters' demand")
+      return
+    }
+    #expect(demand == .max(2))
+    #expect(machine.waiterCount == 2)
+    guard case .resume(1) = machine.received(), case .resume(2) = machine.received() else {
+      Issue.record("elements should go to the oldest waiter first")
+      return
+    }
+    #expect(machine.waiterCount == 0)
+  }
+
+  @Test func aSubscriptionWithNobodyWaitingIsNotAskedForAnything() {
+    var machine = Machine()
+    guard case .none = machine.subscribed(CombiningTestSubscription()) else {
+      Issue.record("no demand, no request")
+      return
+    }
+    guard case .cancel = machine.subscribed(CombiningTestSubscription()) else {
+      Issue.record("a second subscription should be cancelled")
+      return
+    }
+    guard case .request = machine.next(1) else {
+      Issue.record("next() while subscribed should request one element")
+      return
+    }
+  }
+
+  @Test func anElementBeforeTheSubscriptionEndsTheWaitersAndKeepsTheirDemand() {
+    var machine = Machine()
+    _ = machine.next(1)
+    _ = machine.next(2)
+    guard case .end(let ended) = machine.received() else {
+      Issue.record("an early element should end the waiters")
+      return
+    }
+    #expect(ended == [1, 2])
+    guard case .request(_, .max(2)) = machine.subscribed(CombiningTestSubscription()) else {
+      Issue.record("the ended waiters' demand should still be requested")
+      return
+    }
+  }
+
+  @Test func aCompletionGoesToTheOldestWaiterAndEndsTheOthers() {
+    var machine = Machine()
+    _ = machine.subscribed(CombiningTestSubscription())
+    _ = machine.next(1)
+    _ = machine.next(2)
+    _ = machine.next(3)
+    guard case .complete(1, .failure(.boom), let others) = machine.completed(.failure(.boom)) else {
+      Issue.record("the oldest waiter should get the failure")
+      return
+    }
+    #expect(Array(others) == [2, 3])
+    guard case .end = machine.next(4) else {
+      Issue.record("after a delivered failure the sequence has ended")
+      return
+    }
+  }
+
+  @Test func aFailureWithNobodyWaitingIsKeptForOneCall() {
+    var machine = Machine()
+    guard case .none = machine.completed(.failure(.boom)), case .none = machine.completed(.failure(.other)) else {
+      Issue.record("a completion with nobody waiting has nothing to do")
+      return
+    }
+    guard case .fail(.boom) = machine.next(1), case .end = machine.next(2) else {
+      Issue.record("the first failure should be thrown once")
+      return
+    }
+  }
+
+  @Test func cancellingEndsTheWaitersAndHandsBackTheSubscriptionOnce() {
+    var machine = Machine()
+    let subscription = CombiningTestSubscription()
+    _ = machine.subscribed(subscription)
+    _ = machine.next(1)
+    let first = machine.cancelled()
+    #expect(first.subscription?.combineIdentifier == subscription.combineIdentifier)
+    #expect(first.waiters == [1])
+    let second = machine.cancelled()
+    #expect(second.subscription == nil)
+    #expect(second.waiters == [])
+    guard case .end = machine.next(2), case .cancel = machine.subscribed(CombiningTestSubscription()) else {
+      Issue.record("after a cancel the sequence has ended and subscriptions are cancelled")
+      return
+    }
+  }
+}

@@ -1,0 +1,296 @@
+import Testing
+
+@testable import RillCore
+
+/// Whether a test runs against `values` of a publisher that cannot fail or one that can.
+enum ValuesMode: CaseIterable, Sendable {
+  case nonThrowing
+  case throwing
+}
+
+/// One `values` iterator over a hand-driven upstream, shared by the tasks of a test, with the failure type
+/// erased so that one test covers both sequences.
+private struct ValuesFixture: Sendable {
+  let subscriber: @Sendable () -> (any Subscriber)?
+  let waiterCount: @Sendable () -> Int
+  let next: @Sendable () async throws -> Int?
+  let send: @Sendable (Int) -> Subscribers.Demand
+  let finish: @Sendable () -> Void
+  let sendSubscription: @Sendable (any Subscription) -> Void
+  let cancel: @Sendable () -> Void
+
+  /// Subscribes at once with `subscription`; with `nil`, the iterator waits until the test sends one.
+  init(_ mode: ValuesMode, subscription: ValuesTestSubscription?) {
+    switch mode {
+    case .nonThrowing:
+      let upstream = ValuesTestUpstream<Int, Never>(subscription: subscription)
+      let iterator = upstream.values.makeAsyncIterator()
+      let shared = SharedValuesIterator(iterator)
+      self.init(upstream, iterator.inner) { try await shared.next() }
+    case .throwing:
+      let upstream = ValuesTestUpstream<Int, ValuesTestFailure>(subscription: subscription)
+      let iterator = upstream.values.makeAsyncIterator()
+      let shared = SharedValuesIterator(iterator)
+      self.init(upstream, iterator.inner) { try await shared.next() }
+    }
+  }
+
+  private init<Failure>(
+    _ upstream: ValuesTestUpstream<Int, Failure>,
+    _ inner: AsyncPublisherInner<Int, Failure>,
+    next: @escaping @Sendable () async throws -> Int?
+  ) {
+    subscriber = { upstream.erasedSubscriber }
+    waiterCount = { inner.waiterCount }
+    self.next = next
+    send = { upstream.send($0) }
+    finish = { upstream.send(completion: .finished) }
+    sendSubscription = { upstream.send(subscription: $0) }
+    cancel = { inner.cancel() }
+  }
+
+  /// Starts `count` tasks calling `next()` and returns once all of them wait.
+  func startWaiting(_ count: Int) async -> [Task<Int?, any Error>] {
+    var tasks: [Task<Int?, any Error>] = []
+    for _ in 0..<count {
+      let waiting = waiterCount() + 1
+      tasks.append(Task { [next] in try await next() })
+      #expect(await valuesEventually { waiterCount() == waiting })
+    }
+    return tasks
+  }
+}
+
+/// What each task got from `next()`, in the order the tasks started.
+private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
+  var results: [Int?] = []
+  for task in tasks { results.append(try await task.value) }
+  return results
+}
+
+/// Several tasks awaiting one `values` iterator: what each `next()` returns and what the upstream is asked.
+///
+/// Elements, completions and cancels arrive before and after the subscription. A lost wake-up hangs, so every
+/// test has a time limit.
+@Suite(.timeLimit(.minutes(1))) struct AsyncPublisherWaitersTests {
+  @Test(arguments: ValuesMode.allCases) func eachWaitingNextRequestsOneElementAndTheOldestGetsIt(
+    mode: ValuesMode
+  ) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    #expect(subscription.history == [])
+    let tasks = await fixture.startWaiting(3)
+    #expect(subscription.history == Array(repeating: .requested(.max(1)), count: 3))
+    for value in 1...3 { #expect(fixture.send(value) == .none) }
+    #expect(try await results(tasks) == [1, 2, 3])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func demandOfCallsBeforeTheSubscriptionIsRequestedInOneGo(
+    mode: ValuesMode
+  ) async throws {
+    let fixture = ValuesFixture(mode, subscription: nil)
+    let tasks = await fixture.startWaiting(3)
+    let subscription = ValuesTestSubscription()
+    fixture.sendSubscription(subscription)
+    #expect(subscription.history == [.requested(.max(3))])
+    for value in 1...3 { #expect(fixture.send(value) == .none) }
+    #expect(try await results(tasks) == [1, 2, 3])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func cancellingOneWaitingTaskEndsEveryWaiterAndCancelsOnce(
+    mode: ValuesMode
+  ) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    let tasks = await fixture.startWaiting(3)
+    tasks[1].cancel()
+    #expect(try await results(tasks) == [nil, nil, nil])
+    #expect(try await fixture.next() == nil)
+    #expect(
+      subscription.history == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1)), .cancelled]
+    )
+  }
+
+  @Test(arguments: ValuesMode.allCases) func cancellingBeforeTheSubscriptionCancelsTheLateSubscription(
+    mode: ValuesMode
+  ) async throws {
+    let fixture = ValuesFixture(mode, subscription: nil)
+    let tasks = await fixture.startWaiting(3)
+    tasks[0].cancel()
+    #expect(try await results(tasks) == [nil, nil, nil])
+    let subscription = ValuesTestSubscription()
+    fixture.sendSubscription(subscription)
+    #expect(subscription.history == [.cancelled])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func aTaskCancelledBeforeCallingNextGetsNilAndCancels(
+    mode: ValuesMode
+  ) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    let task = Task { [next = fixture.next] in
+      while !Task.isCancelled { await Task.yield() }
+      return try await next()
+    }
+    task.cancel()
+    #expect(try await task.value == nil)
+    #expect(subscription.history == [.cancelled])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func cancellingTwiceCancelsTheSubscriptionOnce(mode: ValuesMode) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    let tasks = await fixture.startWaiting(1)
+    fixture.cancel()
+    fixture.cancel()
+    #expect(try await results(tasks) == [nil])
+    #expect(subscription.history == [.requested(.max(1)), .cancelled])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func finishingEndsEveryWaiterAndLaterEventsAreIgnored(
+    mode: ValuesMode
+  ) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    let tasks = await fixture.startWaiting(3)
+    fixture.finish()
+    #expect(try await results(tasks) == [nil, nil, nil])
+    fixture.finish()
+    #expect(fixture.send(42) == .none)
+    tasks[0].cancel()
+    fixture.cancel()
+    #expect(try await fixture.next() == nil)
+    #expect(subscription.history == Array(repeating: .requested(.max(1)), count: 3))
+  }
+
+  @Test(arguments: ValuesMode.allCases) func finishingBeforeTheSubscriptionCancelsTheLateSubscription(
+    mode: ValuesMode
+  ) async throws {
+    let fixture = ValuesFixture(mode, subscription: nil)
+    let tasks = await fixture.startWaiting(2)
+    fixture.finish()
+    #expect(try await results(tasks) == [nil, nil])
+    let subscription = ValuesTestSubscription()
+    fixture.sendSubscription(subscription)
+    #expect(subscription.history == [.cancelled])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func anElementBeforeTheSubscriptionEndsWaitersButKeepsTheirDemand(
+    mode: ValuesMode
+  ) async throws {
+    let fixture = ValuesFixture(mode, subscription: nil)
+    let tasks = await fixture.startWaiting(2)
+    #expect(fixture.send(42) == .none)
+    #expect(try await results(tasks) == [nil, nil])
+    let subscription = ValuesTestSubscription()
+    fixture.sendSubscription(subscription)
+    #expect(subscription.history == [.requested(.max(2))])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func aSecondSubscriptionIsCancelled(mode: ValuesMode) {
+    let first = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: first)
+    let second = ValuesTestSubscription()
+    fixture.sendSubscription(second)
+    #expect(second.history == [.cancelled])
+    fixture.sendSubscription(first)
+    #expect(first.history == [.cancelled])
+  }
+
+  @Test(arguments: ValuesMode.allCases) func theSubscriberIsCancellable(mode: ValuesMode) {
+    let fixture = ValuesFixture(mode, subscription: ValuesTestSubscription())
+    #expect(fixture.subscriber() is any Cancellable)
+  }
+
+  @Test func anElementNobodyRequestedTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ValuesTestUpstream<Int, Never>(subscription: nil)
+      let iterator = upstream.values.makeAsyncIterator()
+      withExtendedLifetime(iterator) {
+        _ = upstream.send(1)
+        upstream.send(subscription: ValuesTestSubscription())
+        _ = upstream.send(2)
+      }
+    }
+  }
+}
+
+/// How a throwing `values` sequence hands a failure to the tasks awaiting it.
+@Suite(.timeLimit(.minutes(1))) struct AsyncThrowingPublisherFailureTests {
+  private typealias Upstream = ValuesTestUpstream<Int, ValuesTestFailure>
+
+  private func start(
+    _ count: Int,
+    on inner: AsyncPublisherInner<Int, ValuesTestFailure>,
+    _ shared: SharedValuesIterator<AsyncThrowingPublisher<Upstream>.Iterator>
+  ) async
+    -> [Task<Int?, any Error>]
+  {
+    var tasks: [Task<Int?, any Error>] = []
+    for index in 0..<count {
+      tasks.append(Task { try await shared.next() })
+      #expect(await valuesEventually { inner.waiterCount == index + 1 })
+    }
+    return tasks
+  }
+
+  @Test(arguments: [true, false]) func aFailureIsThrownToTheOldestWaiterAndEndsTheOthers(subscribed: Bool) async throws
+  {
+    let subscription = ValuesTestSubscription()
+    let upstream = Upstream(subscription: subscribed ? subscription : nil)
+    let iterator = upstream.values.makeAsyncIterator()
+    weak var weakFailure: ValuesTestFailure?
+    do {
+      let tasks = await start(2, on: iterator.inner, SharedValuesIterator(iterator))
+      do {
+        let failure = ValuesTestFailure()
+        weakFailure = failure
+        upstream.send(completion: .failure(failure))
+      }
+      await #expect(throws: ValuesTestFailure.self) { try await tasks[0].value }
+      #expect(try await tasks[1].value == nil)
+    }
+    #expect(weakFailure == nil, "a delivered failure is not kept")
+    var iteratorCopy = iterator
+    #expect(try await iteratorCopy.next() == nil)
+    if subscribed {
+      #expect(subscription.history == [.requested(.max(1)), .requested(.max(1))])
+    } else {
+      upstream.send(subscription: subscription)
+      #expect(subscription.history == [.cancelled])
+    }
+  }
+
+  @Test func aFailureWithNobodyWaitingIsThrownByTheNextCallOnce() async throws {
+    let subscription = ValuesTestSubscription()
+    let upstream = Upstream(subscription: subscription)
+    var iterator = upstream.values.makeAsyncIterator()
+    let first = ValuesTestFailure()
+    upstream.send(completion: .failure(first))
+    upstream.send(completion: .failure(ValuesTestFailure()))
+    do {
+      _ = try await iterator.next()
+      Issue.record("next() did not throw")
+    } catch {
+      #expect(error as? ValuesTestFailure === first)
+    }
+    #expect(try await iterator.next() == nil)
+    upstream.send(completion: .failure(ValuesTestFailure()))
+    #expect(try await iterator.next() == nil)
+    #expect(subscription.history == [])
+  }
+
+  @Test func aFailureThrownLaterIsNotKeptAfterwards() async throws {
+    let upstream = Upstream(subscription: ValuesTestSubscription())
+    var iterator = upstream.values.makeAsyncIterator()
+    weak var weakFailure: ValuesTestFailure?
+    do {
+      let failure = ValuesTestFailure()
+      weakFailure = failure
+      upstream.send(completion: .failure(failure))
+    }
+    #expect(weakFailure != nil)
+    await #expect(throws: ValuesTestFailure.self) { try await iterator.next() }
+    #expect(weakFailure == nil)
+  }
+}
