@@ -66,8 +66,11 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case .awaitingSubscription(let waiters, let demand):
       state = .awaitingSubscription(waiters: [], demand: demand)
       return .end(waiters)
+    case .subscribed(_, let waiters) where waiters.isEmpty:
+      // An element beyond the demand that `next()` requested: the upstream broke the contract. Combine traps;
+      // Rill drops it and keeps going (TheContract.md, "Where Combine traps and Rill does not").
+      return .end([])
     case .subscribed(let subscription, var waiters):
-      precondition(!waiters.isEmpty, "values: received an element that no next() requested")
       state = .modifying
       let first = waiters.removeFirst()
       state = .subscribed(subscription, waiters: waiters)

@@ -202,16 +202,16 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     #expect(fixture.subscriber() is any Cancellable)
   }
 
-  @Test func anElementNobodyRequestedTraps() async {
-    await #expect(processExitsWith: .failure) {
-      let upstream = ValuesTestUpstream<Int, Never>(subscription: nil)
-      let iterator = upstream.values.makeAsyncIterator()
-      withExtendedLifetime(iterator) {
-        _ = upstream.send(1)
-        upstream.send(subscription: ValuesTestSubscription())
-        _ = upstream.send(2)
-      }
-    }
+  /// Combine traps on an element that no `next()` asked for; Rill drops it, and the next `next()` gets the
+  /// element after it.
+  @Test(arguments: ValuesMode.allCases) func anElementNobodyRequestedIsDropped(mode: ValuesMode) async throws {
+    let subscription = ValuesTestSubscription()
+    let fixture = ValuesFixture(mode, subscription: subscription)
+    #expect(fixture.send(1) == .none)
+    let tasks = await fixture.startWaiting(1)
+    #expect(fixture.send(2) == .none)
+    #expect(try await results(tasks) == [2])
+    #expect(subscription.history == [.requested(.max(1))])
   }
 }
 
