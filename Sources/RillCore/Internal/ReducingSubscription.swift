@@ -25,11 +25,24 @@ protocol ReducingRule<Input, Output, Failure> {
 
   /// The failure to publish when upstream fails.
   func failure(_ error: UpstreamFailure) -> Failure
+
+  /// The children of the subscription's mirror, labelled as Combine labels them; `partial` is `nil` once the
+  /// reduction has ended or while a fold runs.
+  func mirrorChildren(downstream: Any, partial: Partial?, link: SubscriptionState) -> [Mirror.Child]
 }
 
 extension ReducingRule where UpstreamFailure == Failure {
   @inlinable
   func failure(_ error: UpstreamFailure) -> Failure { error }
+}
+
+extension ReducingRule {
+  /// Combine's reduce-like subscriptions show their downstream, the running result, the initial value and the
+  /// state of the link to upstream.
+  @usableFromInline
+  func mirrorChildren(downstream: Any, partial: Partial?, link: SubscriptionState) -> [Mirror.Child] {
+    [("downstream", downstream), ("result", partial as Any), ("initial", initial), ("status", link)]
+  }
 }
 
 /// What a reducing rule decided about one element.
@@ -103,8 +116,11 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   @usableFromInline var description: String { rule.name }
 
   @usableFromInline var customMirror: Mirror {
-    let phase = state.withLock { $0.phase }
-    return Mirror(self, children: ["downstream": downstream, "phase": phase])
+    let (partial, link) = state.withLock { state -> (Rule.Partial?, SubscriptionState) in
+      guard case .reducing(let partial) = state.phase else { return (nil, state.upstream) }
+      return (partial, state.upstream)
+    }
+    return Mirror(self, children: rule.mirrorChildren(downstream: downstream, partial: partial, link: link))
   }
 
   @usableFromInline var playgroundDescription: Any { description }
@@ -188,9 +204,14 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     }
   }
 
+  /// Cancels upstream and drops the reduction.
+  ///
+  /// Before the subscription arrives there is nothing to cancel, and,
+  /// as in Combine, a subscription that arrives later is still taken and asked for `.unlimited`.
   @inlinable
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
+      guard !state.upstream.isAwaitingSubscription else { return nil }
       state.phase = .ended
       return state.upstream.terminate()
     }

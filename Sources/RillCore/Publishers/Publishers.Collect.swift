@@ -112,6 +112,12 @@ struct CollectRule<Input, Failure: Error>: ReducingRule {
 
   @inlinable
   func result(_ partial: consuming [Input]) -> [Input]? { partial }
+
+  /// Combine's `collect()` subscription shows only how many elements it holds.
+  @usableFromInline
+  func mirrorChildren(downstream: Any, partial: [Input]?, link: SubscriptionState) -> [Mirror.Child] {
+    [("count", partial?.count ?? 0)]
+  }
 }
 
 extension Publishers.CollectByCount {

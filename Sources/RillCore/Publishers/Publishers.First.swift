@@ -98,8 +98,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
+      // Combine names this subscription "TryFirst", though it is not the throwing variant.
       let rule = FirstLastRule<Upstream.Output, Failure, Failure>(
-        name: "FirstWhere",
+        name: "TryFirst",
         stopsAtMatch: true,
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }

@@ -1,0 +1,80 @@
+import RillCore
+import Testing
+
+/// What the reduce-like operators (`count`, `reduce`, `first`, `contains`, ...) share with Combine's before their
+/// upstream subscription arrives, and how they show themselves in the debugger.
+@Suite struct ReducingSubscriptionTests {
+  /// Subscribes `recorder` through `makeOperator` to an upstream that holds back its subscription, and returns that
+  /// upstream, whose held subscriber is the operator's subscription.
+  private func held<P: Publisher>(
+    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
+    recorder: OpsMiscRecorder<P.Output, P.Failure>
+  ) -> HeldSubscriberUpstream<Int, Never> {
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    makeOperator(upstream).subscribe(recorder)
+    return upstream
+  }
+
+  /// A cancel before the subscription arrives has nothing to cancel; the subscription that arrives later is taken
+  /// and asked for everything, as Combine does.
+  @Test func cancelBeforeSubscriptionStillRequestsUnlimited() throws {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.count() }, recorder: recorder)
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = OpsMiscSubscription()
+    upstream.sendSubscription(subscription)
+    #expect(subscription.requests == [.unlimited])
+    #expect(!subscription.isCancelled)
+  }
+
+  @Test func cancelAfterSubscriptionStillCancels() throws {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.reduce(0, +) }, recorder: recorder)
+    let subscription = OpsMiscSubscription()
+    upstream.sendSubscription(subscription)
+    try #require(upstream.operatorSubscription).cancel()
+    #expect(subscription.requests == [.unlimited])
+    #expect(subscription.cancelCount == 1)
+  }
+
+  /// Cancelling after upstream finished, while the result waits for demand, drops the result.
+  @Test func cancelWhileTheResultWaitsForDemandDropsIt() throws {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.count() }, recorder: recorder)
+    upstream.sendSubscription(OpsMiscSubscription())
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func mirrorShowsDownstreamResultInitialAndStatus() throws {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.reduce(5, +) }, recorder: recorder)
+    let subscription = try #require(upstream.operatorSubscription)
+    let mirror = try #require(subscription as? any CustomReflectable).customMirror
+    #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+    #expect(
+      mirror.children.map { String(describing: $0.value) }.dropFirst() == ["Optional(5)", "5", "awaitingSubscription"]
+    )
+  }
+
+  @Test func collectMirrorShowsTheCount() throws {
+    let recorder = OpsMiscRecorder<[Int], Never>(demand: .none)
+    let upstream = held({ $0.collect() }, recorder: recorder)
+    upstream.sendSubscription(OpsMiscSubscription())
+    _ = upstream.send(1)
+    _ = upstream.send(2)
+    let subscription = try #require(upstream.operatorSubscription)
+    let mirror = try #require(subscription as? any CustomReflectable).customMirror
+    #expect(mirror.children.map(\.label) == ["count"])
+    #expect(mirror.children.map { String(describing: $0.value) } == ["2"])
+  }
+
+  /// Combine names `first(where:)`'s subscription "TryFirst".
+  @Test func firstWhereIsDescribedAsCombineDescribesIt() {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.first { $0 > 1 } }, recorder: recorder)
+    #expect((upstream.operatorSubscription as? any CustomStringConvertible)?.description == "TryFirst")
+  }
+}
