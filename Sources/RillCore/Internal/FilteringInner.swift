@@ -12,12 +12,39 @@ enum FilteringStep<Output, Failure: Error> {
   case fail(Failure)
 }
 
+/// Where Combine's filter-like operators differ: what happens before the upstream subscription arrives, and what
+/// the debugger shows.
+struct FilteringTraits<Memory> {
+  /// Whether elements that arrive before the upstream subscription go through the operator to downstream, with
+  /// downstream's demand returned (`tryMap`, `tryScan`, `output(in:)`), or are dropped.
+  var forwardsEarlyElements = false
+
+  /// Whether a cancel that arrives before the upstream subscription ends the link, so that the subscription is
+  /// cancelled when it comes (`tryFilter`, `removeDuplicates`, `prefix(while:)`, ...), or does nothing, so that the
+  /// subscription is taken as usual (`tryMap`, `tryScan`, `drop(while:)`, `output(in:)`).
+  var earlyCancelEndsLink = true
+
+  /// The subscription's mirror children, from downstream, the operator's memory and the link to upstream.
+  var mirrorChildren: (_ downstream: Any, _ memory: Memory, _ link: SubscriptionState) -> [Mirror.Child] = {
+    downstream,
+    _,
+    _ in [("downstream", downstream)]
+  }
+
+  /// The traits of the operators that Combine builds as plain pass-throughs: early elements go through, an early
+  /// cancel does nothing, and the mirror has no children.
+  static var passThrough: FilteringTraits {
+    FilteringTraits(forwardsEarlyElements: true, earlyCancelEndsLink: false) { _, _, _ in [] }
+  }
+}
+
 /// The shared subscriber and subscription of the filter-like operators (`tryMap`, `tryFilter`, `tryScan`,
 /// `removeDuplicates`, `prefix(while:)`, `drop(while:)`, `output(in:)` and their `try` variants).
 ///
 /// Downstream's demand goes straight upstream; each element is handed to `step` together with the operator's
 /// per-subscription `Memory`, and the returned `FilteringStep` says what to do. Steps that end the stream
-/// cancel upstream before completing downstream.
+/// cancel upstream before completing downstream. A completion that arrives before the upstream subscription is
+/// ignored; the operator's `FilteringTraits` say what happens to early elements and cancels.
 // SAFETY: all mutable state (the link to upstream and the memory) is in `state`; `step`, upstream and
 // downstream are called outside the lock.
 final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Subscriber>: Subscriber, Subscription,
@@ -40,23 +67,30 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
 
   private let convertFailure: (UpstreamFailure) -> Downstream.Failure
 
+  private let traits: FilteringTraits<Memory>
+
   let description: String
 
   init(
     _ name: String,
     downstream: Downstream,
     memory: Memory,
+    traits: FilteringTraits<Memory> = FilteringTraits(),
     convertFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     step: @escaping Step
   ) {
     description = name
     self.downstream = downstream
     state = Locked(State(memory: memory))
+    self.traits = traits
     self.convertFailure = convertFailure
     self.step = step
   }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  var customMirror: Mirror {
+    let (memory, link) = state.withLock { ($0.memory, $0.link) }
+    return Mirror(self, children: traits.mirrorChildren(downstream, memory, link))
+  }
 
   var playgroundDescription: Any { description }
 
@@ -69,7 +103,10 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let current = state.withLock { state -> Memory? in state.link.isSubscribed ? .some(state.memory) : nil }
+    let forwardsEarly = traits.forwardsEarlyElements
+    let current = state.withLock { state -> Memory? in
+      state.link.isSubscribed || (forwardsEarly && state.link.isAwaitingSubscription) ? .some(state.memory) : nil
+    }
     guard var memory = current else { return .none }
     let next = step(&memory, input)
     if MemoryLayout<Memory>.size != 0 {
@@ -81,8 +118,9 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     case .drop:
       return .max(1)
     case .sendAndFinish(let output):
-      _ = downstream.receive(output)
+      let demand = downstream.receive(output)
       end(with: .finished)
+      return demand
     case .finish:
       end(with: .finished)
     case .fail(let error):
@@ -92,7 +130,7 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard state.withLock({ $0.link.terminate() }) != nil else { return }
+    guard state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) != nil else { return }
     switch completion {
     case .finished: downstream.receive(completion: .finished)
     case .failure(let error): downstream.receive(completion: .failure(convertFailure(error)))
@@ -105,12 +143,16 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   func cancel() {
-    state.withLock { $0.link.terminate() }?.cancel()
+    let endsEarly = traits.earlyCancelEndsLink
+    state.withLock { state in
+      state.link.isAwaitingSubscription && !endsEarly ? nil : state.link.terminate()
+    }?.cancel()
   }
 
-  /// Cancels upstream and completes downstream, unless the link already ended (say, downstream cancelled).
+  /// Cancels upstream and completes downstream, unless the link already ended (say, downstream cancelled) or has not
+  /// begun (an early element ends nothing).
   private func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-    guard let upstream = state.withLock({ $0.link.terminate() }) else { return }
+    guard let upstream = state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) else { return }
     upstream.cancel()
     downstream.receive(completion: completion)
   }

@@ -30,13 +30,15 @@ extension Publishers {
     public let count: Int
 
     /// Creates a publisher that omits a specified number of elements before republishing later elements.
+    ///
+    /// A negative `count` traps when a subscriber attaches, as in Combine.
     public init(upstream: Upstream, count: Int) {
-      precondition(count >= 0, "dropFirst: count must not be negative")
       self.upstream = upstream
       self.count = count
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+      precondition(count >= 0, "dropFirst: count must not be negative")
       let inner = Inner(downstream: subscriber, count: count)
       subscriber.receive(subscription: inner)
       upstream.subscribe(inner)
@@ -47,6 +49,10 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
+  /// As in Combine, elements and completions that arrive before the upstream subscription are handled as if it had
+  /// come. Downstream holds this subscription before upstream's arrives, so a cancel before it is a real one: unlike
+  /// Combine, which then takes the subscription as usual, it ends the link, and the subscription is cancelled when it
+  /// comes, so that nothing is delivered after the cancel.
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -69,7 +75,7 @@ extension Publishers.Drop {
 
     var description: String { "Drop" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -88,7 +94,7 @@ extension Publishers.Drop {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isDropped = state.withLock { state -> Bool? in
-        guard state.link.isSubscribed else { return nil }
+        guard !state.link.isTerminal else { return nil }
         guard state.remaining > 0 else { return false }
         state.remaining -= 1
         return true
@@ -98,8 +104,12 @@ extension Publishers.Drop {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard state.withLock({ $0.link.terminate() }) != nil else { return }
-      downstream.receive(completion: completion)
+      let isLive = state.withLock { state -> Bool in
+        guard !state.link.isTerminal else { return false }
+        _ = state.link.terminate()
+        return true
+      }
+      if isLive { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -57,7 +57,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
       upstream.receive(
-        subscriber: FilteringInner("DropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) {
+        subscriber: FilteringInner(
+          "DropWhile",
+          downstream: subscriber,
+          memory: true,
+          traits: FilteringTraits(earlyCancelEndsLink: false) { _, _, _ in [] },
+          convertFailure: { $0 }
+        ) {
           dropping,
           input in
           if dropping, predicate(input) { return .drop }
@@ -91,7 +97,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
       upstream.receive(
-        subscriber: FilteringInner("TryDropWhile", downstream: subscriber, memory: true, convertFailure: { $0 }) {
+        subscriber: FilteringInner(
+          "TryDropWhile",
+          downstream: subscriber,
+          memory: true,
+          traits: FilteringTraits(earlyCancelEndsLink: false) { _, _, _ in [] },
+          convertFailure: { $0 }
+        ) {
           dropping,
           input in
           do {

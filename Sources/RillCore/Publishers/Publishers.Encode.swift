@@ -100,6 +100,9 @@ extension Publishers {
 
 /// The engine of `encode` and `decode`: transforms each element with a throwing closure, and on a throw cancels
 /// upstream and fails downstream with the error.
+///
+/// As in Combine, elements and completions that arrive before the upstream subscription are passed on, and a cancel
+/// before it does nothing.
 // SAFETY: all mutable state is in `state`; the transform, downstream and upstream are called outside the lock.
 private final class CodingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -131,7 +134,13 @@ where Downstream.Failure == any Error {
 
   var description: String { name }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any]) }
+  var customMirror: Mirror {
+    let (downstream, link) = state.withLock { ($0.downstream, $0.link) }
+    let children: KeyValuePairs<String, Any> = [
+      "downstream": downstream as Any, "finished": link.isTerminal, "upstreamSubscription": link.upstream as Any,
+    ]
+    return Mirror(self, children: children)
+  }
 
   var playgroundDescription: Any { description }
 
@@ -148,14 +157,14 @@ where Downstream.Failure == any Error {
   }
 
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-    guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
+    guard let downstream = state.withLock({ $0.downstream }) else { return .none }
     let output: Downstream.Input
     do {
       output = try transform(input)
     } catch {
       let (upstream, current) = state.withLock { $0.terminate() }
-      guard let upstream, let current else { return .none }
-      upstream.cancel()
+      guard let current else { return .none }
+      upstream?.cancel()
       current.receive(completion: .failure(error))
       return .none
     }
@@ -163,7 +172,7 @@ where Downstream.Failure == any Error {
   }
 
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    guard case (.some, let downstream?) = state.withLock({ $0.terminate() }) else { return }
+    guard case (_, let downstream?) = state.withLock({ $0.terminate() }) else { return }
     downstream.receive(completion: completion.mapError { $0 as any Error })
   }
 
@@ -173,7 +182,9 @@ where Downstream.Failure == any Error {
   }
 
   func cancel() {
-    let (upstream, downstream) = state.withLock { $0.terminate() }
+    let (upstream, downstream) = state.withLock { state in
+      state.link.isAwaitingSubscription ? (nil, nil) : state.terminate()
+    }
     upstream?.cancel()
     _ = downstream
   }

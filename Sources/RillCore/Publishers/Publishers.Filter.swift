@@ -128,7 +128,7 @@ extension Publishers.Filter {
     var description: String { "Filter" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -105,6 +105,9 @@ extension Publishers.HandleEvents {
     let receiveRequest: ((Subscribers.Demand) -> Void)?
   }
 
+  /// As in Combine, elements and completions that arrive before the upstream subscription are handled as if it had
+  /// come, and a cancel before it runs `receiveCancel` and nothing else: the subscription is still taken when it
+  /// comes.
   // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -148,7 +151,7 @@ extension Publishers.HandleEvents {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let current = state.withLock { state -> (Events, Downstream)? in
-        guard state.link.isSubscribed, let events = state.events, let downstream = state.downstream else {
+        guard !state.link.isTerminal, let events = state.events, let downstream = state.downstream else {
           return nil
         }
         return (events, downstream)
@@ -164,7 +167,8 @@ extension Publishers.HandleEvents {
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let current = state.withLock { state -> (Events?, Downstream?)? in
-        guard state.link.terminate() != nil else { return nil }
+        guard !state.link.isTerminal else { return nil }
+        _ = state.link.terminate()
         defer {
           state.events = nil
           state.downstream = nil
@@ -182,6 +186,10 @@ extension Publishers.HandleEvents {
     }
 
     func cancel() {
+      if let early = state.withLock({ $0.link.isAwaitingSubscription ? $0.events : nil }) {
+        early.receiveCancel?()
+        return
+      }
       let (upstream, events, downstream) = state.withLock { state in
         defer {
           state.events = nil

@@ -52,7 +52,7 @@ extension Publishers.IgnoreOutput {
 
     var description: String { "IgnoreOutput" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 

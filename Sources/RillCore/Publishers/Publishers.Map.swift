@@ -93,7 +93,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let transform = self.transform
       upstream.receive(
-        subscriber: FilteringInner("TryMap", downstream: subscriber, memory: (), convertFailure: { $0 }) { _, input in
+        subscriber: FilteringInner(
+          "TryMap",
+          downstream: subscriber,
+          memory: (),
+          traits: .passThrough,
+          convertFailure: { $0 }
+        ) { _, input in
           do { return .send(try transform(input)) } catch { return .fail(error) }
         }
       )
@@ -137,7 +143,7 @@ extension Publishers.Map {
     var description: String { "Map" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

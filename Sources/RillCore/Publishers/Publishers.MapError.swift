@@ -56,7 +56,7 @@ extension Publishers.MapError {
 
     var description: String { "MapError" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 

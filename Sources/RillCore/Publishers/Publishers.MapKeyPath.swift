@@ -69,7 +69,9 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let keyPath = self.keyPath
-      upstream.subscribe(MapKeyPathInner(name: "ValueForKey", downstream: subscriber) { $0[keyPath: keyPath] })
+      upstream.subscribe(
+        MapKeyPathInner(name: "ValueForKey", downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] }
+      )
     }
   }
 
@@ -97,7 +99,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
       upstream.receive(
-        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) {
+        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
         }
       )
@@ -137,7 +139,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
       upstream.receive(
-        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber) {
+        subscriber: MapKeyPathInner(
+          name: "ValueForKeys",
+          downstream: subscriber,
+          keyPaths: [keyPath0, keyPath1, keyPath2]
+        ) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
         }
       )
@@ -151,16 +157,23 @@ private struct MapKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: S
 where Downstream.Failure == Failure {
   let description: String
   let downstream: Downstream
+  /// The key paths, shown in the mirror as Combine shows them.
+  let keyPaths: [AnyKeyPath]
   let project: (Input) -> Downstream.Input
   let combineIdentifier = CombineIdentifier()
 
-  init(name: String, downstream: Downstream, project: @escaping (Input) -> Downstream.Input) {
+  init(name: String, downstream: Downstream, keyPaths: [AnyKeyPath], project: @escaping (Input) -> Downstream.Input) {
     description = name
     self.downstream = downstream
+    self.keyPaths = keyPaths
     self.project = project
   }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  /// One key path is labelled `keyPath`; several are `keyPath0`, `keyPath1`, ...
+  var customMirror: Mirror {
+    let labels = keyPaths.count == 1 ? ["keyPath"] : keyPaths.indices.map { "keyPath\($0)" }
+    return Mirror(self, children: zip(labels, keyPaths).map { (label: $0, value: $1 as Any) })
+  }
 
   var playgroundDescription: Any { description }
 

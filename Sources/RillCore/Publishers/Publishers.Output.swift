@@ -68,7 +68,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let (lower, last) = (range.lowerBound, range.upperBound - 1)
       upstream.receive(
-        subscriber: FilteringInner("Output", downstream: subscriber, memory: 0, convertFailure: { $0 }) {
+        subscriber: FilteringInner(
+          "Output",
+          downstream: subscriber,
+          memory: 0,
+          traits: .passThrough,
+          convertFailure: { $0 }
+        ) {
           index,
           input in
           defer { index &+= 1 }

@@ -63,6 +63,8 @@ extension Publishers {
 }
 
 extension Publishers.Print {
+  /// As in Combine, elements and completions that arrive before the upstream subscription are logged and passed on,
+  /// and a cancel before it is logged and nothing else: the subscription is still taken when it comes.
   // SAFETY: all mutable state is in `state`; the stream, downstream and upstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -135,7 +137,7 @@ extension Publishers.Print {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       log("receive value: (\(input))")
-      guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
+      guard let downstream = state.withLock({ $0.downstream }) else { return .none }
       let demand = downstream.receive(input)
       if demand != .none {
         log(Self.describe(demand) + " (synchronous)")
@@ -158,7 +160,7 @@ extension Publishers.Print {
 
     func cancel() {
       log("receive cancel")
-      let (upstream, downstream) = state.withLock { $0.terminate() }
+      let (upstream, downstream) = state.withLock { $0.link.isAwaitingSubscription ? (nil, nil) : $0.terminate() }
       upstream?.cancel()
       _ = downstream
     }

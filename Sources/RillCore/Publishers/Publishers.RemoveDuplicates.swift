@@ -79,6 +79,7 @@ extension Publishers {
           "RemoveDuplicates",
           downstream: subscriber,
           memory: Output?.none,
+          traits: FilteringTraits { downstream, last, _ in [("downstream", downstream), ("last", last as Any)] },
           convertFailure: { $0 }
         ) {
           previous,
@@ -118,6 +119,7 @@ extension Publishers {
           "TryRemoveDuplicates",
           downstream: subscriber,
           memory: Output?.none,
+          traits: FilteringTraits { downstream, last, _ in [("downstream", downstream), ("last", last as Any)] },
           convertFailure: { $0 }
         ) {
           previous,

@@ -69,7 +69,7 @@ extension Publishers.ReplaceEmpty {
 
     var description: String { "ReplaceEmpty" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -123,7 +123,9 @@ extension Publishers.ReplaceEmpty {
     }
 
     func cancel() {
+      // As in Combine, a cancel before the upstream subscription arrives does nothing.
       let upstream = state.withLock { state -> (any Subscription)? in
+        guard !state.link.isAwaitingSubscription else { return nil }
         state.isAwaitingDemand = false
         return state.link.terminate()
       }

@@ -68,7 +68,7 @@ extension Publishers.ReplaceError {
 
     var description: String { "ReplaceError" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -124,7 +124,9 @@ extension Publishers.ReplaceError {
     }
 
     func cancel() {
+      // As in Combine, a cancel before the upstream subscription arrives does nothing.
       let upstream = state.withLock { state -> (any Subscription)? in
+        guard !state.link.isAwaitingSubscription else { return nil }
         state.isAwaitingDemand = false
         return state.link.terminate()
       }

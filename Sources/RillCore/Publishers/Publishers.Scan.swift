@@ -112,7 +112,15 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let next = nextPartialResult
       upstream.receive(
-        subscriber: FilteringInner("TryScan", downstream: subscriber, memory: initialResult, convertFailure: { $0 }) {
+        subscriber: FilteringInner(
+          "TryScan",
+          downstream: subscriber,
+          memory: initialResult,
+          traits: FilteringTraits(forwardsEarlyElements: true, earlyCancelEndsLink: false) { downstream, result, link in
+            [("downstream", downstream), ("status", link), ("result", result)]
+          },
+          convertFailure: { $0 }
+        ) {
           result,
           input in
           do {

@@ -53,7 +53,7 @@ extension Publishers.SetFailureType {
 
     var description: String { "SetFailureType" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 

@@ -1,0 +1,125 @@
+import RillCore
+import Testing
+
+/// What the simple operators do with events that reach them before their upstream subscription, where Combine's
+/// operators differ from one another: some pass elements on, some ignore a cancel, some end the link.
+@Suite struct BeforeSubscriptionTests {
+  /// Encodes by describing the value, enough to see that elements go through `encode`.
+  private struct DescribingEncoder: TopLevelEncoder {
+    func encode<T: Encodable>(_ value: T) throws -> String { "\(value)" }
+  }
+
+  /// Subscribes `recorder` through `makeOperator` to an upstream that holds back its subscription.
+  private func held<P: Publisher>(
+    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
+    recorder: OpsMiscRecorder<P.Output, P.Failure>
+  ) -> HeldSubscriberUpstream<Int, Never> {
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    makeOperator(upstream).subscribe(recorder)
+    return upstream
+  }
+
+  /// Cancels the operator before its subscription arrives, sends one, and returns it.
+  private func cancelThenSubscribe<P: Publisher>(
+    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P
+  ) throws -> OpsMiscSubscription where P.Output: Equatable {
+    let upstream = held(makeOperator, recorder: OpsMiscRecorder(demand: .none))
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = OpsMiscSubscription()
+    upstream.sendSubscription(subscription)
+    return subscription
+  }
+
+  @Test func passThroughOperatorsForwardEarlyElementsWithDownstreamDemand() {
+    func check<P: Publisher>(_ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P, expected: P.Output)
+    where P.Output: Equatable {
+      let recorder = OpsMiscRecorder<P.Output, P.Failure>(demand: .none) { _ in .max(42) }
+      let upstream = held(makeOperator, recorder: recorder)
+      #expect(upstream.send(1) == .max(42))
+      #expect(recorder.events == [.value(expected)])
+    }
+    check({ $0.tryMap { $0 * 2 } }, expected: 2)
+    check({ $0.tryScan(10) { $0 + $1 } }, expected: 11)
+    check({ $0.handleEvents() }, expected: 1)
+    check({ $0.print(to: OpsMiscTextStream()) }, expected: 1)
+    check({ $0.output(in: 0..<3) }, expected: 1)
+  }
+
+  @Test func dropPassesEarlyElementsOnAfterDroppingItsCount() {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(3) }
+    let upstream = held({ $0.dropFirst(1) }, recorder: recorder)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .max(3))
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(2), .finished])
+  }
+
+  @Test func filteringOperatorsDropEarlyElements() {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(42) }
+    let upstream = held({ $0.drop { $0 < 0 } }, recorder: recorder)
+    #expect(upstream.send(1) == .none)
+    #expect(recorder.events.isEmpty)
+  }
+
+  /// `output(in:)` ignores an early completion and takes the subscription that comes after it.
+  @Test func outputIgnoresAnEarlyCompletion() {
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held({ $0.output(in: 0..<3) }, recorder: recorder)
+    upstream.send(completion: .finished)
+    let subscription = OpsMiscSubscription()
+    upstream.sendSubscription(subscription)
+    #expect(recorder.events == [.subscription])
+    #expect(!subscription.isCancelled)
+  }
+
+  @Test func encodeForwardsEarlyElementsAndCompletions() {
+    let recorder = OpsMiscRecorder<String, any Error>(demand: .none) { _ in .max(42) }
+    let upstream = held({ $0.encode(encoder: DescribingEncoder()) }, recorder: recorder)
+    #expect(upstream.send(1) == .max(42))
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.value("1"), .finished])
+  }
+
+  @Test func anEarlyCancelIsIgnoredWhereCombineIgnoresIt() throws {
+    #expect(try cancelThenSubscribe { $0.tryMap { $0 } }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.tryScan(0, +) }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.output(in: 0..<3) }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.drop { $0 < 0 } }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.print(to: OpsMiscTextStream()) }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.handleEvents() }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.encode(encoder: DescribingEncoder()) }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.replaceError(with: 0) }.isCancelled == false)
+    #expect(try cancelThenSubscribe { $0.replaceEmpty(with: 0) }.requests == [.unlimited])
+  }
+
+  @Test func anEarlyCancelEndsTheLinkWhereCombineEndsIt() throws {
+    #expect(try cancelThenSubscribe { $0.tryFilter { _ in true } }.isCancelled)
+    #expect(try cancelThenSubscribe { $0.removeDuplicates() }.isCancelled)
+    #expect(try cancelThenSubscribe { $0.prefix { _ in true } }.isCancelled)
+    #expect(try cancelThenSubscribe { $0.dropFirst() }.isCancelled)
+  }
+
+  @Test func handleEventsRunsReceiveCancelForAnEarlyCancelAndStillTakesTheSubscription() throws {
+    var log: [String] = []
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let upstream = held(
+      {
+        $0.handleEvents(
+          receiveSubscription: { _ in log.append("subscription") },
+          receiveCancel: { log.append("cancel") }
+        )
+      },
+      recorder: recorder
+    )
+    try #require(upstream.operatorSubscription).cancel()
+    upstream.sendSubscription(OpsMiscSubscription())
+    #expect(log == ["cancel", "subscription"])
+    #expect(recorder.events == [.subscription])
+  }
+
+  /// Combine checks `dropFirst`'s count when a subscriber attaches, not when the publisher is made.
+  @Test func dropFirstWithANegativeCountCanBeMade() {
+    let drop = Publishers.Drop(upstream: Just(1), count: -1)
+    #expect(drop.count == -1)
+  }
+}
