@@ -107,6 +107,11 @@ extension Publishers {
 extension Publishers.Breakpoint {
   /// Stops the process in the debugger, or ends it when no debugger is attached.
   static func stopInDebugger() {
+    #if canImport(Glibc) || canImport(Musl)
+    // Swift's backtracer handles SIGTRAP on Linux and returns from the handler, which would let the process run on;
+    // SIGTRAP's default action ends it, as on Darwin. A debugger still stops on the signal.
+    _ = signal(SIGTRAP, SIG_DFL)
+    #endif
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     _ = raise(SIGTRAP)
     #else

@@ -1,6 +1,12 @@
 import RillCore
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite struct BreakpointTests {
   typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
 
@@ -28,6 +34,15 @@ import Testing
     #expect(seen == ["subscription", "output 1", "completion"])
     #expect(recorder.events == [.subscription, .value(1), .finished])
     #expect(upstream.requests == [.max(2)])
+  }
+
+  /// Without a debugger, SIGTRAP ends the process, as in Combine, even where Swift's backtracer handles the signal.
+  @Test func aClosureReturningTrueEndsTheProcessWithSIGTRAP() async {
+    await #expect(processExitsWith: .signal(SIGTRAP)) {
+      let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+      upstream.breakpoint(receiveOutput: { $0 < 0 }).subscribe(OpsMiscRecorder<Int, OpsMiscError>())
+      upstream.send(-1)
+    }
   }
 
   @Test func breakpointOnErrorIgnoresValuesAndFinish() {
