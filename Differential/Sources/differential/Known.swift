@@ -162,21 +162,6 @@ enum Known {
       rill = sortedRill
       openCombine = sortedOpenCombine
     }
-    // 8. `buffer` passes `.finished` on at once when its buffer is empty, demand or not (a completion needs no
-    //     demand; settled by BufferTests.finishWithAnEmptyBufferAndNoDemandIsForwardedAtOnce); OpenCombine holds it
-    //     until the subscriber next requests. Where `.finished` lands is not compared if OpenCombine's comes later.
-    if rill != openCombine, testCase.ops.contains(where: { $0.kind == "buffer" }),
-      let rillEnd = rill.firstIndex(of: "finished"),
-      openCombine.firstIndex(of: "finished").map({ $0 > rillEnd }) ?? true
-    {
-      let rillWithout = rill.filter { $0 != "finished" }
-      let openCombineWithout = openCombine.filter { $0 != "finished" }
-      if rillWithout == openCombineWithout {
-        rill = rillWithout
-        openCombine = openCombineWithout
-        applied.append("buffer-finishes-without-demand")
-      }
-    }
     return applied
   }
 
@@ -216,11 +201,6 @@ enum Known {
     }
     if testCase.ops.contains(where: { $0.kind == "catchB" }), completesB {
       return "OpenCombine's catch traps ('received completion but do not have subscription') when its B completes"
-    }
-    if let buffer = testCase.ops.firstIndex(where: { $0.kind == "buffer" }), buffer < testCase.ops.count - 1,
-      testCase.initialDemand != nil
-    {
-      return "buffer passes .finished without demand, OpenCombine's holds it (README 8): what follows differs"
     }
     let limitsDemand: Set = ["buffer", "flatMap", "flatMapB", "flatMapRangeOfJusts"]
     if let zip = testCase.ops.firstIndex(where: { $0.kind == "zip" }),

@@ -45,7 +45,47 @@ import Testing
     _ = machine.complete(.finished)
     #expect(drainAll(&machine).isEmpty)
     _ = machine.request(.max(1))
-    #expect(drainAll(&machine) == ["3", "|"])
+    #expect(drainAll(&machine) == ["3"])
+    _ = machine.request(.max(1))
+    #expect(drainAll(&machine) == ["|"])
+  }
+
+  @Test func aFailureDuringADrainGoesOutBeforeTheRestOfTheBatch() {
+    var machine = subscribed(size: 5, keepsFull: false, whenFull: .dropNewest)
+    for value in 1...5 { _ = machine.receive(value) }
+    _ = machine.request(.max(3))
+    let claimed = machine.startDraining()
+    #expect(claimed)
+    var steps: [String] = []
+    if case .deliver(let value) = machine.nextStep() { steps.append("\(value)") }
+    _ = machine.complete(.failure(OpsMiscError()))
+    loop: while true {
+      switch machine.nextStep() {
+      case .deliver(let value): steps.append("\(value)")
+      case .complete: steps.append("^")
+      case .stop: break loop
+      }
+    }
+    #expect(steps == ["1", "^", "2", "3"])
+    #expect(machine.isDone)
+    let accepted = machine.request(.max(1))
+    #expect(!accepted)
+  }
+
+  @Test func cancelBeforeSubscriptionOrAfterCompletionKeepsDownstream() {
+    var early = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
+    let earlyCancel = early.cancel()
+    #expect(earlyCancel.releasesDownstream == false)
+    let demand = early.subscribe(OpsMiscSubscription())
+    #expect(demand == .unlimited)
+    var late = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
+    _ = late.complete(.failure(OpsMiscError()))
+    #expect(drainAll(&late) == ["^"])
+    let lateCancel = late.cancel()
+    #expect(lateCancel.releasesDownstream == false)
+    var running = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
+    let runningCancel = running.cancel()
+    #expect(runningCancel.releasesDownstream)
   }
 
   @Test func fullStrategies() {

@@ -56,6 +56,8 @@ import Testing
     upstream.complete()
     #expect(recorder.events.last == .value(3))
     recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4)])
+    recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
   }
 
@@ -97,19 +99,18 @@ import Testing
     #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
   }
 
-  @Test func finishesAtOnceWhenEmpty() {
+  @Test func finishesAtOnceWhenEmptyWithDemand() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(demand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.complete()
     #expect(recorder.events == [.subscription, .finished])
   }
 
-  /// Settles the open question of issue 7: `.finished` with an empty buffer and no outstanding demand reaches
-  /// downstream at once (a completion needs no demand), under both prefetch strategies, also when the last
-  /// buffered value used up the demand; OpenCombine 0.14 holds it until the next request.
+  /// Issue 15: as in Combine, `.finished` with an empty buffer and no outstanding demand waits for the next
+  /// request, under both prefetch strategies, also when the last buffered value used up the demand.
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
-  func finishWithAnEmptyBufferAndNoDemandIsForwardedAtOnce(prefetch: Publishers.PrefetchStrategy) {
+  func finishWithAnEmptyBufferWaitsForDemand(prefetch: Publishers.PrefetchStrategy) {
     let upstream = Upstream()
     let recorder = Recorder(demand: .max(2))
     upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
@@ -117,11 +118,12 @@ import Testing
     upstream.send(2)
     #expect(recorder.values == [1, 2])
     upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
   }
 
-  /// The other half of the open question: with values still buffered, `.finished` waits for them, and arrives
-  /// with the request that delivers the last one.
+  /// With values still buffered, `.finished` waits for them, and then for a request with nothing left to deliver.
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func finishWithValuesBufferedWaitsUntilTheyAreDelivered(prefetch: Publishers.PrefetchStrategy) {
     let upstream = Upstream()
@@ -134,7 +136,64 @@ import Testing
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1)])
     recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+  }
+
+  /// Issue 15: as in Combine, values that a finished upstream still sends are buffered and delivered before the
+  /// finish; after a failure they are ignored.
+  @Test func valuesAfterFinishedAreStillBuffered() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    upstream.complete()
+    upstream.complete(.failure(OpsMiscError(1)))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(2))
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+
+    let failing = Upstream()
+    let other = Recorder(demand: .none)
+    failing.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(other)
+    failing.complete(.failure(OpsMiscError(1)))
+    failing.send(1)
+    other.request(.max(2))
+    #expect(other.events == [.subscription, .failure("OpsMiscError(1)")])
+  }
+
+  /// Issue 15: as in Combine, a failure that arrives while buffered values are being delivered goes out before
+  /// the next one, and the values that the demand already covered follow it.
+  @Test func failureDuringDeliveryGoesFirstAndTheCoveredValuesFollow() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    recorder.onValue = { _ in
+      upstream.complete(.failure(OpsMiscError(1)))
+      return .max(5)
+    }
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    recorder.request(.max(3))
+    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(1)"), .value(2), .value(3)])
+    recorder.request(.max(3))
+    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(1)"), .value(2), .value(3)])
+  }
+
+  /// Issue 15: as in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
+  /// is asked for the prefetch demand, not cancelled.
+  @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+  func cancelBeforeTheSubscriptionDoesNothing(prefetch: Publishers.PrefetchStrategy) {
+    let upstream = SubscriberHolder<Int, OpsMiscError>()
+    upstream.buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(Recorder(demand: .none))
+    upstream.subscriberAsSubscription?.cancel()
+    let subscription = OpsMiscSubscription()
+    upstream.subscriber?.receive(subscription: subscription)
+    #expect(subscription.requests == [prefetch == .keepFull ? .max(2) : .unlimited])
+    #expect(!subscription.isCancelled)
   }
 
   @Test func synchronousSequenceIsDeliveredInOrder() {
@@ -226,6 +285,37 @@ import Testing
     #expect(upstream.requests == [.max(5), .max(3)])
   }
 
+  /// Issue 15: as in Combine, the subscription keeps its downstream after delivering the completion, also when
+  /// cancelled afterwards.
+  @Test func downstreamIsKeptAfterCompletion() {
+    weak var weakRecorder: Recorder?
+    var subscription: (any Subscription)?
+    let upstream = Upstream()
+    do {
+      let recorder = Recorder(demand: .unlimited)
+      weakRecorder = recorder
+      upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+      subscription = recorder.subscription
+      recorder.releaseSubscription()
+      upstream.complete(.failure(OpsMiscError(1)))
+    }
+    #expect(weakRecorder != nil)
+    subscription?.cancel()
+    #expect(weakRecorder != nil)
+  }
+
+  @Test func mirrorShowsValuesStateDemandAndTerminal() {
+    let upstream = Upstream()
+    let recorder = Recorder(demand: .none)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(7)
+    let mirror = Mirror(reflecting: recorder.subscription!)
+    #expect(mirror.children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
+    #expect(mirror.children.map { String(describing: $0.value) }[0] == "[7]")
+    #expect(mirror.children.map { String(describing: $0.value) }[2] == "max(0)")
+    #expect(mirror.children.map { String(describing: $0.value) }[3] == "nil")
+  }
+
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, Never>()
     let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
@@ -249,7 +339,11 @@ import Testing
         subject.send(1)
         subject.send(completion: .finished)
         recorder.request(.max(2))
-        return [recorder, recorder.subscription! as AnyObject]
+        let subscription = recorder.subscription! as AnyObject
+        // The subscription keeps its downstream after the completion, as Combine's does; a subscriber that lets go
+        // of its subscription on completion, as `sink` does, frees both.
+        recorder.releaseSubscription()
+        return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, Never>()

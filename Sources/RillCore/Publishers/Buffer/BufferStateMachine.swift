@@ -1,6 +1,14 @@
-/// The state of one `buffer` subscription: the queued values, downstream demand and the pending completion.
+/// The state of one `buffer` subscription: the queued values, downstream demand and upstream's completion.
 ///
 /// Each event returns what `Publishers.Buffer`'s `Inner` must do once it has released the lock.
+///
+/// Combine's buffer has a few habits that this machine keeps:
+/// - `.finished` waits behind the buffered values and for demand: with an empty buffer it reaches downstream only
+///   with demand outstanding.
+/// - Values that arrive after `.finished`, before it is delivered, are still buffered and delivered.
+/// - A failure waits behind the values that the demand covers when a delivery starts, and then ends the
+///   subscription. A failure that arrives while values are being delivered goes out before the next value, and the
+///   delivery still hands out the values its demand covers.
 struct BufferStateMachine<Output, Failure: Error> {
   enum FullAction {
     case dropNewest
@@ -23,6 +31,18 @@ struct BufferStateMachine<Output, Failure: Error> {
     case stop
   }
 
+  /// Where upstream's completion is on its way downstream.
+  enum Ending {
+    /// Upstream has not completed.
+    case open
+    /// Upstream completed; the completion waits for its turn.
+    case pending(Subscribers.Completion<Failure>)
+    /// A failure that arrived while a drain was delivering values: it goes out at the drain's next step.
+    case interrupting(Failure)
+    /// Downstream has the completion; a drain still running may deliver the values its demand covers.
+    case delivered(Subscribers.Completion<Failure>)
+  }
+
   let size: Int
   let keepsFull: Bool
   let whenFull: FullAction
@@ -30,17 +50,20 @@ struct BufferStateMachine<Output, Failure: Error> {
   var link = SubscriptionState.awaitingSubscription
   /// Set once downstream has received its subscription: nothing is delivered before.
   var isDownstreamReady = false
-  /// Set once downstream has completed or cancelled.
+  /// Set once downstream has cancelled, or has its completion and no drain runs any more.
   var isDone = false
   var isDraining = false
   var demand = Subscribers.Demand.none
-  var completion: Subscribers.Completion<Failure>?
+  private(set) var ending = Ending.open
   /// The upstream cancelled when the buffer overflowed.
   ///
   /// As in Combine, the drain that delivers the failure still asks it to refill what that drain delivered.
   private var overflowedUpstream: (any Subscription)?
   private var values: [Output] = []
   private var head = 0
+  /// The values the running drain has taken out of the buffer, and how many of them it has delivered.
+  private var batch: [Output] = []
+  private var batchHead = 0
 
   init(size: Int, keepsFull: Bool, whenFull: FullAction) {
     self.size = Swift.max(size, 0)
@@ -53,6 +76,15 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// The values waiting for demand, oldest first.
   var buffered: ArraySlice<Output> { values[head...] }
 
+  /// Upstream's completion once it has arrived (what a debugger shows as the buffer's terminal event).
+  var completion: Subscribers.Completion<Failure>? {
+    switch ending {
+    case .open: nil
+    case .pending(let completion), .delivered(let completion): completion
+    case .interrupting(let failure): .failure(failure)
+    }
+  }
+
   /// Records the upstream subscription; returns what to request from it, or `nil` to cancel it.
   mutating func subscribe(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard !isDone, link.subscribe(subscription) else { return nil }
@@ -60,7 +92,16 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   mutating func receive(_ value: Output) -> ReceiveAction {
-    guard link.isSubscribed, completion == nil, !isDone else { return .ignore }
+    guard !isDone else { return .ignore }
+    switch ending {
+    case .open:
+      guard link.isSubscribed else { return .ignore }
+    case .pending(.finished):
+      // Combine goes on buffering what a finished upstream still sends.
+      break
+    case .pending(.failure), .interrupting, .delivered:
+      return .ignore
+    }
     if count >= size {
       switch whenFull {
       case .dropNewest:
@@ -76,11 +117,22 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Ends the upstream with `error` after the buffer overflowed; returns the upstream subscription to cancel.
+  ///
+  /// After `.finished`, the error replaces it, as in Combine.
   mutating func failWhenFull(_ error: Failure) -> (any Subscription)? {
-    guard completion == nil, !isDone, let upstream = link.terminate() else { return nil }
-    completion = .failure(error)
-    overflowedUpstream = upstream
-    return upstream
+    guard !isDone else { return nil }
+    switch ending {
+    case .open:
+      guard let upstream = link.terminate() else { return nil }
+      ending = .pending(.failure(error))
+      overflowedUpstream = upstream
+      return upstream
+    case .pending(.finished):
+      ending = .pending(.failure(error))
+      return nil
+    case .pending(.failure), .interrupting, .delivered:
+      return nil
+    }
   }
 
   /// Hands over the upstream cancelled on overflow, once, for the refill that follows the failure.
@@ -90,8 +142,13 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// Records upstream's completion; returns whether to run the drain loop.
   mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard link.terminate() != nil, self.completion == nil, !isDone else { return false }
-    self.completion = completion
+    guard case .open = ending, link.terminate() != nil, !isDone else { return false }
+    switch completion {
+    case .failure(let error) where isDraining:
+      ending = .interrupting(error)
+    case .finished, .failure:
+      ending = .pending(completion)
+    }
     return true
   }
 
@@ -102,12 +159,21 @@ struct BufferStateMachine<Output, Failure: Error> {
     return true
   }
 
-  /// Ends the subscription on downstream's behalf; returns the upstream subscription to cancel.
-  mutating func cancel() -> (any Subscription)? {
+  /// Ends the subscription on downstream's behalf; returns whether downstream is to be released, and the upstream
+  /// subscription to cancel.
+  ///
+  /// As in Combine, a cancel before the upstream subscription arrives or after downstream has its completion
+  /// changes nothing.
+  mutating func cancel() -> (releasesDownstream: Bool, upstream: (any Subscription)?) {
+    if link.isAwaitingSubscription { return (false, nil) }
+    if case .delivered = ending {
+      clear()
+      return (false, nil)
+    }
     isDone = true
     clear()
     overflowedUpstream = nil
-    return link.terminate()
+    return (true, link.terminate())
   }
 
   /// Claims the drain loop; returns `false` when another call is already draining and will pick up the change.
@@ -122,33 +188,52 @@ struct BufferStateMachine<Output, Failure: Error> {
     demand += more
   }
 
-  /// The next thing the drain loop delivers: a queued value if there is demand, else the completion once it is
-  /// due (a finish after the last value; a failure as soon as no value can be delivered), else nothing, which
-  /// releases the loop.
+  /// The next thing the drain loop delivers, or `.stop`, which releases the loop.
+  ///
+  /// Like Combine's, the loop takes the values that downstream's demand covers out of the buffer as one batch,
+  /// and delivers the whole batch before it looks at the buffer again.
   mutating func nextStep() -> Step {
     guard !isDone else {
       isDraining = false
       return .stop
     }
-    if count > 0, demand > 0 {
-      demand -= 1
-      return .deliver(removeFirst())
+    if case .interrupting(let failure) = ending {
+      ending = .delivered(.failure(failure))
+      return .complete(.failure(failure))
     }
-    if let completion {
-      let isDue: Bool
-      switch completion {
-      case .finished: isDue = count == 0
-      case .failure: isDue = true
-      }
-      if isDue {
-        isDone = true
-        isDraining = false
-        clear()
-        return .complete(completion)
-      }
+    if batchHead < batch.count {
+      let value = batch[batchHead]
+      batchHead += 1
+      return .deliver(value)
     }
-    isDraining = false
-    return .stop
+    batch.removeAll(keepingCapacity: true)
+    batchHead = 0
+    switch ending {
+    case .interrupting:
+      preconditionFailure("BufferStateMachine: an interrupting failure is delivered before any value")
+    case .pending(.failure(let failure)) where count == 0 || demand == .none:
+      ending = .delivered(.failure(failure))
+      return .complete(.failure(failure))
+    case .pending(.finished) where count == 0 && demand > 0:
+      ending = .delivered(.finished)
+      return .complete(.finished)
+    case .delivered:
+      isDraining = false
+      isDone = true
+      clear()
+      return .stop
+    case .open, .pending:
+      break
+    }
+    guard count > 0, demand > 0 else {
+      isDraining = false
+      return .stop
+    }
+    let taken = demand.max.map { Swift.min($0, count) } ?? count
+    demand -= taken
+    for _ in 0..<taken { batch.append(removeFirst()) }
+    batchHead = 1
+    return .deliver(batch[0])
   }
 
   private mutating func removeFirst() -> Output {
@@ -167,5 +252,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   private mutating func clear() {
     values = []
     head = 0
+    batch = []
+    batchHead = 0
   }
 }

@@ -10,9 +10,9 @@ extension Publisher {
   /// arrives. With ``Publishers/PrefetchStrategy/keepFull`` the buffer asks upstream for `size` values on subscription and for one more each time it delivers one;
   /// with ``Publishers/PrefetchStrategy/byRequest`` it asks upstream for unlimited values. When the buffer is
   /// full, `whenFull` drops the newest value, drops the oldest one, or cancels upstream and fails with a custom
-  /// error after the buffered values that downstream asks for next. Upstream's `.finished` waits behind the
-  /// buffered values; with an empty buffer it reaches downstream at once, demand or not, as a completion needs no
-  /// demand. A failure is passed on at once and drops what is buffered.
+  /// error after the buffered values that downstream asks for next. As in Combine, upstream's `.finished` waits
+  /// behind the buffered values and for demand: with an empty buffer it reaches downstream with the next request.
+  /// A failure follows the values that downstream has already asked for, and drops the rest.
   ///
   /// - Parameters:
   ///   - size: The maximum number of elements to store.
@@ -140,10 +140,13 @@ extension Publishers.Buffer {
     var description: String { "Buffer" }
 
     var customMirror: Mirror {
-      let (values, demand, completion) = state.withLock {
-        (Array($0.machine.buffered), $0.machine.demand, $0.machine.completion)
+      let (values, link, demand, completion) = state.withLock {
+        (Array($0.machine.buffered), $0.machine.link, $0.machine.demand, $0.machine.completion)
       }
-      return Mirror(self, children: ["values": values, "downstreamDemand": demand, "terminal": completion as Any])
+      return Mirror(
+        self,
+        children: ["values": values, "state": link, "downstreamDemand": demand, "terminal": completion as Any]
+      )
     }
 
     var playgroundDescription: Any { description }
@@ -187,9 +190,11 @@ extension Publishers.Buffer {
     }
 
     func cancel() {
-      let (upstream, downstream) = state.withLock { state in
+      let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+        let (releasesDownstream, upstream) = state.machine.cancel()
+        guard releasesDownstream else { return (upstream, nil) }
         defer { state.downstream = nil }
-        return (state.machine.cancel(), state.downstream)
+        return (upstream, state.downstream)
       }
       upstream?.cancel()
       _ = downstream
@@ -206,7 +211,6 @@ extension Publishers.Buffer {
           state -> (BufferStateMachine<Output, Failure>.Step, (any Subscription)?) in
           let step = state.machine.nextStep()
           guard case .complete = step else { return (step, nil) }
-          state.downstream = nil
           return (step, state.machine.takeOverflowedUpstream())
         }
         switch step {
@@ -215,11 +219,11 @@ extension Publishers.Buffer {
           let more = downstream.receive(value)
           state.withLock { $0.machine.delivered(more: more) }
         case .complete(let completion):
+          // As in Combine, the subscription keeps its downstream after the completion, until it is freed.
           downstream.receive(completion: completion)
           if refillUpstream, state.withLock({ $0.machine.keepsFull }), delivered > 0, let overflowed {
             overflowed.request(.max(delivered))
           }
-          return .none
         case .stop:
           let (keepsFull, upstream) = state.withLock { ($0.machine.keepsFull, $0.machine.link.upstream) }
           guard keepsFull, delivered > 0, let upstream else { return .none }
