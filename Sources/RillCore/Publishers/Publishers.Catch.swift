@@ -142,7 +142,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   /// The subscriber given to the upstream publisher.
-  struct Before: Subscriber, CustomStringConvertible {
+  struct Before: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
@@ -152,6 +152,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     var description: String { inner.description }
 
+    var customMirror: Mirror { inner.customMirror }
+
+    var playgroundDescription: Any { inner.playgroundDescription }
+
     func receive(subscription: any Subscription) { inner.receiveUpstream(subscription: subscription) }
 
     func receive(_ input: Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
@@ -160,7 +164,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   /// The subscriber given to the replacement publisher.
-  struct After: Subscriber, CustomStringConvertible {
+  struct After: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure
 
@@ -169,6 +173,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
     var description: String { inner.description }
+
+    var customMirror: Mirror { inner.customMirror }
+
+    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription: subscription) }
 

@@ -160,6 +160,25 @@ import Testing
   }
 }
 
+extension CatchTests {
+  /// Issue 15: the subscribers that `catch` gives its upstream and its replacement describe and mirror themselves
+  /// as the subscription does, as Combine's do.
+  @Test func subscribersDescribeThemselvesAsTheSubscription() {
+    let upstream = SubscriberHolder<Int, OpsMiscError>()
+    upstream.catch { _ in Just(1) }.subscribe(OpsMiscRecorder<Int, Never>(demand: .none))
+    let replacement = SubscriberHolder<Int, Never>()
+    Fail<Int, OpsMiscError>(error: OpsMiscError()).tryCatch { _ in replacement }
+      .subscribe(OpsMiscRecorder<Int, any Error>(demand: .none))
+    let subscribers: [(Any, String)] = [(upstream.rawSubscriber!, "Catch"), (replacement.rawSubscriber!, "TryCatch")]
+    for (subscriber, name) in subscribers {
+      #expect((subscriber as? any CustomStringConvertible)?.description == name)
+      #expect((subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
+      let mirror = (subscriber as? any CustomReflectable)?.customMirror
+      #expect(mirror?.children.map(\.label) == ["downstream", "demand"])
+    }
+  }
+}
+
 @Suite struct TryCatchTests {
   typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
 
