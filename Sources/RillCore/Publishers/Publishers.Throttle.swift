@@ -67,6 +67,9 @@ extension Publishers.Throttle {
   // At most one emission is scheduled at a time, but on a concurrent scheduler the next one can run while the
   // previous one is still delivering: emissions go through a `SchedulerOutbox`, so the downstream is never called
   // concurrently and sees them in order.
+  //
+  // Scheduled emissions hold the subscription weakly, as Combine's do: a pending emission does not keep a
+  // cancelled or abandoned pipeline alive. The downstream is released once the subscription ends.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -81,7 +84,9 @@ extension Publishers.Throttle {
 
     private struct State {
       var link = SubscriptionState.awaitingSubscription
-      var isFinished = false
+      /// The subscriber, until the subscription ends (completion delivered or cancel).
+      var downstream: Downstream?
+      /// Whether the upstream has completed: its completion is pending, to be emitted after any pending value.
       var hasUpstreamCompleted = false
       var demand = Subscribers.Demand.none
       var lastEmission: Time?
@@ -90,44 +95,53 @@ extension Publishers.Throttle {
       var outbox = SchedulerOutbox<Event>()
 
       var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
+
+      /// Whether values and the completion from upstream are still taken in.
+      var isAcceptingEvents: Bool { link.isSubscribed && !hasUpstreamCompleted && downstream != nil }
     }
 
-    private let downstream: Downstream
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let latest: Bool
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-      self.downstream = downstream
       self.interval = publisher.interval
       self.scheduler = publisher.scheduler
       self.latest = publisher.latest
+      self.state = Locked(State(downstream: downstream))
+      // Combine reads the clock when the subscription is created and when it is subscribed; a scheduler that
+      // records its calls sees the same ones.
+      _ = publisher.scheduler.now
     }
 
     var description: String { "Throttle" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+      let downstream = state.withLock { state -> Downstream? in
+        guard let downstream = state.downstream, state.link.subscribe(subscription) else { return nil }
+        return downstream
+      }
+      guard let downstream else {
         subscription.cancel()
         return
       }
+      _ = scheduler.now
       downstream.receive(subscription: self)
       subscription.request(.unlimited)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+      guard state.withLock({ $0.isAcceptingEvents }) else { return .none }
       let now = scheduler.now
       let emissionTime = state.withLock { state -> Time? in
-        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed, state.demand > 0 else {
-          return nil
-        }
+        guard state.isAcceptingEvents, state.demand > 0 else { return nil }
         if state.hasScheduledEmission {
-          if latest, state.pendingCompletion == nil { state.pendingValue = input }
+          if latest { state.pendingValue = input }
           return nil
         }
         state.demand -= 1
@@ -137,60 +151,74 @@ extension Publishers.Throttle {
       }
       guard let emissionTime else { return .none }
       if emissionTime == now {
-        scheduler.schedule { self.emit() }
+        scheduler.schedule { [weak self] in self?.emit() }
       } else {
-        scheduler.schedule(after: emissionTime) { self.emit() }
+        scheduler.schedule(after: emissionTime) { [weak self] in self?.emit() }
       }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+      guard state.withLock({ $0.isAcceptingEvents }) else { return }
+      _ = scheduler.now
       let mustSchedule = state.withLock { state -> Bool in
-        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else { return false }
+        guard state.isAcceptingEvents else { return false }
         state.hasUpstreamCompleted = true
         let mustSchedule = !state.hasScheduledEmission
         state.pendingCompletion = completion
         return mustSchedule
       }
       if mustSchedule {
-        scheduler.schedule { self.emit() }
+        scheduler.schedule { [weak self] in self?.emit() }
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
-      state.withLock { $0.demand += demand }
+      state.withLock { state in
+        guard state.isAcceptingEvents else { return }
+        state.demand += demand
+      }
     }
 
     func cancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        state.isFinished = true
+      let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
         state.pendingValue = nil
         state.pendingCompletion = nil
         state.outbox.removeAll()
-        return state.link.terminate()
+        return (state.link.terminate(), state.downstream.take())
       }
       upstream?.cancel()
+      // Released after unlocking: the subscriber's deinit may call back into this subscription.
+      _ = downstream
     }
 
+    /// One scheduled emission: the pending value, then the pending completion.
     private func emit() {
-      let now = scheduler.now
-      var next = state.withLock { state -> Event? in
-        guard !state.isFinished else { return nil }
+      // The time of a value's emission starts the next interval; Combine reads it only for a value that no
+      // completion follows.
+      let needsTime = state.withLock { state -> Bool? in
+        guard state.downstream != nil, state.hasScheduledEmission else { return nil }
+        return state.pendingCompletion == nil
+      }
+      guard let needsTime else { return }
+      let now = needsTime ? scheduler.now : nil
+      let started = state.withLock { state -> (Downstream, Event)? in
+        guard let downstream = state.downstream else { return nil }
         var first: Event?
-        if let value = state.pendingValue {
-          state.lastEmission = now
+        if let value = state.pendingValue.take() {
+          if state.pendingCompletion == nil, let now { state.lastEmission = now }
           first = state.outbox.push(.value(value))
         }
-        if let completion = state.pendingCompletion {
-          state.isFinished = true
+        if let completion = state.pendingCompletion.take() {
           _ = state.link.terminate()
+          state.downstream = nil
           let pushed = state.outbox.push(.completion(completion))
           if first == nil { first = pushed }
         }
-        state.pendingValue = nil
-        state.pendingCompletion = nil
-        return first
+        return first.map { (downstream, $0) }
       }
+      guard let (downstream, first) = started else { return }
+      var next: Event? = first
       while let event = next {
         switch event {
         case .value(let value):

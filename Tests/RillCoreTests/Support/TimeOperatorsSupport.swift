@@ -16,13 +16,23 @@ final class TimeOpsOptionsScheduler: Scheduler, @unchecked Sendable {
 
   private let calls = Locked<[String]>([])
 
-  init(_ base: TestScheduler = TestScheduler()) {
+  /// Whether reads of `now` and `minimumTolerance` are logged too, as `clock` and `tolerance`.
+  private let logsClockReads: Bool
+
+  init(_ base: TestScheduler = TestScheduler(), logsClockReads: Bool = false) {
     self.base = base
+    self.logsClockReads = logsClockReads
   }
 
-  var now: SchedulerTimeType { base.now }
+  var now: SchedulerTimeType {
+    if logsClockReads { record("clock", nil) }
+    return base.now
+  }
 
-  var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
+  var minimumTolerance: SchedulerTimeType.Stride {
+    if logsClockReads { record("tolerance", nil) }
+    return base.minimumTolerance
+  }
 
   /// What was asked of the scheduler: `now`, `at 5 tolerance 0`, `every 5 from 5 tolerance 0`, with options.
   var log: [String] { calls.withLock { $0 } }
