@@ -133,6 +133,64 @@ import Testing
     scheduler.advance(by: 1)
     #expect(subscriber.events == ["finished@8"])
   }
+
+  /// As in Combine, the link to the upstream lasts until its completion has been delivered: a cancel while the
+  /// completion waits on the scheduler still reaches the upstream, and the completion is never delivered.
+  @Test func cancelWhileTheCompletionIsScheduledCancelsTheUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    scheduler.advance(by: 20)
+    #expect(subscriber.events.isEmpty)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
+  /// taken as usual, neither cancelled nor dropped.
+  @Test func cancelBeforeTheUpstreamSubscribesDoesNothing() throws {
+    let scheduler = TestScheduler()
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(subscription)
+    #expect(subscription.cancelCount == 0)
+    #expect(subscription.demands == [.unlimited])
+    scheduler.advance(by: 5)
+    #expect(subscriber.events == ["finished"])
+    #expect(subscription.cancelCount == 1)
+  }
+
+  /// As in Combine, the running clock holds the subscription: a pipeline nobody cancels lives until it times out.
+  @Test func theRunningClockKeepsThePipelineAlive() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    do {
+      let subscriber = TimeOpsSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
+    }
+    upstream.release()
+    #expect(weakSubscriber != nil)
+    scheduler.advance(by: 5)
+    #expect(weakSubscriber == nil)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test func mirrorHasNoChildren() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.timeout(5, scheduler: TestScheduler()).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect(subscription.map { String(describing: $0) } == "Timeout")
+    #expect(subscription.map { Mirror(reflecting: $0).children.count } == 0)
+  }
 }
 
 @Suite struct CollectByTimeTests {

@@ -81,6 +81,10 @@ extension Publishers {
 extension Publishers.Timeout {
   // SAFETY: all mutable state is in `state`; downstream, upstream, the scheduler and `customError` are called
   // outside the lock.
+  //
+  // As in Combine, the running clock holds the subscription strongly (every way the subscription ends cancels
+  // it), the link to the upstream lasts until the upstream's completion has been delivered, so that a cancel
+  // meanwhile still reaches the upstream, and a cancel before the upstream's subscription arrives does nothing.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -95,6 +99,8 @@ extension Publishers.Timeout {
     private struct State {
       var link = SubscriptionState.awaitingSubscription
       var isFinished = false
+      /// Whether the upstream's completion has arrived; it is on its way to the downstream.
+      var hasUpstreamCompleted = false
       var hasRequested = false
       var clock: UInt64 = 0
       var timer: (any Cancellable)?
@@ -118,7 +124,7 @@ extension Publishers.Timeout {
 
     var description: String { "Timeout" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -134,7 +140,9 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ !$0.isFinished && $0.link.isSubscribed }) else { return .none }
+      guard state.withLock({ !$0.isFinished && !$0.hasUpstreamCompleted && $0.link.isSubscribed }) else {
+        return .none
+      }
       restartClock()
       scheduler.schedule(options: options) { self.deliver(.value(input)) }
       return .none
@@ -142,7 +150,8 @@ extension Publishers.Timeout {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let timer = state.withLock { state -> (any Cancellable)?? in
-        guard state.link.terminate() != nil else { return nil }
+        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else { return nil }
+        state.hasUpstreamCompleted = true
         state.clock &+= 1
         defer { state.timer = nil }
         return .some(state.timer)
@@ -165,7 +174,8 @@ extension Publishers.Timeout {
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { state in
+      let (upstream, timer) = state.withLock { state -> ((any Subscription)?, (any Cancellable)?) in
+        guard !state.link.isAwaitingSubscription else { return (nil, nil) }
         state.isFinished = true
         state.outbox.removeAll()
         state.clock &+= 1
@@ -189,11 +199,13 @@ extension Publishers.Timeout {
         interval: interval,
         tolerance: scheduler.minimumTolerance,
         options: options
-      ) { [weak self] in
-        self?.timedOut(clock)
+      ) {
+        self.timedOut(clock)
       }
       let stale = state.withLock { state -> (any Cancellable)? in
-        guard state.clock == clock, !state.isFinished, state.link.isSubscribed else { return timer }
+        guard state.clock == clock, !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else {
+          return timer
+        }
         state.timer = timer
         return nil
       }
@@ -202,7 +214,9 @@ extension Publishers.Timeout {
 
     private func timedOut(_ clock: UInt64) {
       let action = state.withLock { state -> ((any Subscription)?, (any Cancellable)?)? in
-        guard state.clock == clock, !state.isFinished, state.link.isSubscribed else { return nil }
+        guard state.clock == clock, !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else {
+          return nil
+        }
         state.isFinished = true
         state.outbox.removeAll()
         defer { state.timer = nil }
@@ -232,6 +246,7 @@ extension Publishers.Timeout {
           state.withLock { state in
             state.isFinished = true
             state.outbox.removeAll()
+            _ = state.link.terminate()
           }
           downstream.receive(completion: completion)
         }
