@@ -184,6 +184,39 @@ import Testing
     scheduler.advance(by: 10)
     #expect(subscriber.events == ["1@3", "2@6"])
   }
+
+  /// As in Combine, the timer of a pending value holds the subscription: a pipeline that nothing else holds
+  /// lives until the value is emitted.
+  @Test func thePendingValuesTimerKeepsThePipelineAliveUntilItFires() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    weak var weakSubscriber: SubscriptionDroppingSubscriber?
+    do {
+      let subscriber = SubscriptionDroppingSubscriber()
+      weakSubscriber = subscriber
+      upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+      upstream.send(1)
+    }
+    upstream.release()
+    #expect(weakSubscriber != nil)
+    scheduler.advance(by: 3)
+    #expect(weakSubscriber == nil)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
+  @Test func mirrorShowsDownstreamDemandAndPendingValue() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(7)
+    let children = subscriber.subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []
+    #expect(children.map(\.label) == ["downstream", "downstreamDemand", "currentValue"])
+    #expect(children.dropFirst().map { String(describing: $0.value) } == ["max(2)", "Optional(7)"])
+    scheduler.advance(by: 3)
+    let after = subscriber.subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []
+    #expect(after.dropFirst().map { String(describing: $0.value) } == ["max(1)", "nil"])
+  }
 }
 
 @Suite struct ThrottleTests {
@@ -366,4 +399,15 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     scheduler.runLastFirst()
     #expect(subscriber.events == ["1"])
   }
+}
+
+/// A subscriber that asks for everything and keeps nothing, so that only the pipeline above can keep it alive.
+final class SubscriptionDroppingSubscriber: Subscriber, Sendable {
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
 }

@@ -64,6 +64,9 @@ extension Publishers {
 
 extension Publishers.Debounce {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
+  //
+  // As in Combine, the timer of a pending value holds the subscription strongly; every way the value stops being
+  // pending (a newer value, its emission, the completion, a cancel) cancels that timer.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -109,7 +112,15 @@ extension Publishers.Debounce {
 
     var description: String { "Debounce" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror {
+      let (demand, pending) = state.withLock { ($0.demand, $0.pending) }
+      let children: [(label: String?, value: Any)] = [
+        ("downstream", downstream),
+        ("downstreamDemand", demand),
+        ("currentValue", pending as Any),
+      ]
+      return Mirror(self, children: children)
+    }
 
     var playgroundDescription: Any { description }
 
@@ -137,8 +148,8 @@ extension Publishers.Debounce {
         interval: dueTime,
         tolerance: scheduler.minimumTolerance,
         options: options
-      ) { [weak self] in
-        self?.due(generation)
+      ) {
+        self.due(generation)
       }
       let stale = state.withLock { state -> (any Cancellable)? in
         guard state.generation == generation, state.pending != nil else { return timer }
