@@ -109,6 +109,32 @@ import Testing
     #expect(subscriber.values == [1])
     #expect(upstream.demands == [.max(10), .none])
   }
+
+  /// As in Combine, the demand returned for a value delivered while the upstream's completion is delayed still
+  /// goes upstream.
+  @Test func demandReturnedBeforeTheDelayedCompletionGoesUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
+    upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 2)
+    #expect(subscriber.events == ["1", "finished"])
+    #expect(upstream.demands == [.max(1), .max(4)])
+  }
+
+  /// Combine's delay subscription describes itself by its type only: no description, mirror or playground
+  /// description of its own.
+  @Test func hasNoDescriptionOfItsOwn() throws {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.delay(for: 2, scheduler: TestScheduler()).subscribe(subscriber)
+    let subscription: Any = try #require(subscriber.subscription)
+    #expect(!(subscription is any CustomStringConvertible))
+    #expect(!(subscription is any CustomReflectable))
+    #expect(!(subscription is any CustomPlaygroundDisplayConvertible))
+  }
 }
 
 @Suite struct DebounceTests {

@@ -130,6 +130,49 @@ import Testing
     #expect(subscriber.values == [1])
     #expect(upstream.demands == [.max(4), .none])
   }
+
+  /// As in Combine, the demand returned for a value delivered while the upstream's completion waits on the
+  /// scheduler still goes upstream; a request from the subscriber then does not.
+  @Test func demandReturnedBeforeTheScheduledCompletionGoesUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    subscriber.subscription?.request(.max(2))
+    scheduler.advance()
+    #expect(subscriber.events == ["1", "finished"])
+    #expect(upstream.demands == [.max(1), .max(4)])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
+  /// taken as usual, neither cancelled nor dropped.
+  @Test func cancelBeforeTheUpstreamSubscribesDoesNothing() throws {
+    let scheduler = TestScheduler()
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(subscription)
+    #expect(subscription.cancelCount == 0)
+    #expect(subscription.demands == [.unlimited])
+    _ = upstream.send(1)
+    scheduler.advance()
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func describesItselfAsReceiveOnWithAnEmptyMirror() {
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>()
+    upstream.receive(on: TestScheduler()).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect(subscription.map { String(describing: $0) } == "ReceiveOn")
+    #expect(subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReceiveOn")
+  }
 }
 
 @Suite struct SubscribeOnTests {

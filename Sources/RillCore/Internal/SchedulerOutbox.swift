@@ -76,16 +76,27 @@ struct SchedulerOutbox<Event> {
   }
 }
 
+/// Marks a ``ScheduledDeliveryInner`` as `receive(on:)`'s subscription, which describes itself as Combine's does.
+@usableFromInline
+enum ReceiveOnDelivery {}
+
+/// Marks a ``ScheduledDeliveryInner`` as `delay(for:)`'s subscription, which, as in Combine, has no description,
+/// mirror or playground description of its own.
+@usableFromInline
+enum DelayDelivery {}
+
 /// The subscription of `receive(on:)` and `delay(for:)`: hands each value and the completion to a scheduler,
 /// which delivers them, one at a time and in order, to the downstream.
 ///
 /// Demand goes straight upstream; the demand the downstream returns from a scheduled value is requested
-/// upstream after delivery. After a cancel, actions already scheduled deliver nothing.
+/// upstream after delivery, also while the upstream's completion waits to be delivered, as in Combine. After a
+/// cancel, actions already scheduled deliver nothing. A cancel before the upstream's subscription arrives does
+/// nothing, as in Combine: the subscription is then taken as usual.
+///
+/// `Kind` (``ReceiveOnDelivery`` or ``DelayDelivery``) only selects the conformances that describe the subscription.
 // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
 @usableFromInline
-final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Subscription, @unchecked Sendable {
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
@@ -100,6 +111,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @usableFromInline
   struct State {
     @usableFromInline var link = SubscriptionState.awaitingSubscription
+    /// Whether the upstream's completion has arrived; the link lasts until it is delivered.
+    @usableFromInline var hasUpstreamCompleted = false
     @usableFromInline var isFinished = false
     @usableFromInline var outbox = SchedulerOutbox<Event>()
 
@@ -110,7 +123,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @usableFromInline let downstream: Downstream
   @usableFromInline let schedule: (@escaping () -> Void) -> Void
   @usableFromInline let state = Locked(State())
-  @usableFromInline let description: String
 
   /// Schedules one delivery through an action prepared once, when the scheduler can prepare one
   /// (``RepeatedActionScheduler``); otherwise `nil`, and each delivery goes through `schedule`.
@@ -125,13 +137,12 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @inlinable
   init(
     downstream: Downstream,
-    name: String,
+    kind: Kind.Type,
     schedule: @escaping (@escaping () -> Void) -> Void,
     prepare: ((@escaping () -> Void) -> () -> Void)? = nil
   ) {
     self.downstream = downstream
     self.schedule = schedule
-    self.description = name
     guard let prepare else { return }
     // Each delivery scheduled holds this subscription (the `retain()` below) until its action has run and
     // released it, and the subscription holds the prepared action. Capturing `self` strongly instead would make
@@ -154,10 +165,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
     }
   }
 
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-  @usableFromInline var playgroundDescription: Any { description }
-
   @inlinable
   func receive(subscription: any Subscription) {
     guard state.withLock({ $0.link.subscribe(subscription) }) else {
@@ -170,7 +177,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let isQueued = state.withLock { state in
-      guard state.link.isSubscribed else { return false }
+      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return false }
       state.outbox.enqueue(.value(input))
       return true
     }
@@ -183,7 +190,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let isQueued = state.withLock { state in
-      guard state.link.terminate() != nil else { return false }
+      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return false }
+      state.hasUpstreamCompleted = true
       state.outbox.enqueue(.completion(completion))
       return true
     }
@@ -194,15 +202,18 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    state.withLock { $0.link.upstream }?.request(demand)
+    state.withLock { $0.hasUpstreamCompleted ? nil : $0.link.upstream }?.request(demand)
   }
 
   @inlinable
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
+      guard !state.link.isAwaitingSubscription else { return nil }
       state.isFinished = true
       state.outbox.removeAll()
-      return state.link.terminate()
+      let upstream = state.link.terminate()
+      // An upstream that has completed is not called again.
+      return state.hasUpstreamCompleted ? nil : upstream
     }
     upstream?.cancel()
   }
@@ -222,10 +233,20 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
         state.withLock { state in
           state.isFinished = true
           state.outbox.removeAll()
+          _ = state.link.terminate()
         }
         downstream.receive(completion: completion)
       }
       next = state.withLock { $0.outbox.next() }
     }
   }
+}
+
+extension ScheduledDeliveryInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Kind == ReceiveOnDelivery {
+  @usableFromInline var description: String { "ReceiveOn" }
+
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  @usableFromInline var playgroundDescription: Any { description }
 }

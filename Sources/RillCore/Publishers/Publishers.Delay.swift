@@ -76,7 +76,7 @@ extension Publishers {
       let tolerance = self.tolerance
       let options = self.options
       upstream.receive(
-        subscriber: ScheduledDeliveryInner(downstream: subscriber, name: "Delay") { action in
+        subscriber: ScheduledDeliveryInner(downstream: subscriber, kind: DelayDelivery.self) { action in
           scheduler.schedule(
             after: scheduler.now.advanced(by: interval),
             tolerance: tolerance,

@@ -52,7 +52,7 @@ extension Publishers {
       upstream.receive(
         subscriber: ScheduledDeliveryInner(
           downstream: subscriber,
-          name: "ReceiveOn",
+          kind: ReceiveOnDelivery.self,
           schedule: { action in scheduler.schedule(options: options, action) },
           prepare: scheduler.repeatedActionPreparer(options: options)
         )
