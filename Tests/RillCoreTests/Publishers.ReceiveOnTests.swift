@@ -220,6 +220,23 @@ import Testing
     [1, 2].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(sequence)
     #expect(sequence.events == ["1", "2", "finished"])
   }
+
+  /// Combine hands a request for `.none` to the scheduler and upstream as it is, and a cancel before the
+  /// upstream's subscription arrives does nothing.
+  @Test func requestForNoneAndCancelBeforeTheUpstreamSubscribes() throws {
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(subscription)
+    subscriber.subscription?.request(.none)
+    #expect(subscription.demands == [.none])
+    #expect(subscription.cancelCount == 0)
+    let description = subscriber.subscription.map { String(describing: $0) }
+    #expect(description == "SubscribeOn")
+    #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
+  }
 }
 
 @Suite struct MeasureIntervalTests {
@@ -233,7 +250,9 @@ import Testing
     upstream.measureInterval(using: scheduler).subscribe(subscriber)
     #expect(upstream.demands == [.max(1)])
     scheduler.advance(by: 5)
-    #expect(upstream.send("a") == .max(1))
+    // As in Combine, the demand the subscriber returns goes upstream as a request, not as the return value.
+    #expect(upstream.send("a") == .none)
+    #expect(upstream.demands == [.max(1), .max(1)])
     scheduler.advance(by: 2)
     upstream.send("b")
     upstream.send(completion: .finished)
@@ -257,5 +276,25 @@ import Testing
     second.send(2)
     #expect(cancelling.events == ["0"])
     #expect(second.cancelCount == 1)
+  }
+
+  /// As in Combine: a request for `.none` goes upstream, a cancel before the upstream's subscription arrives does
+  /// nothing, a cancelled subscription reads no clock, and the mirror has no children.
+  @Test func combinesEdgeCases() throws {
+    let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
+    let upstream = HeldSubscriberUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .none)
+    upstream.measureInterval(using: scheduler).subscribe(subscriber)
+    try #require(upstream.operatorSubscription).cancel()
+    let subscription = TimeOpsUpstream<Int, Never>()
+    upstream.sendSubscription(subscription)
+    #expect(subscription.cancelCount == 0)
+    subscriber.subscription?.request(.none)
+    #expect(subscription.demands == [.none])
+    #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    subscriber.cancel()
+    #expect(subscription.cancelCount == 1)
+    _ = upstream.send(1)
+    #expect(scheduler.log == ["clock"])
   }
 }

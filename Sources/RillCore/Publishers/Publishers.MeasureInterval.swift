@@ -6,7 +6,8 @@ extension Publisher {
   /// measureInterval(using: clock):   -1--3---4|
   /// ```
   ///
-  /// The first interval is measured from the subscription. Demand goes straight upstream.
+  /// The first interval is measured from the subscription. Demand goes straight upstream, and so does the demand
+  /// the subscriber returns for an interval.
   ///
   /// - Parameters:
   ///   - scheduler: A scheduler to use for tracking the timing of events.
@@ -72,7 +73,7 @@ extension Publishers.MeasureInterval {
 
     var description: String { "MeasureInterval" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -91,6 +92,8 @@ extension Publishers.MeasureInterval {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+      // A subscription that has ended reads no clock, as in Combine.
+      guard state.withLock({ $0.link.isSubscribed }) else { return .none }
       let now = scheduler.now
       let interval = state.withLock { state -> Context.SchedulerTimeType.Stride? in
         guard state.link.isSubscribed, let last = state.last else { return nil }
@@ -98,7 +101,12 @@ extension Publishers.MeasureInterval {
         return last.distance(to: now)
       }
       guard let interval else { return .none }
-      return downstream.receive(interval)
+      // As in Combine, the demand the downstream returns is requested upstream, not returned.
+      let demand = downstream.receive(interval)
+      if demand > 0 {
+        state.withLock { $0.link.upstream }?.request(demand)
+      }
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -106,13 +114,15 @@ extension Publishers.MeasureInterval {
       downstream.receive(completion: completion)
     }
 
+    /// Passes the request upstream; a request for `.none` goes as it is, as in Combine.
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "MeasureInterval: a subscriber requested \(demand); demand must be greater than zero")
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
+    /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
+    /// taken as usual.
     func cancel() {
-      state.withLock { $0.link.terminate() }?.cancel()
+      state.withLock { $0.link.isAwaitingSubscription ? nil : $0.link.terminate() }?.cancel()
     }
   }
 }

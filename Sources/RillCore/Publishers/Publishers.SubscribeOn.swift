@@ -74,7 +74,7 @@ extension Publishers.SubscribeOn {
 
     var description: String { "SubscribeOn" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -96,16 +96,20 @@ extension Publishers.SubscribeOn {
       downstream.receive(completion: completion)
     }
 
+    /// Hands the request to the scheduler; a request for `.none` goes upstream as it is, as in Combine.
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "SubscribeOn: a subscriber requested \(demand); demand must be greater than zero")
       guard let upstream = state.withLock({ $0.upstream }) else { return }
       scheduler.schedule(options: options) {
         upstream.request(demand)
       }
     }
 
+    /// Hands the cancel to the scheduler.
+    ///
+    /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
+    /// taken as usual.
     func cancel() {
-      guard let upstream = state.withLock({ $0.terminate() }) else { return }
+      guard let upstream = state.withLock({ $0.isAwaitingSubscription ? nil : $0.terminate() }) else { return }
       scheduler.schedule(options: options) {
         upstream.cancel()
       }
