@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's `Input` and
@@ -25,10 +27,17 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
   /// Attaches the specified subscriber to this publisher.
   ///
+  /// While an ``_Introspection`` is enabled, the subscription is observed by it; otherwise this is
+  /// ``receive(subscriber:)``.
+  ///
   /// - Parameter subscriber: The subscriber to attach.
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S) where Failure == S.Failure, Output == S.Input {
-    receive(subscriber: subscriber)
+    if enabledIntrospectionCount.load(ordering: .relaxed) == 0 {
+      receive(subscriber: subscriber)
+    } else {
+      subscribeIntrospected(subscriber)
+    }
   }
 }
 
