@@ -30,9 +30,12 @@ final class OneShotSubscription<Downstream: Subscriber>:
   @usableFromInline
   var description: String { name }
 
+  /// As in Combine, one unlabelled child: the value still to be delivered.
   @usableFromInline
   var customMirror: Mirror {
-    Mirror(self, children: ["value": lock.withLock { _ in payload?.1 } as Any], ancestorRepresentation: .suppressed)
+    let value = lock.withLock { _ in payload?.1 }
+    let children: [Mirror.Child] = value.map { [(label: nil, value: $0)] } ?? []
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 
   @usableFromInline

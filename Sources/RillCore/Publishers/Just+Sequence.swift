@@ -24,7 +24,11 @@ extension Just {
   public func prepend<S: Sequence>(
     _ elements: S
   ) -> Publishers.Sequence<[Output], Just<Output>.Failure> where Output == S.Element {
-    var joined = Array(elements)
+    // As Combine does: reserve room for both parts, then append them, so `elements` is asked for its
+    // `underestimatedCount` twice and iterated once.
+    var joined: [Output] = []
+    joined.reserveCapacity(elements.underestimatedCount + 1)
+    joined.append(contentsOf: elements)
     joined.append(output)
     return Publishers.Sequence(sequence: joined)
   }

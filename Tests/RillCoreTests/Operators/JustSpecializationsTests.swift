@@ -112,3 +112,50 @@ import Testing
 
 /// Converts the failure of a publisher that never fails.
 private func absurd<T>(_ never: Never) -> T {}
+
+extension JustSpecializationsTests {
+  /// Issue 15: `Just.prepend(_:)` reserves room for both parts and appends them, as Combine does, so the prefix
+  /// is asked for its `underestimatedCount` twice and iterated once.
+  @Test func prependOfASequenceReservesThenAppends() {
+    let prefix = CallLoggingSequence([1, 2, 3, 4])
+    #expect(Just(5).prepend(prefix) == Publishers.Sequence(sequence: [1, 2, 3, 4, 5]))
+    #expect(prefix.log.calls == ["underestimatedCount", "underestimatedCount", "makeIterator"])
+    let suffix = CallLoggingSequence([2, 3])
+    #expect(Just(1).append(suffix) == Publishers.Sequence(sequence: [1, 2, 3]))
+    #expect(suffix.log.calls == ["underestimatedCount", "makeIterator"])
+  }
+
+  /// Issue 15: the subscription's mirror has one unlabelled child, the value, as Combine's has.
+  @Test func subscriptionMirrorIsTheValue() throws {
+    let recorder = ReducingRecorder<Int, Never>(initialDemand: .none)
+    Just(42).subscribe(recorder)
+    let mirror = Mirror(reflecting: try #require(recorder.subscription))
+    #expect(mirror.children.count == 1)
+    #expect(mirror.children.first?.label == nil)
+    #expect(mirror.children.first?.value as? Int == 42)
+  }
+}
+
+/// A sequence that logs which of its requirements are used.
+private struct CallLoggingSequence: Sequence {
+  final class Log {
+    var calls: [String] = []
+  }
+
+  let elements: [Int]
+  let log = Log()
+
+  init(_ elements: [Int]) {
+    self.elements = elements
+  }
+
+  var underestimatedCount: Int {
+    log.calls.append("underestimatedCount")
+    return elements.count
+  }
+
+  func makeIterator() -> IndexingIterator<[Int]> {
+    log.calls.append("makeIterator")
+    return elements.makeIterator()
+  }
+}
