@@ -43,8 +43,13 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   let completion: Subscribers.Completion<Downstream.Failure>
 
+  /// What the subscription shows while it delivers: the sequence, as its description and as its mirror's child.
   @usableFromInline
-  let name: () -> String
+  let source: () -> Any
+
+  /// What the subscription is called once it has finished or been cancelled, as in Combine.
+  @usableFromInline
+  let terminalName: String
 
   /// Runs `requestNow` in code specialised for this subscription's types.
   ///
@@ -59,21 +64,27 @@ where Downstream.Input == Elements.Element {
     iterator: Elements.Iterator,
     first: Elements.Element,
     completion: Subscribers.Completion<Downstream.Failure>,
-    name: @escaping () -> String
+    terminalName: String,
+    source: @escaping () -> Any
   ) {
     state = Locked(State(downstream: downstream, iterator: iterator, next: first))
     self.completion = completion
-    self.name = name
+    self.terminalName = terminalName
+    self.source = source
     requestThunk = { $0.requestNow($1) }
   }
 
   /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
+  ///
+  /// While it delivers, the subscription describes and mirrors itself as `source()`; once it has finished or been
+  /// cancelled, it is called `terminalName` and mirrors no elements.
   @inlinable
   static func subscribe(
     _ downstream: Downstream,
     to elements: Elements,
     completion: Subscribers.Completion<Downstream.Failure>,
-    name: @escaping () -> String
+    terminalName: String,
+    source: @escaping () -> Any
   ) {
     var iterator = elements.makeIterator()
     guard let first = iterator.next() else {
@@ -86,16 +97,23 @@ where Downstream.Input == Elements.Element {
       iterator: iterator,
       first: first,
       completion: completion,
-      name: name
+      terminalName: terminalName,
+      source: source
     )
     downstream.receive(subscription: subscription)
   }
 
   @usableFromInline
-  var description: String { name() }
+  var isTerminated: Bool { state.withLock { $0.downstream == nil } }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["sequence": name()]) }
+  var description: String { isTerminated ? terminalName : String(describing: source()) }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    let sequence: Any = isTerminated ? [Downstream.Input]() : source()
+    return Mirror(self, children: ["sequence": sequence])
+  }
 
   @usableFromInline
   var playgroundDescription: Any { description }

@@ -23,12 +23,17 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Elements.Element == S.Input {
       let sequence = self.sequence
       if let counting = IntegerRangeElements<S.Input>(sequence) {
-        SequenceSubscription.subscribe(subscriber, to: counting, completion: .finished) { "\(sequence)" }
+        SequenceSubscription.subscribe(subscriber, to: counting, completion: .finished, terminalName: "Sequence") {
+          sequence
+        }
         return
       }
-      SequenceSubscription<S, Elements>.subscribe(subscriber, to: sequence, completion: .finished) {
-        "\(sequence)"
-      }
+      SequenceSubscription<S, Elements>.subscribe(
+        subscriber,
+        to: sequence,
+        completion: .finished,
+        terminalName: "Sequence"
+      ) { sequence }
     }
   }
 }

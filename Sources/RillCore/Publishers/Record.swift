@@ -26,9 +26,12 @@ public struct Record<Output, Failure: Error>: Publisher {
   }
 
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    SequenceSubscription<S, [Output]>.subscribe(subscriber, to: recording.output, completion: recording.completion) {
-      "Record"
-    }
+    SequenceSubscription<S, [Output]>.subscribe(
+      subscriber,
+      to: recording.output,
+      completion: recording.completion,
+      terminalName: "Record"
+    ) { "Record" }
   }
 
   /// A recorded sequence of outputs, followed by a completion value.

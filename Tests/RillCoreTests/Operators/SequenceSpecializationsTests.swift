@@ -277,3 +277,26 @@ private final class LoggingCollection: RangeReplaceableCollection {
     elements.replaceSubrange(subrange, with: newElements)
   }
 }
+
+extension SequenceSpecializationsTests {
+  /// Issue 15: as in Combine, a sequence's subscription describes itself as the sequence and mirrors it while it
+  /// delivers, and is called "Sequence", with no elements in its mirror, once it has finished or been cancelled.
+  @Test func subscriptionShowsTheSequenceUntilItEnds() throws {
+    let recorder = ReducingRecorder<Int, Never>(initialDemand: .none)
+    [1, 2].publisher.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "[1, 2]")
+    #expect(Mirror(reflecting: subscription).children.first?.label == "sequence")
+    #expect(Mirror(reflecting: subscription).children.first?.value as? [Int] == [1, 2])
+    subscription.request(.unlimited)
+    #expect(String(describing: subscription) == "Sequence")
+    #expect(Mirror(reflecting: subscription).children.first?.value as? [Int] == [])
+
+    let cancelled = ReducingRecorder<Int, Never>(initialDemand: .none)
+    (1...3).publisher.subscribe(cancelled)
+    let other = try #require(cancelled.subscription)
+    #expect(String(describing: other) == "1...3")
+    other.cancel()
+    #expect(String(describing: other) == "Sequence")
+  }
+}
