@@ -244,6 +244,8 @@ extension Optional.Publisher {
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
     let bounds = range.relative(to: 0..<Int.max)
     precondition(bounds.lowerBound >= 0, "output(in:): range must not be negative")
+    // Combine traps on an upper bound this close to `Int.max` too.
+    precondition(bounds.upperBound <= Int.max - 2, "output(in:): range's upper bound is too large")
     return Optional<Output>.Publisher(bounds.lowerBound == 0 && bounds.upperBound != 0 ? output : nil)
   }
 

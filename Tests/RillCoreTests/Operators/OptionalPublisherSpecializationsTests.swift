@@ -71,3 +71,16 @@ import Testing
     #expect(reducingEvents(none.count()) == [.finished])
   }
 }
+
+extension OptionalPublisherSpecializationsTests {
+  /// Issue 15: as in Combine, `output(in:)` accepts an upper bound up to `Int.max - 2` and traps beyond, naming
+  /// the range.
+  @Test func outputInRangeTrapsOnAnUpperBoundTooCloseToIntMax() async {
+    #expect(Optional(12).publisher.output(in: 0..<(Int.max - 2)) == Optional(12).publisher)
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Optional(12).publisher.output(in: 0..<(Int.max - 1))
+    }.map { result in
+      #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("output(in:)"))
+    }
+  }
+}
