@@ -10,7 +10,8 @@ extension Publisher {
   /// A cold upstream starts over on each retry, as above. Each retry subscribes to upstream again and asks it for the downstream demand still outstanding. A failure
   /// after the last retry is passed downstream.
   ///
-  /// - Parameter retries: The number of times to attempt to recreate the subscription.
+  /// - Parameter retries: The number of times to attempt to recreate the subscription; as in Combine, a negative
+  ///   number retries indefinitely.
   /// - Returns: A publisher that attempts to recreate its subscription to a failed upstream publisher.
   public func retry(_ retries: Int) -> Publishers.Retry<Self> {
     Publishers.Retry(upstream: self, retries: retries)
@@ -81,7 +82,8 @@ extension Publishers.Retry {
     private let upstream: Upstream
 
     init(downstream: Downstream, upstream: Upstream, retries: Int?) {
-      state = Locked(State(downstream: downstream, remaining: retries.map { Swift.max($0, 0) }))
+      // A negative count never runs out, as in Combine: it retries indefinitely.
+      state = Locked(State(downstream: downstream, remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
       self.upstream = upstream
     }
 
@@ -106,6 +108,8 @@ extension Publishers.Retry {
       if demand > 0 { subscription.request(demand) }
     }
 
+    /// As in Combine, the demand downstream returns is requested from upstream's subscription rather than
+    /// returned.
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let downstream = state.withLock { state -> Downstream? in
         guard state.link.isSubscribed else { return nil }
@@ -114,8 +118,14 @@ extension Publishers.Retry {
       }
       guard let downstream else { return .none }
       let more = downstream.receive(input)
-      state.withLock { $0.demand += more }
-      return more
+      guard more > 0 else { return .none }
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard state.downstream != nil else { return nil }
+        state.demand += more
+        return state.link.upstream
+      }
+      upstream?.request(more)
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {

@@ -151,3 +151,28 @@ import Testing
     )
   }
 }
+
+@Suite struct RetryCombineFidelityTests {
+  /// Issue 15: as in Combine, a negative number of retries never runs out.
+  @Test func negativeRetriesRetryIndefinitely() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
+    for _ in 0..<100 { upstream.complete(.failure(OpsMiscError(1))) }
+    upstream.send(0)
+    #expect(recorder.events == [.subscription, .value(0)])
+    #expect(upstream.subscriptions.count == 101)
+  }
+
+  /// Issue 15: as in Combine, the demand downstream returns for a value is requested from upstream rather than
+  /// returned.
+  @Test func demandReturnedByDownstreamIsRequestedUpstream() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3)) { .max($0) }
+    upstream.retry(5).subscribe(recorder)
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.requests == [.max(3), .max(5)])
+    upstream.complete(.failure(OpsMiscError(1)))
+    #expect(upstream.requests == [.max(7)])
+  }
+}
