@@ -145,8 +145,11 @@ extension Publishers.CollectByCount {
     var description: String { "CollectByCount" }
 
     var customMirror: Mirror {
-      let buffer = state.withLock { $0.buffer }
-      return Mirror(self, children: ["downstream": downstream, "count": count, "buffer": buffer])
+      let (upstream, buffer) = state.withLock { ($0.upstream.upstream, $0.buffer) }
+      return Mirror(
+        self,
+        children: ["downstream": downstream, "upstreamSubscription": upstream as Any, "buffer": buffer, "count": count]
+      )
     }
 
     var playgroundDescription: Any { description }
@@ -189,8 +192,10 @@ extension Publishers.CollectByCount {
       state.withLock { $0.upstream.upstream }?.request(demand * count)
     }
 
+    /// As in Combine, a cancel before the upstream subscription arrives changes nothing.
     func cancel() {
       let upstream = state.withLock { state -> (any Subscription)? in
+        guard !state.upstream.isAwaitingSubscription else { return nil }
         state.buffer = []
         return state.upstream.terminate()
       }

@@ -126,3 +126,26 @@ import Testing
     #expect(collect != Publishers.CollectByCount(upstream: Just(1), count: 4))
   }
 }
+
+extension CollectByCountTests {
+  /// Issue 15: as in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
+  /// is neither cancelled nor asked for anything until downstream asks.
+  @Test func cancelBeforeTheSubscriptionDoesNothing() throws {
+    let upstream = SubscriberHolder<Int, Never>()
+    upstream.collect(19).subscribe(OpsMiscRecorder<[Int], Never>(demand: .none))
+    upstream.subscriberAsSubscription?.cancel()
+    let subscription = OpsMiscSubscription()
+    try #require(upstream.subscriber).receive(subscription: subscription)
+    #expect(subscription.requests == [])
+    #expect(!subscription.isCancelled)
+  }
+
+  /// Issue 15: the mirror names downstream, the upstream subscription, the buffer and the count, as Combine's.
+  @Test func mirrorChildren() {
+    let upstream = SubscriberHolder<Int, Never>()
+    upstream.collect(53).subscribe(OpsMiscRecorder<[Int], Never>(demand: .none))
+    let mirror = (upstream.rawSubscriber! as? any CustomReflectable)?.customMirror
+    #expect(mirror?.children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"])
+    #expect(mirror?.children.map { String(describing: $0.value) }.suffix(2) == ["[]", "53"])
+  }
+}
