@@ -95,7 +95,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     action()
   }
 
-  /// Performs the action once, right away, and returns a cancellable that does nothing.
+  /// Performs the action once, right away, and returns a cancellable that does nothing: as in Combine, the empty
+  /// subscription, which describes itself as `Empty`.
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
@@ -104,6 +105,6 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     _ action: @escaping () -> Void
   ) -> any Cancellable {
     action()
-    return AnyCancellable {}
+    return Subscriptions.empty
   }
 }
