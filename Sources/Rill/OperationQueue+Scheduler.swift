@@ -97,29 +97,26 @@ extension OperationQueue: Scheduler {
   /// This scheduler's definition of the current moment in time.
   public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
 
-  /// Adds the action to the queue as an operation.
+  /// Adds the action to the queue as a block operation.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     let work = RillScheduledAction(action)
-    addOperation { work.run() }
+    addOperation(BlockOperation { work.run() })
   }
 
-  /// Adds the action to the queue as an operation at some time after the specified date.
+  /// Adds the action to the queue at once, as an operation that becomes ready at the specified date.
   public func schedule(
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) {
-    let work = RillScheduledAction(action)
-    let queue = RillOperationQueueBox(self)
-    let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-    DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-      queue.queue.addOperation { work.run() }
-    }
+    let operation = RillDelayedOperation(action: RillScheduledAction(action), repetition: nil)
+    addOperation(operation)
+    operation.becomeReady(after: date.date.timeIntervalSinceNow)
   }
 
-  /// Adds the action to the queue as an operation at some time after the specified date, then again at the
-  /// specified frequency until the returned cancellable is cancelled.
+  /// Adds the action to the queue as an operation that becomes ready at the specified date; each time it runs, the
+  /// next one is added, to become ready after `interval`, until the returned cancellable is cancelled.
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
@@ -127,29 +124,105 @@ extension OperationQueue: Scheduler {
     options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    let work = RillScheduledAction(action)
-    let queue = RillOperationQueueBox(self)
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.setEventHandler {
-      queue.queue.addOperation { work.run() }
-    }
-    let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-    timer.schedule(
-      deadline: .now() + delay,
-      repeating: Swift.max(interval.timeInterval, 1e-9),
-      leeway: .nanoseconds(Int(Swift.max(0, tolerance.timeInterval) * 1_000_000_000))
-    )
-    timer.activate()
-    return AnyCancellable { timer.cancel() }
+    let repetition = RillOperationRepetition(queue: self, interval: interval.timeInterval)
+    let operation = RillDelayedOperation(action: RillScheduledAction(action), repetition: repetition)
+    repetition.add(operation, after: date.date.timeIntervalSinceNow)
+    return AnyCancellable(repetition)
   }
 }
 
-/// Carries an operation queue into a Dispatch handler.
-// SAFETY: immutable; `OperationQueue.addOperation` is thread-safe.
-final class RillOperationQueueBox: @unchecked Sendable {
-  let queue: OperationQueue
+/// An operation that waits in its queue, not ready, until its date, then runs its action once, as the operations
+/// of Combine's operation queue scheduler do: the queue holds it from the moment it is scheduled.
+///
+/// Cancelling it drops the action and makes it ready at once, so that the queue lets it go; running it again
+/// (calling `main()`) does nothing.
+// SAFETY: the mutable state is in `state`; the action and the repetition are called outside the lock.
+final class RillDelayedOperation: Operation, Cancellable, @unchecked Sendable {
+  private struct State {
+    var action: RillScheduledAction?
+    var isDue = false
+  }
 
-  init(_ queue: OperationQueue) {
+  private let state: FoundationLocked<State>
+
+  /// The repetition this operation belongs to, if it repeats.
+  private let repetition: RillOperationRepetition?
+
+  init(action: RillScheduledAction, repetition: RillOperationRepetition?) {
+    state = FoundationLocked(State(action: action))
+    self.repetition = repetition
+    super.init()
+  }
+
+  override var isReady: Bool {
+    super.isReady && state.withLock { $0.isDue }
+  }
+
+  /// Makes the operation ready after `delay` seconds (at once for a date already passed).
+  func becomeReady(after delay: TimeInterval) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + Swift.max(0, delay)) { [weak self] in
+      self?.markDue()
+    }
+  }
+
+  private func markDue() {
+    guard !state.withLock({ $0.isDue }) else { return }
+    willChangeValue(for: \.isReady)
+    state.withLock { $0.isDue = true }
+    didChangeValue(for: \.isReady)
+  }
+
+  override func main() {
+    guard let action = state.withLock({ $0.action.take() }) else { return }
+    // The next operation is in the queue before this one's action runs, so the interval is kept from start to
+    // start, and a cancel from inside the action finds it.
+    repetition?.add(RillDelayedOperation(action: action, repetition: repetition), after: nil)
+    action.run()
+  }
+
+  override func cancel() {
+    _ = state.withLock { $0.action.take() }
+    super.cancel()
+    markDue()
+  }
+}
+
+/// A repeating schedule on an operation queue: the operation waiting for its turn, and the cancellation of the
+/// whole schedule.
+// SAFETY: the mutable state is in `state`; the queue and operations are called outside the lock.
+final class RillOperationRepetition: Cancellable, @unchecked Sendable {
+  private struct State {
+    var pending: RillDelayedOperation?
+    var isCancelled = false
+  }
+
+  private let queue: OperationQueue
+  private let interval: TimeInterval
+  private let state = FoundationLocked(State())
+
+  init(queue: OperationQueue, interval: TimeInterval) {
     self.queue = queue
+    self.interval = interval
+  }
+
+  /// Adds the schedule's next operation to the queue, to become ready after `delay` seconds, or after the
+  /// interval when `delay` is `nil`; does nothing once the schedule is cancelled.
+  func add(_ operation: RillDelayedOperation, after delay: TimeInterval?) {
+    let isAdded = state.withLock { state -> Bool in
+      guard !state.isCancelled else { return false }
+      state.pending = operation
+      return true
+    }
+    guard isAdded else { return }
+    queue.addOperation(operation)
+    operation.becomeReady(after: delay ?? interval)
+  }
+
+  func cancel() {
+    let pending = state.withLock { state -> RillDelayedOperation? in
+      state.isCancelled = true
+      return state.pending.take()
+    }
+    pending?.cancel()
   }
 }

@@ -307,6 +307,68 @@ import Testing
     repeating.cancel()
     #expect(OperationQueue.SchedulerTimeType.Stride.milliseconds(5).timeInterval == 0.005)
   }
+
+  /// As in Combine, an action scheduled now is one block operation added to the queue.
+  @Test func actionNowIsOneBlockOperation() {
+    let queue = OperationRecordingQueue()
+    let done = FoundationRecorder<Int>()
+    queue.schedule { done.finish() }
+    #expect(done.wait())
+    #expect(queue.added.count == 1)
+    #expect(queue.added.first is BlockOperation)
+  }
+
+  /// As in Combine, an action scheduled later is added at once as one cancellable operation that is not ready
+  /// before its date, and runs once.
+  @Test func actionLaterIsOneOperationReadyAtItsDate() throws {
+    let queue = OperationRecordingQueue()
+    let runs = Atomic(0)
+    queue.schedule(after: queue.now.advanced(by: .milliseconds(100))) { runs.add(1, ordering: .relaxed) }
+    let operation = try #require(queue.added.first)
+    #expect(queue.added.count == 1)
+    #expect(!(operation is BlockOperation))
+    #expect(operation is any Cancellable)
+    #expect(!operation.isReady)
+    queue.waitUntilAllOperationsAreFinished()
+    #expect(runs.load(ordering: .relaxed) == 1)
+    operation.main()
+    #expect(runs.load(ordering: .relaxed) == 1)
+  }
+
+  /// As in Combine, a repeating action keeps one operation in the queue at a time, and a cancel stops it.
+  @Test func repeatingActionAddsOneOperationPerRun() throws {
+    let queue = OperationRecordingQueue()
+    let ticks = FoundationRecorder<Int>()
+    let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
+      ticks.append(1)
+      if ticks.values.count == 3 { ticks.finish() }
+    }
+    #expect(cancellable is AnyCancellable)
+    #expect(ticks.wait())
+    cancellable.cancel()
+    let added = queue.added
+    #expect(added.count >= 4)
+    queue.waitUntilAllOperationsAreFinished()
+    Thread.sleep(forTimeInterval: 0.03)
+    #expect(queue.added.count == added.count)
+    let count = ticks.values.count
+    try #require(added.first).main()
+    #expect(ticks.values.count == count)
+  }
+}
+
+/// An operation queue that records the operations added to it.
+// SAFETY: `addedOperations` is only touched under `lock`.
+private final class OperationRecordingQueue: OperationQueue, @unchecked Sendable {
+  private let lock = NSLock()
+  private var addedOperations: [Operation] = []
+
+  var added: [Operation] { lock.withLock { addedOperations } }
+
+  override func addOperation(_ op: Operation) {
+    lock.withLock { addedOperations.append(op) }
+    super.addOperation(op)
+  }
 }
 
 /// A subscriber that requests everything and fails the test if it receives anything after its cancel.
