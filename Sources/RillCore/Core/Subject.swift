@@ -34,8 +34,9 @@ extension Publisher {
 
 /// Feeds an upstream publisher's events into a subject.
 ///
-/// It is the subscription the subject sees, so the subject's demand goes straight upstream.
-// SAFETY: all mutable state is in `state`; upstream and subject are called outside the lock.
+/// It is the subscription the subject sees, so the subject's demand goes straight upstream. As in Combine, it does
+/// not keep the subject alive: a subject that goes away cancels its upstream subscriptions, this one included.
+// SAFETY: all mutable state is in `state`; upstream and subject are called, and released, outside the lock.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
@@ -43,7 +44,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
   typealias Failure = Downstream.Failure
 
   private struct State {
-    var subject: Downstream?
+    weak var subject: Downstream?
     var link = SubscriptionState.awaitingSubscription
   }
 
@@ -57,8 +58,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
   func receive(subscription: any Subscription) {
     let subject = state.withLock { state -> Downstream? in
-      guard state.subject != nil, state.link.subscribe(subscription) else { return nil }
-      return state.subject
+      guard let subject = state.subject, state.link.subscribe(subscription) else { return nil }
+      return subject
     }
     guard let subject else {
       subscription.cancel()

@@ -18,16 +18,15 @@ extension ConnectablePublisher {
 extension Publishers {
   /// A publisher that automatically connects to an upstream connectable publisher.
   ///
-  /// It connects when the first subscriber subscribes, and cancels the connection when the last subscriber
-  /// cancels.
+  /// It connects when a subscriber subscribes while it is not connected, and cancels the connection when the last
+  /// subscriber cancels. As in Combine, a subscriber that subscribes from inside another's subscription, before
+  /// the first connection is made, connects too; the later connection replaces the earlier one.
   public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
     enum Connection {
       case disconnected
-      /// `connect()` is running on some thread; `subscribers` counts the live subscribers.
-      case connecting(subscribers: Int)
       case connected(subscribers: Int, connection: any Cancellable)
     }
 
@@ -44,49 +43,33 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      let mustConnect = connection.withLock { connection -> Bool in
-        switch connection {
-        case .disconnected:
-          connection = .connecting(subscribers: 1)
-          return true
-        case .connecting(let subscribers):
-          connection = .connecting(subscribers: subscribers + 1)
-        case .connected(let subscribers, let cancellable):
-          connection = .connected(subscribers: subscribers + 1, connection: cancellable)
-        }
-        return false
+      let isConnected = connection.withLock { connection -> Bool in
+        guard case .connected(let subscribers, let cancellable) = connection else { return false }
+        connection = .connected(subscribers: subscribers + 1, connection: cancellable)
+        return true
       }
-      upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
-      guard mustConnect else { return }
-      let cancellable = upstream.connect()
-      let isAbandoned = connection.withLock { connection -> Bool in
-        guard case .connecting(let subscribers) = connection, subscribers > 0 else {
-          connection = .disconnected
-          return true
-        }
-        connection = .connected(subscribers: subscribers, connection: cancellable)
-        return false
+      upstream.subscribe(Inner(parent: self, downstream: subscriber))
+      guard !isConnected else { return }
+      let made = upstream.connect()
+      let replaced = connection.withLock { connection -> (any Cancellable)? in
+        defer { connection = .connected(subscribers: 1, connection: made) }
+        guard case .connected(_, let earlier) = connection else { return nil }
+        return earlier
       }
-      if isAbandoned { cancellable.cancel() }
+      // Released here, outside the lock: an `AnyCancellable` cancels when it goes.
+      _ = replaced
     }
 
     /// Counts one subscriber out; cancels the connection when it was the last.
     final func subscriberDidCancel() {
       let cancellable = connection.withLock { connection -> (any Cancellable)? in
-        switch connection {
-        case .disconnected:
+        guard case .connected(let subscribers, let cancellable) = connection else { return nil }
+        if subscribers > 1 {
+          connection = .connected(subscribers: subscribers - 1, connection: cancellable)
           return nil
-        case .connecting(let subscribers):
-          connection = .connecting(subscribers: subscribers - 1)
-          return nil
-        case .connected(let subscribers, let cancellable):
-          if subscribers > 1 {
-            connection = .connected(subscribers: subscribers - 1, connection: cancellable)
-            return nil
-          }
-          connection = .disconnected
-          return cancellable
         }
+        connection = .disconnected
+        return cancellable
       }
       cancellable?.cancel()
     }
@@ -97,76 +80,68 @@ extension Publishers {
 extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {}
 
 extension Publishers.Autoconnect {
-  // SAFETY: all mutable state is in `state`; downstream, upstream and the parent are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  /// Forwards every event from the connectable publisher to the downstream subscriber unchanged, as Combine does;
+  /// the subscription it passes down counts the subscriber out of the connection when cancelled.
+  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var downstream: Downstream?
-      var parent: Publishers.Autoconnect<Upstream>?
-    }
-
-    private let state: Locked<State>
-
-    init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
-      state = Locked(State(downstream: downstream, parent: parent))
-    }
+    let parent: Publishers.Autoconnect<Upstream>
+    let downstream: Downstream
+    let combineIdentifier = CombineIdentifier()
 
     var description: String { "Autoconnect" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any]) }
+    var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
 
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
-        return state.downstream
-      }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
+      downstream.receive(subscription: Counted(upstream: subscription, parent: parent))
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
-      return downstream.receive(input)
+      downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.link.terminate() != nil else { return nil }
-        defer {
-          state.downstream = nil
-          state.parent = nil
-        }
-        return state.downstream
-      }
-      downstream?.receive(completion: completion)
+      downstream.receive(completion: completion)
+    }
+  }
+
+  /// The upstream subscription as an autoconnect subscriber sees it: the same identity and description, and a
+  /// cancel that also counts the subscriber out of the connection, once.
+  // SAFETY: all mutable state is in `isCountedOut`; the parent and upstream are called outside the lock.
+  private final class Counted: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+  {
+    private let upstream: any Subscription
+    private let parent: Publishers.Autoconnect<Upstream>
+    private let isCountedOut = Locked(false)
+
+    init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
+      self.upstream = upstream
+      self.parent = parent
     }
 
+    var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+
+    var description: String { String(describing: upstream) }
+
+    var playgroundDescription: Any { description }
+
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Autoconnect: a subscriber requested \(demand); demand must be greater than zero")
-      state.withLock { $0.link.upstream }?.request(demand)
+      upstream.request(demand)
     }
 
     func cancel() {
-      let (upstream, parent, downstream) = state.withLock { state in
-        defer {
-          state.downstream = nil
-          state.parent = nil
-        }
-        let wasLive = !state.link.isTerminal
-        return (state.link.terminate(), wasLive ? state.parent : nil, state.downstream)
+      let wasCounted = isCountedOut.withLock { isCountedOut in
+        defer { isCountedOut = true }
+        return !isCountedOut
       }
-      parent?.subscriberDidCancel()
-      upstream?.cancel()
-      _ = downstream
+      if wasCounted { parent.subscriberDidCancel() }
+      upstream.cancel()
     }
   }
 }

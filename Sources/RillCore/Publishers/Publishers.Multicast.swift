@@ -88,30 +88,74 @@ extension Publishers {
 }
 
 extension Publishers.Multicast {
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  /// The subscriber a multicast puts between its subject and each downstream subscriber, and the subscription that
+  /// subscriber sees.
+  ///
+  /// It passes the subject's subscription on once and cancels any other; the demand the downstream returns for a
+  /// value goes to the subject as a request.
+  // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    let downstream: Downstream
-    let combineIdentifier = CombineIdentifier()
+    private struct State {
+      var link = SubscriptionState.awaitingSubscription
+      var downstream: Downstream?
+    }
+
+    private let state: Locked<State>
+
+    init(downstream: Downstream) {
+      state = Locked(State(downstream: downstream))
+    }
 
     var description: String { "Multicast" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
+        return state.downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      downstream.receive(input)
+      guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
+      let demand = downstream.receive(input)
+      if demand > 0 {
+        state.withLock { $0.link.upstream }?.request(demand)
+      }
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      downstream.receive(completion: completion)
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.link.isSubscribed else { return nil }
+        _ = state.link.terminate()
+        return state.downstream.take()
+      }
+      downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      state.withLock { $0.link.upstream }?.request(demand)
+    }
+
+    func cancel() {
+      let (upstream, downstream) = state.withLock { state in
+        (state.link.terminate(), state.downstream.take())
+      }
+      upstream?.cancel()
+      _ = downstream
     }
   }
 }

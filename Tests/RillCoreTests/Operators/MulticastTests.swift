@@ -2,6 +2,37 @@ import RillCore
 import Testing
 
 @Suite struct MulticastTests {
+
+  /// Issue 15: each subscriber sees a subscription of the multicast's own, described as "Multicast" with no
+  /// children, not the subject's; the demand a subscriber returns for a value is requested from the subject.
+  @Test func subscriptionIsTheMulticastsOwn() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let multicast = Just(0).multicast(subject: subject)
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { $0 == 1 ? .max(2) : .none }
+    multicast.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Multicast")
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+    for value in 1...4 { subject.send(value) }
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  /// Issue 15: dropping the subject while connected frees it (the connection does not keep it), and cancelling
+  /// the connection afterwards neither deadlocks nor crashes.
+  @Test func connectionDoesNotKeepTheSubject() {
+    let upstream = Upstream()
+    weak var weakSubject: PassthroughSubject<Int, OpsMiscError>?
+    var connection: (any Cancellable)?
+    do {
+      let subject = PassthroughSubject<Int, OpsMiscError>()
+      weakSubject = subject
+      connection = upstream.multicast(subject: subject).connect()
+    }
+    #expect(weakSubject == nil)
+    #expect(upstream.subscription.cancelCount == 1)
+    connection?.cancel()
+  }
   typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
 
   @Test func subscribesUpstreamOnlyOnConnect() {

@@ -2,6 +2,46 @@ import RillCore
 import Testing
 
 @Suite struct AutoconnectTests {
+
+  /// Issue 15: autoconnect forwards every event unchanged, even after completion; its subscribers see the upstream
+  /// subscription's identity and description, and the last cancel disconnects, once.
+  @Test func forwardsEventsUnchangedAndCountsCancels() throws {
+    let upstream = Upstream()
+    let connectable = CountingConnectable(upstream: upstream)
+    let autoconnect = connectable.autoconnect()
+    let first = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { _ in .max(3) }
+    let second = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    autoconnect.subscribe(second)
+    autoconnect.subscribe(first)
+    #expect(connectable.events == ["connected"])
+    let subscription = try #require(first.subscription)
+    #expect(subscription.combineIdentifier == upstream.subscription.combineIdentifier)
+    #expect(String(describing: subscription) == "OpsMiscSubscription")
+    #expect(upstream.send(1) == .max(3))
+    upstream.complete()
+    #expect(upstream.send(2) == .max(3))
+    #expect(first.events == [.subscription, .value(1), .finished, .value(2)])
+    subscription.cancel()
+    subscription.cancel()
+    #expect(connectable.events == ["connected"])
+    try #require(second.subscription).cancel()
+    #expect(connectable.events == ["connected", "disconnected"])
+  }
+
+  /// Issue 15: as in Combine, a subscriber that subscribes from inside the first one's subscription connects too,
+  /// and the last connection is the one the last cancel ends.
+  @Test func subscriberSubscribingWhileConnectingConnectsAgain() throws {
+    let connectable = CountingConnectable(upstream: Upstream())
+    let autoconnect = connectable.autoconnect()
+    let inner = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let outer = ReentrantSubscriber { autoconnect.subscribe(inner) }
+    autoconnect.subscribe(outer)
+    #expect(connectable.events == ["connected", "connected"])
+    outer.subscription?.cancel()
+    #expect(connectable.events == ["connected", "connected", "disconnected"])
+    try #require(inner.subscription).cancel()
+    #expect(connectable.events == ["connected", "connected", "disconnected"])
+  }
   typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
 
   @Test func connectsOnFirstSubscriber() {
@@ -179,4 +219,53 @@ import Testing
       }
     )
   }
+}
+
+/// A connectable publisher that gives each subscriber its own upstream subscription and records connections.
+private final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = OpsMiscError
+
+  let upstream: OpsMiscUpstream<Int, OpsMiscError>
+  private(set) var events: [String] = []
+
+  init(upstream: OpsMiscUpstream<Int, OpsMiscError>) {
+    self.upstream = upstream
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == OpsMiscError {
+    upstream.receive(subscriber: subscriber)
+  }
+
+  func connect() -> any Cancellable {
+    events.append("connected")
+    return Disconnect { self.events.append("disconnected") }
+  }
+
+  private struct Disconnect: Cancellable {
+    let action: () -> Void
+    func cancel() { action() }
+  }
+}
+
+/// A subscriber that runs `onSubscription` when it gets its subscription.
+private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = OpsMiscError
+
+  let onSubscription: () -> Void
+  private(set) var subscription: (any Subscription)?
+
+  init(onSubscription: @escaping () -> Void) {
+    self.onSubscription = onSubscription
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    onSubscription()
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<OpsMiscError>) {}
 }
