@@ -11,8 +11,9 @@ extension Timer {
   /// - Parameters:
   ///   - interval: The time interval on which to publish events. For example, a value of `0.5` publishes an
   ///     event approximately every half-second.
-  ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which allows any
-  ///     variance.
+  ///   - tolerance: The allowed timing variance when emitting events. As in Combine, this method does not pass it
+  ///     on: the publisher's ``Timer/TimerPublisher/tolerance`` is `nil`. To set a tolerance, create a
+  ///     ``Timer/TimerPublisher`` with its initializer.
   ///   - runLoop: The run loop on which the timer runs.
   ///   - mode: The run loop mode in which to run the timer.
   ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
@@ -24,7 +25,7 @@ extension Timer {
     in mode: RunLoop.Mode,
     options: RunLoop.SchedulerOptions? = nil
   ) -> Timer.TimerPublisher {
-    TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
   }
 
   /// A publisher that repeatedly emits the current date on a given interval.
@@ -147,8 +148,10 @@ private protocol TimerPublisherFiring: AnyObject {
 }
 
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
+//
+// As in Combine, the subscription has no description, mirror or playground description of its own.
 private final class TimerPublisherSubscription<Downstream: Subscriber>: Subscription, TimerPublisherFiring,
-  CustomStringConvertible, @unchecked Sendable
+  @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {
   private struct State {
     var downstream: Downstream?
@@ -162,8 +165,6 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     state = FoundationLocked(State(downstream: downstream))
     self.onCancel = onCancel
   }
-
-  var description: String { "Timer" }
 
   func fire(_ date: Date) {
     let downstream = state.withLock { state -> Downstream? in

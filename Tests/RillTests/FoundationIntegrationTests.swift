@@ -43,6 +43,21 @@ import FoundationNetworking
     #expect(firstDelay.map { $0 >= interval * 0.9 } == true, "first tick after \(String(describing: firstDelay)) s")
   }
 
+  /// As in Combine, `Timer.publish` leaves the tolerance out, and the subscription describes itself by its type.
+  @Test func publishDropsTheToleranceAndTheSubscriptionHasNoDescription() throws {
+    let publisher = Timer.publish(every: 0.25, tolerance: 0.02, on: .main, in: .default)
+    #expect(publisher.tolerance == nil)
+    #expect(publisher.interval == 0.25)
+    #expect(Timer.TimerPublisher(interval: 1, tolerance: 0.5, runLoop: .main, mode: .default).tolerance == 0.5)
+    var subscription: (any Subscription)?
+    publisher.subscribe(AnySubscriber(receiveSubscription: { subscription = $0 }))
+    let received: Any = try #require(subscription)
+    #expect(!(received is any CustomStringConvertible))
+    #expect(!(received is any CustomReflectable))
+    #expect(!(received is any CustomPlaygroundDisplayConvertible))
+    subscription?.cancel()
+  }
+
   @Test func subscriberWithoutDemandMissesFirings() {
     let publisher = Timer.publish(every: 0.005, tolerance: 0.001, on: .current, in: .default)
     final class Probe: Subscriber {
