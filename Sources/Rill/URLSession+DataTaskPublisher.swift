@@ -37,8 +37,9 @@ extension URLSession {
   /// failure:   ---^
   /// ```
   ///
-  /// Each subscription starts its own data task at the first request; any HTTP response, a 404 included, is a
-  /// value, and only a transport error is a failure. Cancelling the subscription cancels the task.
+  /// Each subscription creates its own data task at the first request and, as in Combine, resumes it at every
+  /// request; any HTTP response, a 404 included, is a value, and only a transport error is a failure.
+  /// Cancelling the subscription cancels the task.
   public struct DataTaskPublisher: Publisher, Sendable {
     public typealias Output = (data: Data, response: URLResponse)
     public typealias Failure = URLError
@@ -56,64 +57,78 @@ extension URLSession {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Failure == URLError, S.Input == Output {
-      let subscription = DataTaskSubscription(downstream: AnySubscriber(subscriber), request: request, session: session)
-      subscriber.receive(subscription: subscription)
+      subscriber.receive(subscription: DataTaskSubscription(downstream: subscriber, parent: self))
     }
   }
 }
 
-// SAFETY: all mutable state is in `state`; the downstream and the task are called outside the lock.
-private final class DataTaskSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-  typealias Downstream = AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>
-
+// SAFETY: all mutable state is in `state`; the downstream, the session and the task are called outside the lock.
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskFinishing,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
+  /// Everything is dropped once the subscription ends (the task completed, or a cancel): `parent` is `nil` then.
   private struct State {
+    var parent: URLSession.DataTaskPublisher?
     var downstream: Downstream?
+    var demand = Subscribers.Demand.none
     var task: URLSessionDataTask?
-    var hasStarted = false
+
+    mutating func terminate() {
+      parent = nil
+      downstream = nil
+      demand = .none
+      task = nil
+    }
   }
 
   private let state: FoundationLocked<State>
-  private let request: URLRequest
-  private let session: URLSession
 
-  init(downstream: Downstream, request: URLRequest, session: URLSession) {
-    state = FoundationLocked(State(downstream: downstream))
-    self.request = request
-    self.session = session
+  init(downstream: Downstream, parent: URLSession.DataTaskPublisher) {
+    state = FoundationLocked(State(parent: parent, downstream: downstream))
   }
 
   var description: String { "DataTaskPublisher" }
 
-  func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "DataTaskPublisher: a subscriber requested \(demand); demand must be greater than zero")
-    let mustStart = state.withLock { state -> Bool in
-      guard state.downstream != nil, !state.hasStarted else { return false }
-      state.hasStarted = true
-      return true
-    }
-    guard mustStart else { return }
-    let task = session.dataTask(with: request) { [weak self] data, response, error in
-      self?.finish(data: data, response: response, error: error)
-    }
-    let cancelled = state.withLock { state -> Bool in
-      guard state.downstream != nil else { return true }
-      state.task = task
-      return false
-    }
-    if cancelled {
-      task.cancel()
-    } else {
-      task.resume()
-    }
+  var customMirror: Mirror {
+    let (task, downstream, parent, demand) = state.withLock { ($0.task, $0.downstream, $0.parent, $0.demand) }
+    let children: [(label: String?, value: Any)] = [
+      ("task", task as Any),
+      ("downstream", downstream as Any),
+      ("parent", parent as Any),
+      ("demand", demand),
+    ]
+    return Mirror(self, children: children)
   }
 
-  private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+  var playgroundDescription: Any { description }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "DataTaskPublisher: a subscriber requested \(demand); demand must be greater than zero")
+    guard let (parent, existing) = state.withLock({ state in state.parent.map { ($0, state.task) } }) else { return }
+    // The task is created once, outside the lock (the session may call out); a concurrent request that created
+    // one first wins, and the other task is never resumed.
+    // The completion handler sees the subscription through a non-generic protocol: Foundation's handler is
+    // `@Sendable`, and the subscriber's type is not.
+    weak let target: (any DataTaskFinishing)? = self
+    let created =
+      existing == nil
+      ? parent.session.dataTask(with: parent.request) { data, response, error in
+        target?.finish(data: data, response: response, error: error)
+      } : nil
+    let task = state.withLock { state -> URLSessionDataTask? in
+      guard state.parent != nil else { return nil }
+      if state.task == nil { state.task = created }
+      state.demand += demand
+      return state.task
+    }
+    task?.resume()
+  }
+
+  func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
     let downstream = state.withLock { state -> Downstream? in
-      defer {
-        state.downstream = nil
-        state.task = nil
-      }
-      return state.downstream
+      guard state.demand > 0, state.parent != nil, let downstream = state.downstream else { return nil }
+      state.terminate()
+      return downstream
     }
     guard let downstream else { return }
     if let error {
@@ -122,7 +137,7 @@ private final class DataTaskSubscription: Subscription, CustomStringConvertible,
       _ = downstream.receive((data ?? Data(), response))
       downstream.receive(completion: .finished)
     } else {
-      downstream.receive(completion: .failure(URLError(.badServerResponse)))
+      downstream.receive(completion: .failure(URLError(.unknown)))
     }
   }
 
@@ -134,13 +149,17 @@ private final class DataTaskSubscription: Subscription, CustomStringConvertible,
   }
 
   func cancel() {
-    let task = state.withLock { state -> URLSessionDataTask? in
-      defer {
-        state.downstream = nil
-        state.task = nil
-      }
-      return state.task
+    let task = state.withLock { state -> URLSessionDataTask?? in
+      guard state.parent != nil else { return nil }
+      defer { state.terminate() }
+      return .some(state.task)
     }
-    task?.cancel()
+    task??.cancel()
   }
+}
+
+/// What a data task's completion handler calls.
+private protocol DataTaskFinishing: AnyObject, Sendable {
+  /// Delivers the task's result, once, if the subscription is still waiting for it.
+  func finish(data: Data?, response: URLResponse?, error: (any Error)?)
 }
