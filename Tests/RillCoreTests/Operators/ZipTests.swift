@@ -63,6 +63,33 @@ import Testing
     #expect(pipe.recorder.values.isEmpty)
   }
 
+  /// Issue 15: as in Combine, the upstream that failed is cancelled too.
+  @Test func failureCancelsTheFailedUpstreamToo() {
+    let pipe = Pipeline()
+    pipe.numbers.send(completion: .failure(.boom))
+    #expect(pipe.recorder.completion == .failure(.boom))
+    #expect(pipe.numbers.isCancelled)
+    #expect(pipe.letters.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, demand requested while a value is being delivered is returned to the upstream
+  /// whose value completed the pair and requested from the others, not requested from all.
+  @Test(arguments: [Subscribers.Demand.unlimited, .max(10)])
+  func demandRequestedWhileDeliveringGoesWithTheDelivery(initial: Subscribers.Demand) {
+    let numbers = Source()
+    let letters = Letters()
+    let recorder = CombiningRecorder<String, CombiningError>(demand: initial)
+    recorder.onValue = { _ in
+      recorder.request(.max(666))
+      return .none
+    }
+    numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
+    #expect(numbers.send(1) == .none)
+    #expect(letters.send("a") == .max(666))
+    #expect(numbers.requests == [initial, .max(666)])
+    #expect(letters.requests == [initial])
+  }
+
   @Test func passesDownstreamDemandToEveryUpstream() {
     let pipe = Pipeline(demand: .max(2))
     #expect(pipe.numbers.requests == [.max(2)])

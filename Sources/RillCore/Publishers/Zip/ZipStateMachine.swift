@@ -25,6 +25,10 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var requested = Subscribers.Demand.none
   @usableFromInline var isDelivering = false
+  /// Demand downstream requested while a value was being delivered: as in Combine, it is handled with the demand
+  /// that delivery returns once it is over (the upstream whose value completed the output gets it as its return
+  /// value, the others as a request).
+  @usableFromInline var requestedWhileDelivering = Subscribers.Demand.none
   @usableFromInline var outputs: [Value] = []
   @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
   @usableFromInline var isTerminated = false
@@ -91,7 +95,11 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> DrainStep {
     guard !isTerminated, pendingCompletion == nil, !isFinished[index] else { return .idle }
     isFinished[index] = true
-    subscriptions[index] = nil
+    // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
+    if case .failure = completion, mode == .zip {
+    } else {
+      subscriptions[index] = nil
+    }
     switch completion {
     case .failure:
       outputs.removeAll()
@@ -116,25 +124,34 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     guard !isTerminated, pendingCompletion == nil else { return [] }
     demand += more
     requested += more
+    if isDelivering {
+      requestedWhileDelivering += more
+      return []
+    }
     return subscriptions.compactMap { $0 }
   }
 
   /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
-  /// step and the upstreams (by index) to pass `additional` to.
+  /// step, the demand to pass on (`additional` and what downstream requested meanwhile), and the upstreams (by
+  /// index) to pass it to.
   @inlinable
-  mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, forward: [(Int, any Subscription)]) {
+  mutating func delivered(
+    _ additional: Subscribers.Demand
+  ) -> (DrainStep, more: Subscribers.Demand, forward: [(Int, any Subscription)]) {
     var forward: [(Int, any Subscription)] = []
-    if additional > 0, !isTerminated, pendingCompletion == nil {
+    let more = additional + requestedWhileDelivering
+    requestedWhileDelivering = .none
+    if more > 0, !isTerminated, pendingCompletion == nil {
       demand += additional
       requested += additional
       forward = subscriptions.indices.compactMap { index in subscriptions[index].map { (index, $0) } }
     }
     if !outputs.isEmpty, !isTerminated {
-      return (.deliver(outputs.removeFirst()), forward)
+      return (.deliver(outputs.removeFirst()), more, forward)
     }
     isDelivering = false
-    guard pendingCompletion != nil, !isTerminated else { return (.idle, forward) }
-    return (takeCompletion(), forward)
+    guard pendingCompletion != nil, !isTerminated else { return (.idle, more, forward) }
+    return (takeCompletion(), more, forward)
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.

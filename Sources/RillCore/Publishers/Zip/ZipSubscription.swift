@@ -77,10 +77,10 @@ where Buffers.Output == Downstream.Input {
   func received(_ index: Int, _ store: (inout Buffers) -> Void) -> Subscribers.Demand {
     guard case .deliver(let output) = machine.withLock({ $0.received(index, store) }) else { return .none }
     let additional = downstream.receive(output)
-    let (next, forward) = machine.withLock { $0.delivered(additional) }
+    let (next, more, forward) = machine.withLock { $0.delivered(additional) }
     var returning = Subscribers.Demand.none
     for (upstreamIndex, upstream) in forward {
-      if upstreamIndex == index { returning = additional } else { upstream.request(additional) }
+      if upstreamIndex == index { returning = more } else { upstream.request(more) }
     }
     drain(next)
     return returning
@@ -99,8 +99,8 @@ where Buffers.Output == Downstream.Input {
       switch step {
       case .deliver(let output):
         let additional = downstream.receive(output)
-        let (next, forward) = machine.withLock { $0.delivered(additional) }
-        for (_, upstream) in forward { upstream.request(additional) }
+        let (next, more, forward) = machine.withLock { $0.delivered(additional) }
+        for (_, upstream) in forward { upstream.request(more) }
         step = next
       case .complete(let completion, let cancelling):
         for upstream in cancelling { upstream.cancel() }
