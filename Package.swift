@@ -40,7 +40,8 @@ let package = Package(
       dependencies: ["Rill", "RillTesting", "RillLoopbackServer", "RillTestSupport"],
       swiftSettings: strict
     ),
-    .testTarget(name: "RillExtTests", dependencies: ["RillExt", "RillTesting"], swiftSettings: strict),
+    // Depends on Rill as well, to check that RillExt's API and Combine's coexist when an app imports both.
+    .testTarget(name: "RillExtTests", dependencies: ["Rill", "RillExt", "RillTesting"], swiftSettings: strict),
     // Declarations of other libraries that Rill must coexist with (such as a back-port of `Optional.publisher`),
     // each in a module of its own as in a real app; not a product.
     .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension AsyncSequence {
   /// Returns a publisher that publishes the elements of this asynchronous sequence.
   ///
@@ -58,11 +56,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     var downstream: Downstream?
   }
 
-  private let lock: AsyncSequenceLock<State>
+  private let lock: ExtLocked<State>
   private let base: Base
 
   init(downstream: Downstream, base: Base) {
-    lock = AsyncSequenceLock(State(downstream: downstream))
+    lock = ExtLocked(State(downstream: downstream))
     self.base = base
   }
 
@@ -144,22 +142,5 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     } catch {
       takeDownstream()?.receive(completion: .failure(error))
     }
-  }
-}
-
-/// A mutex next to its state for the async bridges of RillExt, which cannot reach RillCore's internal lock.
-// SAFETY: `state` is only touched while `mutex` is held.
-final class AsyncSequenceLock<State>: @unchecked Sendable {
-  private let mutex = Mutex<Void>(())
-  private var state: State
-
-  init(_ state: State) {
-    self.state = state
-  }
-
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    mutex._unsafeLock()
-    defer { mutex._unsafeUnlock() }
-    return try body(&state)
   }
 }

@@ -58,9 +58,9 @@ private struct SleepingSequence: AsyncSequence {
 /// A subscriber whose events can be awaited.
 private final class AwaitingSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
   // SAFETY: all mutable state is in `state`.
-  private let state = AsyncSequenceLock<(values: [Input], done: Bool, failed: Bool)>(([], false, false))
+  private let state = ExtLocked<(values: [Input], done: Bool, failed: Bool)>(([], false, false))
   private let initialDemand: Subscribers.Demand
-  private let subscriptionBox = AsyncSequenceLock<(any Subscription)?>(nil)
+  private let subscriptionBox = ExtLocked<(any Subscription)?>(nil)
 
   init(initialDemand: Subscribers.Demand) {
     self.initialDemand = initialDemand
@@ -140,7 +140,7 @@ private func eventually(_ condition: () -> Bool) async {
 
   @Test func cancellingWhileWaitingForDemandEndsTheTaskAndReleasesTheSubscription() async {
     let probe = PullProbe()
-    let values = AsyncSequenceLock<[Int]>([])
+    let values = ExtLocked<[Int]>([])
     weak var weakSubscription: AnyObject?
     var subscription: (any Subscription)?
     CountingSequence(limit: 100, probe: probe).asPublisher().subscribe(

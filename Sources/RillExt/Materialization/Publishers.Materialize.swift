@@ -1,0 +1,167 @@
+extension Publisher {
+  /// Wraps each value and the completion of this publisher in an ``Event``, and finishes after the completion's event.
+  ///
+  /// ```
+  /// upstream:       -1-2-^
+  /// materialize():  -'value(1)'-'value(2)'-['failure(MarbleError)'|]
+  /// ```
+  ///
+  /// The returned publisher never fails: a failure upstream becomes a `.failure` value followed by `.finished`, so a
+  /// subscriber handles errors as ordinary values. Inside `flatMap`, this keeps one failed request from ending the
+  /// whole pipeline.
+  ///
+  /// Demand goes straight upstream. The event that stands for upstream's completion counts against demand like any
+  /// value: when it arrives while the subscriber has no demand left, it waits for the next request, then is
+  /// delivered with the finish right after it.
+  ///
+  /// - Returns: A publisher of this publisher's events.
+  public func materialize() -> Publishers.Materialize<Self> {
+    Publishers.Materialize(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that wraps each value and the completion of its upstream in an ``Event``, and never fails.
+  public struct Materialize<Upstream: Publisher>: Publisher {
+    public typealias Output = Event<Upstream.Output, Upstream.Failure>
+
+    public typealias Failure = Never
+
+    /// The publisher whose events this publisher republishes.
+    public let upstream: Upstream
+
+    /// Creates a publisher that republishes the events of `upstream` as values.
+    ///
+    /// - Parameter upstream: The publisher whose events to republish.
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+      upstream.subscribe(Inner(downstream: subscriber))
+    }
+  }
+}
+
+extension Publishers.Materialize {
+  // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Never {
+    typealias Input = Upstream.Output
+
+    typealias Failure = Upstream.Failure
+
+    private enum Phase {
+      case awaitingSubscription
+      case subscribed(any Subscription)
+      /// Upstream completed while downstream had no demand: its event waits for the next request.
+      case awaitingDemandForCompletion(Event<Upstream.Output, Upstream.Failure>)
+      case terminal
+    }
+
+    private struct State {
+      var phase = Phase.awaitingSubscription
+      /// What downstream has asked for and not yet received.
+      var demand = Subscribers.Demand.none
+    }
+
+    private let downstream: Downstream
+
+    private let state = ExtLocked(State())
+
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
+
+    var description: String { "Materialize.Subscription<\(Upstream.Output.self), \(Upstream.Failure.self)>" }
+
+    func receive(subscription: any Subscription) {
+      let accepted = state.withLock { state -> Bool in
+        guard case .awaitingSubscription = state.phase else { return false }
+        state.phase = .subscribed(subscription)
+        return true
+      }
+      guard accepted else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let deliver = state.withLock { state -> Bool in
+        // A value beyond demand, or after the end, breaks upstream's contract and is not delivered.
+        guard case .subscribed = state.phase, state.demand > 0 else { return false }
+        state.demand -= 1
+        return true
+      }
+      guard deliver else { return .none }
+      let more = downstream.receive(.value(input))
+      guard more > 0 else { return .none }
+      state.withLock { state in
+        if case .subscribed = state.phase { state.demand += more }
+      }
+      return more
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      let event: Event<Upstream.Output, Upstream.Failure> =
+        switch completion {
+        case .finished: .finished
+        case .failure(let error): .failure(error)
+        }
+      let deliverNow = state.withLock { state -> Bool in
+        guard case .subscribed = state.phase else { return false }
+        if state.demand > 0 {
+          state.phase = .terminal
+          return true
+        }
+        state.phase = .awaitingDemandForCompletion(event)
+        return false
+      }
+      if deliverNow { finish(with: event) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Materialize: a subscriber requested \(demand); demand must be greater than zero")
+      let action = state.withLock { state -> RequestAction? in
+        switch state.phase {
+        case .subscribed(let upstream):
+          state.demand += demand
+          return .requestUpstream(upstream)
+        case .awaitingDemandForCompletion(let event):
+          state.phase = .terminal
+          return .finish(event)
+        case .awaitingSubscription, .terminal:
+          return nil
+        }
+      }
+      switch action {
+      case .requestUpstream(let upstream): upstream.request(demand)
+      case .finish(let event): finish(with: event)
+      case nil: break
+      }
+    }
+
+    func cancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        defer { state.phase = .terminal }
+        guard case .subscribed(let upstream) = state.phase else { return nil }
+        return upstream
+      }
+      upstream?.cancel()
+    }
+
+    private enum RequestAction {
+      case requestUpstream(any Subscription)
+      case finish(Event<Upstream.Output, Upstream.Failure>)
+    }
+
+    /// Sends the event that stands for upstream's completion, then finishes.
+    private func finish(with event: Event<Upstream.Output, Upstream.Failure>) {
+      _ = downstream.receive(event)
+      downstream.receive(completion: .finished)
+    }
+  }
+}
