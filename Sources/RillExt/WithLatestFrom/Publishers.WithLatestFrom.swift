@@ -1,0 +1,306 @@
+extension Publisher {
+  /// Combines each value of this publisher with the latest value of another publisher, through a closure.
+  ///
+  /// ```
+  /// upstream (hot):                           -1---2---3-|
+  /// other (hot):                              ---a---b-----|
+  /// withLatestFrom(other) { "\($0)\($1)" }:  -----'2a'---'3b'-|
+  /// ```
+  ///
+  /// The other publisher is subscribed first, with unlimited demand. This publisher is subscribed only once the other
+  /// one has sent a value, so nothing this publisher would send before then is seen; downstream's demand waits until
+  /// then and goes to this publisher from then on. Each value of this publisher gives one output, with the latest
+  /// value of the other publisher.
+  ///
+  /// The stream ends when this publisher completes, which also cancels the other subscription. The completion and the
+  /// failure of the other publisher are ignored: its last value stays in use, and if it completes without a value,
+  /// this publisher is never subscribed and the stream never ends.
+  ///
+  /// - Parameters:
+  ///   - other: The publisher whose latest value accompanies each value of this one.
+  ///   - resultSelector: A closure that combines a value of this publisher with the latest value of `other`.
+  /// - Returns: A publisher of the combined values.
+  public func withLatestFrom<Other: Publisher, Result>(
+    _ other: Other,
+    resultSelector: @escaping (Output, Other.Output) -> Result
+  ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
+    Publishers.WithLatestFrom(upstream: self, second: other, resultSelector: resultSelector)
+  }
+
+  /// Combines each value of this publisher with the latest values of two other publishers, through a closure.
+  ///
+  /// ```
+  /// upstream (hot):  -1-----2---3-|
+  /// other (hot):     ---a-----b-----|
+  /// other1 (hot):    -----x---------|
+  /// withLatestFrom(other, other1) { "\($0)\($1.0)\($1.1)" }:  -------'2ax'---'3bx'-|
+  /// ```
+  ///
+  /// The other publishers are combined with `combineLatest`, which has a value once each of them has sent one; see
+  /// ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
+  ///
+  /// - Parameters:
+  ///   - other: The first publisher whose latest value accompanies each value of this one.
+  ///   - other1: The second publisher whose latest value accompanies each value of this one.
+  ///   - resultSelector: A closure that combines a value of this publisher with the latest values of the others.
+  /// - Returns: A publisher of the combined values.
+  public func withLatestFrom<Other: Publisher, Other1: Publisher, Result>(
+    _ other: Other,
+    _ other1: Other1,
+    resultSelector: @escaping (Output, (Other.Output, Other1.Output)) -> Result
+  ) -> Publishers.WithLatestFrom<Self, AnyPublisher<(Other.Output, Other1.Output), Self.Failure>, Result>
+  where Other.Failure == Failure, Other1.Failure == Failure {
+    let others = other.combineLatest(other1).eraseToAnyPublisher()
+    return Publishers.WithLatestFrom(upstream: self, second: others, resultSelector: resultSelector)
+  }
+
+  /// Combines each value of this publisher with the latest values of three other publishers, through a closure.
+  ///
+  /// ```
+  /// upstream (hot):  -1-----2---3-|
+  /// other (hot):     ---a-----b-----|
+  /// other1 (hot):    -----x---------|
+  /// other2 (hot):    ----p----------|
+  /// withLatestFrom(other, other1, other2) { "\($0)\($1.0)\($1.1)\($1.2)" }:  -------'2axp'---'3bxp'-|
+  /// ```
+  ///
+  /// The other publishers are combined with `combineLatest`, which has a value once each of them has sent one; see
+  /// ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
+  ///
+  /// - Parameters:
+  ///   - other: The first publisher whose latest value accompanies each value of this one.
+  ///   - other1: The second publisher whose latest value accompanies each value of this one.
+  ///   - other2: The third publisher whose latest value accompanies each value of this one.
+  ///   - resultSelector: A closure that combines a value of this publisher with the latest values of the others.
+  /// - Returns: A publisher of the combined values.
+  public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher, Result>(
+    _ other: Other,
+    _ other1: Other1,
+    _ other2: Other2,
+    resultSelector: @escaping (Output, (Other.Output, Other1.Output, Other2.Output)) -> Result
+  )
+    -> Publishers.WithLatestFrom<
+      Self, AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Self.Failure>, Result
+    > where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure
+  {
+    let others = other.combineLatest(other1, other2).eraseToAnyPublisher()
+    return Publishers.WithLatestFrom(upstream: self, second: others, resultSelector: resultSelector)
+  }
+
+  /// Republishes the latest value of another publisher each time this publisher sends a value.
+  ///
+  /// ```
+  /// upstream (hot):         -1---2---3-|
+  /// other (hot):            ---a---b-----|
+  /// withLatestFrom(other):  -----a---b-|
+  /// ```
+  ///
+  /// See ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for when each publisher is subscribed, demand and
+  /// completion.
+  ///
+  /// - Parameter other: The publisher whose latest value to republish.
+  /// - Returns: A publisher of the latest values of `other`, one for each value of this publisher.
+  public func withLatestFrom<Other: Publisher>(
+    _ other: Other
+  ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
+    withLatestFrom(other) { $1 }
+  }
+
+  /// Republishes the latest values of two other publishers each time this publisher sends a value.
+  ///
+  /// ```
+  /// upstream (hot):                                         -1-----2---3-|
+  /// other (hot):                                            ---a-----b-----|
+  /// other1 (hot):                                           -----x---------|
+  /// withLatestFrom(other, other1).map { "\($0)\($1)" }:  -------'ax'---'bx'-|
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - other: The first publisher whose latest value to republish.
+  ///   - other1: The second publisher whose latest value to republish.
+  /// - Returns: A publisher of the latest values of the others, one pair for each value of this publisher.
+  public func withLatestFrom<Other: Publisher, Other1: Publisher>(
+    _ other: Other,
+    _ other1: Other1
+  )
+    -> Publishers.WithLatestFrom<
+      Self, AnyPublisher<(Other.Output, Other1.Output), Self.Failure>, (Other.Output, Other1.Output)
+    > where Other.Failure == Failure, Other1.Failure == Failure
+  {
+    withLatestFrom(other, other1) { $1 }
+  }
+
+  /// Republishes the latest values of three other publishers each time this publisher sends a value.
+  ///
+  /// ```
+  /// upstream (hot):                                                       -1-----2---3-|
+  /// other (hot):                                                          ---a-----b-----|
+  /// other1 (hot):                                                         -----x---------|
+  /// other2 (hot):                                                         ----p----------|
+  /// withLatestFrom(other, other1, other2).map { "\($0)\($1)\($2)" }:  -------'axp'---'bxp'-|
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - other: The first publisher whose latest value to republish.
+  ///   - other1: The second publisher whose latest value to republish.
+  ///   - other2: The third publisher whose latest value to republish.
+  /// - Returns: A publisher of the latest values of the others, one triple for each value of this publisher.
+  public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
+    _ other: Other,
+    _ other1: Other1,
+    _ other2: Other2
+  )
+    -> Publishers.WithLatestFrom<
+      Self,
+      AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Self.Failure>,
+      (Other.Output, Other1.Output, Other2.Output)
+    > where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure
+  {
+    withLatestFrom(other, other1, other2) { $1 }
+  }
+}
+
+extension Publishers {
+  /// A publisher that combines each value of its upstream with the latest value of a second publisher.
+  ///
+  /// Create one with `withLatestFrom(_:)` or `withLatestFrom(_:resultSelector:)`.
+  public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
+  where Upstream.Failure == Other.Failure {
+    public typealias Failure = Upstream.Failure
+
+    /// The closure that combines a value of upstream with the latest value of the second publisher.
+    public typealias ResultSelector = (Upstream.Output, Other.Output) -> Output
+
+    private let upstream: Upstream
+
+    private let second: Other
+
+    private let resultSelector: ResultSelector
+
+    init(upstream: Upstream, second: Other, resultSelector: @escaping ResultSelector) {
+      self.upstream = upstream
+      self.second = second
+      self.resultSelector = resultSelector
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber, upstream: upstream, resultSelector: resultSelector)
+      subscriber.receive(subscription: inner)
+      inner.subscribeOther(second)
+    }
+  }
+}
+
+extension Publishers.WithLatestFrom {
+  // SAFETY: all mutable state is in `machine`; upstream, the other publisher, downstream and the result selector are
+  // called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+
+    typealias Failure = Upstream.Failure
+
+    private let downstream: Downstream
+
+    private let resultSelector: ResultSelector
+
+    private let machine: ExtLocked<WithLatestFromStateMachine<Upstream, Other.Output>>
+
+    init(downstream: Downstream, upstream: Upstream, resultSelector: @escaping ResultSelector) {
+      self.downstream = downstream
+      self.resultSelector = resultSelector
+      machine = ExtLocked(WithLatestFromStateMachine(upstream: upstream))
+    }
+
+    var description: String { "WithLatestFrom.Subscription<\(Output.self), \(Upstream.Failure.self)>" }
+
+    /// Subscribes to the other publisher, unless downstream already cancelled.
+    func subscribeOther(_ other: Other) {
+      guard !machine.withLock({ $0.isTerminal }) else { return }
+      other.subscribe(OtherSubscriber(inner: self))
+    }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+      switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
+      case .request(let upstream, let demand):
+        if demand > 0 { upstream.request(demand) }
+      case .cancel(let extra):
+        extra.cancel()
+      }
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      guard let latest = machine.withLock({ $0.upstreamValue() }) else { return .none }
+      return downstream.receive(resultSelector(input, latest))
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      guard let cancelling = machine.withLock({ $0.upstreamCompleted() }) else { return }
+      for subscription in cancelling { subscription.cancel() }
+      downstream.receive(completion: completion)
+    }
+
+    // MARK: The other publisher
+
+    fileprivate func otherSubscribed(_ subscription: any Subscription) {
+      if machine.withLock({ $0.otherSubscribed(subscription) }) {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    fileprivate func otherValue(_ value: Other.Output) {
+      guard let upstream = machine.withLock({ $0.otherValue(value) }) else { return }
+      upstream.subscribe(self)
+    }
+
+    fileprivate func otherCompleted() {
+      machine.withLock { $0.otherCompleted() }
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "WithLatestFrom: a subscriber requested \(demand); demand must be greater than zero")
+      machine.withLock { $0.request(demand) }?.request(demand)
+    }
+
+    func cancel() {
+      for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
+    }
+  }
+
+  /// The subscriber to the second publisher, which hands its events to `Inner`.
+  // SAFETY: immutable; `Inner` keeps the state.
+  private final class OtherSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Other.Output
+
+    typealias Failure = Other.Failure
+
+    private let inner: Inner<Downstream>
+
+    init(inner: Inner<Downstream>) {
+      self.inner = inner
+    }
+
+    var description: String { "WithLatestFrom.Other" }
+
+    func receive(subscription: any Subscription) {
+      inner.otherSubscribed(subscription)
+    }
+
+    func receive(_ input: Other.Output) -> Subscribers.Demand {
+      inner.otherValue(input)
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Other.Failure>) {
+      inner.otherCompleted()
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/// The state of one `withLatestFrom` subscription, without locks or threads.
+///
+/// The other publisher is subscribed first and its values only update `latest`. Upstream is subscribed when the
+/// other publisher sends its first value; until upstream's subscription arrives, downstream's requests add up in
+/// the phase. Each method takes one event and returns what `Inner` must do once it has let go of the lock.
+struct WithLatestFromStateMachine<Upstream, OtherOutput> {
+  private enum Phase {
+    /// The other publisher has sent nothing yet; upstream is not subscribed.
+    case awaitingOther(upstream: Upstream, demand: Subscribers.Demand)
+    /// Upstream is being subscribed; its subscription has not arrived.
+    case subscribingUpstream(demand: Subscribers.Demand)
+    case subscribed(any Subscription)
+    /// Upstream completed or downstream cancelled.
+    case terminal
+  }
+
+  private enum OtherLink {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// The other publisher completed, or its subscription was cancelled.
+    case ended
+  }
+
+  private var phase: Phase
+
+  private var other = OtherLink.awaitingSubscription
+
+  /// The other publisher's latest value.
+  private var latest: OtherOutput?
+
+  init(upstream: Upstream) {
+    phase = .awaitingOther(upstream: upstream, demand: .none)
+  }
+
+  /// Whether the subscription has ended, so the other publisher need not be subscribed.
+  var isTerminal: Bool {
+    if case .terminal = phase { true } else { false }
+  }
+
+  // MARK: Downstream
+
+  /// Downstream asks for more: returns upstream's subscription to pass the request on, or `nil` while the request
+  /// waits for it (or after the end).
+  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+    switch phase {
+    case .awaitingOther(let upstream, let pending):
+      phase = .awaitingOther(upstream: upstream, demand: pending + demand)
+      return nil
+    case .subscribingUpstream(let pending):
+      phase = .subscribingUpstream(demand: pending + demand)
+      return nil
+    case .subscribed(let upstream):
+      return upstream
+    case .terminal:
+      return nil
+    }
+  }
+
+  /// Downstream cancels: returns the subscriptions to cancel.
+  mutating func cancel() -> [any Subscription] {
+    end()
+  }
+
+  // MARK: The other publisher
+
+  /// The other publisher's subscription arrives: returns whether to keep it (and request everything) or cancel it.
+  mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = other, !isTerminal else { return false }
+    other = .subscribed(subscription)
+    return true
+  }
+
+  /// The other publisher sends a value: returns the upstream publisher to subscribe if this is its first value.
+  mutating func otherValue(_ value: OtherOutput) -> Upstream? {
+    guard case .subscribed = other, !isTerminal else { return nil }
+    latest = value
+    guard case .awaitingOther(let upstream, let demand) = phase else { return nil }
+    phase = .subscribingUpstream(demand: demand)
+    return upstream
+  }
+
+  /// The other publisher completes, or fails: its last value stays in use.
+  mutating func otherCompleted() {
+    if case .subscribed = other { other = .ended }
+  }
+
+  // MARK: Upstream
+
+  /// What to do with upstream's subscription.
+  enum UpstreamSubscribedAction {
+    /// Keep it and request what downstream asked for meanwhile (if anything).
+    case request(any Subscription, Subscribers.Demand)
+    /// A second subscription, or one that arrives after the end.
+    case cancel(any Subscription)
+  }
+
+  /// Upstream's subscription arrives.
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
+    guard case .subscribingUpstream(let demand) = phase else { return .cancel(subscription) }
+    phase = .subscribed(subscription)
+    return .request(subscription, demand)
+  }
+
+  /// Upstream sends a value: returns the other publisher's latest value to combine it with, or `nil` to ignore it.
+  func upstreamValue() -> OtherOutput? {
+    guard case .subscribed = phase else { return nil }
+    return latest
+  }
+
+  /// Upstream completes: returns `nil` to ignore a completion after the end, or the subscriptions to cancel (the
+  /// other publisher's; upstream's has ended) before completing downstream.
+  mutating func upstreamCompleted() -> [any Subscription]? {
+    guard case .subscribed = phase else { return nil }
+    phase = .terminal
+    return end()
+  }
+
+  /// Ends the subscription, letting go of the upstream publisher and the latest value.
+  private mutating func end() -> [any Subscription] {
+    var cancelling: [any Subscription] = []
+    if case .subscribed(let upstream) = phase { cancelling.append(upstream) }
+    if case .subscribed(let subscription) = other { cancelling.append(subscription) }
+    phase = .terminal
+    other = .ended
+    latest = nil
+    return cancelling
+  }
+}
