@@ -109,6 +109,41 @@ private final class Empty: ObservableObject {
     publisher.send()
     #expect(count == 2)
   }
+
+  /// Issue 15: a `@Published` property's subscriptions are named `PublishedSubject`, as in Combine.
+  @Test func subscriptionIsNamedPublishedSubject() throws {
+    let model = Model()
+    let recorder = CoreRecorder<Int, Never>()
+    model.$count.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "PublishedSubject")
+    let parent = Mirror(reflecting: subscription).children.first { $0.label == "parent" }?.value
+    #expect(String(describing: parent).contains("PublishedSubject"))
+  }
+
+  /// Issue 15: `ObservableObjectPublisher` signals every subscriber on each `send()`, whatever its demand, and its
+  /// subscriptions are named after it and reflect their subscriber only.
+  @Test func observableObjectPublisherIgnoresDemand() throws {
+    let publisher = ObservableObjectPublisher()
+    let recorder = CoreRecorder<Empty.Signal, Never>(initialDemand: .none)
+    publisher.map { Empty.Signal() }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    publisher.send()
+    subscription.request(.max(1))
+    publisher.send()
+    publisher.send()
+    #expect(recorder.values.count == 3)
+    subscription.cancel()
+    publisher.send()
+    #expect(recorder.values.count == 3)
+
+    let direct = DirectSignalCounter()
+    publisher.subscribe(direct)
+    let directSubscription = try #require(direct.subscription)
+    #expect(String(describing: directSubscription) == "ObservableObjectPublisher")
+    #expect(Mirror(reflecting: directSubscription).children.map(\.label) == ["downstream"])
+  }
+
 }
 
 extension Published.Publisher {
@@ -120,4 +155,19 @@ extension Published.Publisher {
       return !isFirst
     }
   }
+
+}
+
+extension Empty {
+  struct Signal: Equatable {}
+}
+
+/// Counts `ObservableObjectPublisher` signals and keeps its subscription.
+private final class DirectSignalCounter: Subscriber, @unchecked Sendable {
+  typealias Input = Void
+  typealias Failure = Never
+  var subscription: (any Subscription)?
+  func receive(subscription: any Subscription) { self.subscription = subscription }
+  func receive(_ input: Void) -> Subscribers.Demand { .none }
+  func receive(completion: Subscribers.Completion<Never>) {}
 }

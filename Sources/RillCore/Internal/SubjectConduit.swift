@@ -142,11 +142,19 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
   @usableFromInline
   var description: String { core.name }
 
+  /// As in Combine: the subject twice (as `parent` and `subject`), the subscriber and the demand left; the subject
+  /// and the subscriber are `nil` once the subscription has ended.
   @usableFromInline
   var customMirror: Mirror {
-    let demand = core.state.withLock { _ in self.demand }
+    let (demand, isLive) = core.state.withLock { _ in (self.demand, self.phase == .live || self.phase == .busy) }
+    let subject = isLive ? core.subject : nil
     let downstream = held.map(subscriber(in:))
-    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+    return Mirror(
+      self,
+      children: [
+        "parent": subject as Any, "downstream": downstream as Any, "demand": demand, "subject": subject as Any,
+      ]
+    )
   }
 
   @usableFromInline

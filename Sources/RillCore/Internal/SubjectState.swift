@@ -18,6 +18,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let name: String
 
+  /// The subject, for the conduits' mirrors; set once by the subject's initializer.
+  @usableFromInline
+  weak var subject: AnyObject?
+
   @inlinable
   init(name: String, current: Output?) {
     self.name = name
@@ -128,7 +132,6 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         return false
       case .live:
         conduit.phase = .ended
-        conduit.demand = .none
         removed = state.remove(conduit)
         return true
       }
@@ -241,7 +244,6 @@ struct SubjectState<Output, Failure: Error> {
     let wasCancelled = unmanaged._withUnsafeGuaranteedRef { conduit -> Bool in
       guard conduit.phase == .busy else {
         conduit.phase = .ended
-        conduit.demand = .none
         return true
       }
       conduit.phase = .live

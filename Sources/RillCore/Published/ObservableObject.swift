@@ -43,24 +43,78 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// send(); send():   -()-()-
 /// ```
 ///
-/// It never fails or finishes; each subscriber receives the signals sent while it has demand.
+/// It never fails or finishes. As in Combine, it signals every subscriber on each `send()`, whatever demand the
+/// subscriber has asked for.
+// SAFETY: all mutable state is in `subscriptions`; subscribers are called outside the lock.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   public typealias Output = Void
   public typealias Failure = Never
 
-  // SAFETY: the subject is thread-safe and never reassigned.
-  private let subject = PassthroughSubject<Void, Never>()
+  private let subscriptions = Locked<[ObservableObjectSubscriptionBase]>([])
 
   /// Creates an observable object publisher instance.
   public init() {}
 
   public func receive<S: Subscriber>(subscriber: S) where S.Failure == Never, S.Input == Void {
-    subject.receive(subscriber: subscriber)
+    let subscription = ObservableObjectSubscription(parent: self, downstream: subscriber)
+    subscriptions.withLock { $0.append(subscription) }
+    subscriber.receive(subscription: subscription)
   }
 
   /// Sends the changed value to the downstream subscriber.
   public func send() {
-    subject.send()
+    let current = subscriptions.withLock { $0 }
+    for subscription in current { subscription.signal() }
+  }
+
+  fileprivate func remove(_ subscription: ObservableObjectSubscriptionBase) {
+    let removed = subscriptions.withLock { subscriptions -> ObservableObjectSubscriptionBase? in
+      guard let index = subscriptions.firstIndex(where: { $0 === subscription }) else { return nil }
+      return subscriptions.remove(at: index)
+    }
+    _ = removed
+  }
+}
+
+/// A subscription to an `ObservableObjectPublisher`, whatever its subscriber's type.
+// SAFETY: no state of its own.
+private class ObservableObjectSubscriptionBase: @unchecked Sendable {
+  func signal() { fatalError("abstract") }
+}
+
+// SAFETY: all mutable state is in `state`; the subscriber and the publisher are called, and released, outside the
+// lock.
+private final class ObservableObjectSubscription<Downstream: Subscriber>: ObservableObjectSubscriptionBase,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Void, Downstream.Failure == Never {
+  private struct State {
+    weak var parent: ObservableObjectPublisher?
+    var downstream: Downstream?
+  }
+
+  private let state: Locked<State>
+
+  init(parent: ObservableObjectPublisher, downstream: Downstream) {
+    state = Locked(State(parent: parent, downstream: downstream))
+  }
+
+  var description: String { "ObservableObjectPublisher" }
+
+  var customMirror: Mirror { Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any]) }
+
+  var playgroundDescription: Any { description }
+
+  override func signal() {
+    guard let downstream = state.withLock({ $0.downstream }) else { return }
+    _ = downstream.receive()
+  }
+
+  func request(_ demand: Subscribers.Demand) {}
+
+  func cancel() {
+    let (parent, downstream) = state.withLock { state in (state.parent, state.downstream.take()) }
+    guard downstream != nil else { return }
+    parent?.remove(self)
   }
 }
 

@@ -107,11 +107,11 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     var assignments: [AnyCancellable] = []
   }
 
-  let subject: CurrentValueSubject<Value, Never>
+  let subject: PublishedSubject<Value>
   private let state: Locked<State>
 
   init(_ value: Value) {
-    subject = CurrentValueSubject(value)
+    subject = PublishedSubject(value)
     state = Locked(State(value: value))
   }
 

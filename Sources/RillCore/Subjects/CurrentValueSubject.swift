@@ -22,6 +22,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   @inlinable
   public init(_ value: Output) {
     core = SubjectCore(name: "CurrentValueSubject", current: value)
+    core.subject = self
   }
 
   deinit {

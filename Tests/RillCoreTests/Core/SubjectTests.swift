@@ -282,4 +282,24 @@ import Testing
     let downstream = Mirror(reflecting: subscription).children.first { $0.label == "downstream" }?.value
     #expect(downstream is CoreRecorder<Int, Never>)
   }
+
+  /// Issue 15: a subject's subscription reflects as Combine's: the subject as `parent` and `subject`, the
+  /// subscriber, and the demand left, which it keeps once cancelled while the others become `nil`.
+  @Test func subscriptionMirrorShowsTheSubjectAndKeepsTheDemand() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(12))
+    subject.subscribe(recorder)
+    subject.send(1)
+    let subscription = try #require(recorder.subscription)
+    func children() -> [String] {
+      Mirror(reflecting: subscription).children.map { "\($0.label ?? ""): \(String(describing: $0.value))" }
+    }
+    let live = children()
+    #expect(live.map { $0.prefix { $0 != ":" } } == ["parent", "downstream", "demand", "subject"])
+    #expect(live[0].contains("PassthroughSubject<Swift.Int, Swift.Never>"))
+    #expect(live[2] == "demand: max(11)")
+    #expect(live[3] == live[0].replacingOccurrences(of: "parent", with: "subject"))
+    subscription.cancel()
+    #expect(children() == ["parent: nil", "downstream: nil", "demand: max(11)", "subject: nil"])
+  }
 }

@@ -1,0 +1,37 @@
+/// The subject behind a `@Published` property: a current value subject that its subscriptions name
+/// `PublishedSubject`, as in Combine.
+///
+/// ```
+/// initial 0; send(1); send(2):   0-1-2-
+/// ```
+// SAFETY: all mutable state is in `core`.
+final class PublishedSubject<Output>: Subject, @unchecked Sendable {
+  typealias Failure = Never
+
+  let core: SubjectCore<Output, Never>
+
+  init(_ value: Output) {
+    core = SubjectCore(name: "PublishedSubject", current: value)
+    core.subject = self
+  }
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
+    core.receive(subscriber: subscriber)
+  }
+
+  func send(_ input: Output) {
+    core.send(input)
+  }
+
+  func send(completion: Subscribers.Completion<Never>) {
+    core.send(completion: completion)
+  }
+}
