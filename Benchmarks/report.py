@@ -4,7 +4,10 @@
 Usage: report.py RESULTS.txt --elements N --svg ../docs/benchmarks.svg
 
 Benchmarks are named "NN <workload> | <Rill|OpenCombine|loop>" (NN orders the table); each iteration pushes N
-elements. The table uses the fastest iteration's wall-clock time (p0) and malloc count, divided by N.
+elements. The table uses the fastest iteration's wall-clock time (p0) and malloc count, divided by N. A workload
+with threads of its own reports instead its "Time per send (ps)" (the fastest iteration's, not divided by N), and
+has also "NN <workload> (send latency) | <framework>", each send one sample: a second table gives the 99th
+percentile of a send's time.
 """
 import argparse
 import html
@@ -15,6 +18,9 @@ import sys
 # The column read: 1 is p0, the fastest iteration. On a shared, busy machine the median mostly measures
 # preemption by other processes; the fastest of many iterations is the repeatable cost of the code itself.
 COLUMN = 1
+# The column read for the time of one send: p99.
+LATENCY_COLUMN = 6
+LATENCY_SUFFIX = " (send latency)"
 TIME_SCALE = {"ns": 1, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 COUNT_SCALE = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
@@ -29,14 +35,16 @@ def parse(text):
         header = re.fullmatch(r"(?:\d+ )?(.+) \| (Rill|OpenCombine|loop)", line.strip())
         if header:
             workload, framework = header.groups()
+            workload = workload.removesuffix(LATENCY_SUFFIX)
             order.setdefault(workload, int(line.split()[0]) if line.split()[0].isdigit() else len(order))
             current = results.setdefault(workload, {}).setdefault(framework, {})
             continue
         if current is None or not line.startswith("│"):
             continue
         cells = [cell.strip() for cell in line.strip("│").split("│")]
+        column = LATENCY_COLUMN if cells[0].startswith("Send latency") else COLUMN
         try:
-            metric, value = cells[0], float(cells[COLUMN].replace(",", ""))
+            metric, value = cells[0], float(cells[column].replace(",", ""))
         except (IndexError, ValueError):
             continue
         unit = re.search(r"\(([^)]*)\)\s*\*?$", metric)
@@ -45,6 +53,10 @@ def parse(text):
             current["ns"] = value * TIME_SCALE.get(unit, 1)
         elif metric.startswith("Malloc (total)"):
             current["mallocs"] = value * COUNT_SCALE.get(unit, 1)
+        elif metric.startswith("Time per send"):
+            current["ns_per_send"] = value / 1_000
+        elif metric.startswith("Send latency"):
+            current["p99"] = value * COUNT_SCALE.get(unit, 1)
     return dict(sorted(results.items(), key=lambda item: order[item[0]]))
 
 
@@ -55,7 +67,10 @@ def fmt(value, digits=1):
 def rows(results, elements):
     for workload, frameworks in results.items():
         def per_element(framework, key):
-            value = frameworks.get(framework, {}).get(key)
+            results = frameworks.get(framework, {})
+            if key == "ns" and "ns_per_send" in results:
+                return results["ns_per_send"]
+            value = results.get(key)
             return None if value is None else value / elements
 
         rill, combine, loop = (per_element(f, "ns") for f in ("Rill", "OpenCombine", "loop"))
@@ -67,6 +82,8 @@ def rows(results, elements):
             "vs_loop": rill / loop if rill and loop else None,
             "mallocs": per_element("Rill", "mallocs"),
             "combine_mallocs": per_element("OpenCombine", "mallocs"),
+            "rill_p99": frameworks.get("Rill", {}).get("p99"),
+            "combine_p99": frameworks.get("OpenCombine", {}).get("p99"),
         }
 
 
@@ -81,6 +98,17 @@ def table(data):
             f"| {row['workload']} | {fmt(row['rill'])} | {fmt(row['combine'])} | {fmt(row['vs_combine'], 2)} "
             f"| {fmt(row['vs_loop'], 1)} | {fmt(row['mallocs'], 3)} | {fmt(row['combine_mallocs'], 3)} |"
         )
+    latency = [row for row in data if row["rill_p99"] is not None or row["combine_p99"] is not None]
+    if latency:
+        lines += [
+            "",
+            "| workload | Rill p99 send ns | OpenCombine p99 send ns | Rill / OpenCombine |",
+            "|---|---:|---:|---:|",
+        ]
+        for row in latency:
+            rill, combine = row["rill_p99"], row["combine_p99"]
+            ratio = rill / combine if rill and combine else None
+            lines.append(f"| {row['workload']} | {fmt(rill, 0)} | {fmt(combine, 0)} | {fmt(ratio, 2)} |")
     return "\n".join(lines)
 
 

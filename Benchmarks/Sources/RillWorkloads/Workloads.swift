@@ -4,6 +4,12 @@
 // pointer's pointee, not to a captured `var`, so the closure costs no exclusivity check (PERFORMANCE.md, 9).
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A counter that sink closures add to without exclusivity checks.
 final class Accumulator: @unchecked Sendable {
   let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -21,6 +27,12 @@ final class Accumulator: @unchecked Sendable {
 public struct Workload: @unchecked Sendable {
   public let name: String
   public let run: ((Int) -> Int)?
+  /// For a workload with threads of its own: starts them for `n` elements, timing each send when asked.
+  ///
+  /// Returns `start`, which releases the threads and returns the checksum once every send has returned, and
+  /// `finish`, which ends the threads and returns each send's time in nanoseconds (none when not timed). A
+  /// benchmark times `start` alone, not the making and ending of the threads.
+  public var threaded: ((_ n: Int, _ timed: Bool) -> (start: () -> Int, finish: () -> [Int]))? = nil
 }
 
 public enum Workloads {
@@ -52,6 +64,8 @@ public enum Workloads {
     #endif
     all += [
       Workload(name: "two threads send into one subject", run: twoThreads),
+      contended(threads: 8),
+      contended(threads: 32),
       Workload(name: "subject → receive(on: DispatchQueue) → sink", run: receiveOnQueue),
       Workload(name: "sequence → scan → sink", run: sequenceScan),
       Workload(name: "subject → scan → sink", run: subjectScan),
@@ -126,6 +140,23 @@ public enum Workloads {
     }
     cancellable.cancel()
     return sum.value
+  }
+
+  /// `threads` threads send into one subject with one sink: more threads than cores, all fighting for the
+  /// subject's and the sink's locks, so a thread is often preempted while it holds one.
+  static func contended(threads: Int) -> Workload {
+    Workload(
+      name: "\(threads) threads send into one subject",
+      run: { n in
+        let sends = ContendedSends(threads: threads, sends: n, timed: false)
+        defer { _ = sends.finish() }
+        return sends.start()
+      },
+      threaded: { n, timed in
+        let sends = ContendedSends(threads: threads, sends: n, timed: timed)
+        return (sends.start, sends.finish)
+      }
+    )
   }
 
   static func sequenceScan(_ n: Int) -> Int {
@@ -248,5 +279,92 @@ public enum Workloads {
     subject.send(completion: .finished)
     cancellable.cancel()
     return sum.value
+  }
+}
+
+/// Threads that send `n` values in all into one subject with one sink.
+///
+/// The threads are made and parked when it is created; `start()` releases them all and returns when every send
+/// has returned, and `finish()` lets them exit and joins them, so that neither making nor ending a thread falls
+/// inside the time of `start()`.
+final class ContendedSends: @unchecked Sendable {
+  private let sum = Accumulator()
+  private let subject = PassthroughSubject<Int, Never>()
+  private var cancellable: AnyCancellable?
+  private let share: Int
+  private let timed: Bool
+  private let ready = DispatchSemaphore(value: 0)
+  private let gate = DispatchSemaphore(value: 0)
+  private let done = DispatchSemaphore(value: 0)
+  private let exit = DispatchSemaphore(value: 0)
+  private var threads: [pthread_t] = []
+  /// Each thread's send times in nanoseconds, written by that thread only.
+  private let latencies: [UnsafeMutableBufferPointer<Int>]
+
+  init(threads count: Int, sends n: Int, timed: Bool) {
+    share = n / count
+    self.timed = timed
+    latencies = (0..<count).map { [share] _ in .allocate(capacity: timed ? share : 0) }
+    let sum = self.sum
+    cancellable = subject.sink { sum.add($0) }
+    for index in 0..<count {
+      let context = Unmanaged.passRetained(ThreadContext(sends: self, index: index)).toOpaque()
+      var thread = pthread_t()
+      precondition(pthread_create(&thread, nil, { ThreadContext.run($0) }, context) == 0)
+      threads.append(thread)
+    }
+    for _ in 0..<count { ready.wait() }
+  }
+
+  deinit {
+    for buffer in latencies { buffer.deallocate() }
+  }
+
+  func start() -> Int {
+    for _ in threads { gate.signal() }
+    for _ in threads { done.wait() }
+    cancellable?.cancel()
+    return sum.value
+  }
+
+  /// Ends the threads and returns every send's time in nanoseconds (none when not timed).
+  func finish() -> [Int] {
+    for _ in threads { exit.signal() }
+    for thread in threads { pthread_join(thread, nil) }
+    return latencies.flatMap { Array($0) }
+  }
+
+  fileprivate func send(index: Int) {
+    ready.signal()
+    gate.wait()
+    if timed {
+      let times = latencies[index]
+      for i in 0..<share {
+        let before = DispatchTime.now().uptimeNanoseconds
+        subject.send(i)
+        times[i] = Int(DispatchTime.now().uptimeNanoseconds &- before)
+      }
+    } else {
+      for i in 0..<share { subject.send(i) }
+    }
+    done.signal()
+    exit.wait()
+  }
+}
+
+/// What a sending thread is started with.
+private final class ThreadContext {
+  let sends: ContendedSends
+  let index: Int
+
+  init(sends: ContendedSends, index: Int) {
+    self.sends = sends
+    self.index = index
+  }
+
+  static func run(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let context = Unmanaged<ThreadContext>.fromOpaque(context!).takeRetainedValue()
+    context.sends.send(index: context.index)
+    return nil
   }
 }
