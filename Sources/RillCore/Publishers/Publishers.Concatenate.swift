@@ -122,10 +122,10 @@ extension Publishers {
       self.suffix = suffix
     }
 
+    /// As in Combine, the subscriber receives its subscription once the prefix has sent one.
     public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
       let inner = Inner(downstream: subscriber, suffix: suffix)
-      subscriber.receive(subscription: inner)
-      prefix.subscribe(Side(phase: 0, inner: inner))
+      prefix.subscribe(Side<S, PrefixPhase>(inner: inner))
     }
   }
 }
@@ -137,12 +137,21 @@ extension Publishers.Concatenate {
     /// 0 while the prefix runs, 1 while the suffix runs.
     var phase = 0
     var upstream: (any Subscription)?
+    /// The publisher to subscribe to after the prefix, until then; released on cancel, as in Combine.
+    var suffix: Suffix?
+    var hasSentSubscription = false
     var demand = Subscribers.Demand.none
     var isTerminated = false
   }
 
+  /// Marks the subscriber given to the prefix; as in Combine, it is of another type than the suffix's.
+  private enum PrefixPhase: ConcatenatePhase { static var index: Int { 0 } }
+
+  /// Marks the subscriber given to the suffix.
+  private enum SuffixPhase: ConcatenatePhase { static var index: Int { 1 } }
+
   private enum CompletionStep {
-    case subscribeSuffix
+    case subscribe(Suffix)
     case forward(Subscribers.Completion<Failure>)
     case ignore
   }
@@ -152,17 +161,16 @@ extension Publishers.Concatenate {
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private let downstream: Downstream
-    private let suffix: Suffix
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(downstream: Downstream, suffix: Suffix) {
       self.downstream = downstream
-      self.suffix = suffix
+      state = Locked(State(suffix: suffix))
     }
 
     var description: String { "Concatenate" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
@@ -176,28 +184,33 @@ extension Publishers.Concatenate {
     }
 
     func cancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard !state.isTerminated else { return nil }
+      let (upstream, suffix) = state.withLock { state -> ((any Subscription)?, Suffix?) in
+        guard !state.isTerminated else { return (nil, nil) }
         state.isTerminated = true
         defer { state.upstream = nil }
-        return state.upstream
+        return (state.upstream, state.suffix.take())
       }
       upstream?.cancel()
+      _ = suffix
     }
 
     func subscribed(_ phase: Int, _ subscription: any Subscription) {
-      let demand = state.withLock { state -> Subscribers.Demand? in
+      let action = state.withLock { state -> (isFirst: Bool, demand: Subscribers.Demand)? in
         guard !state.isTerminated, state.phase == phase, state.upstream == nil else { return nil }
         state.upstream = subscription
-        return state.demand
+        defer { state.hasSentSubscription = true }
+        return (!state.hasSentSubscription, state.demand)
       }
-      guard let demand else { return subscription.cancel() }
-      if demand > 0 { subscription.request(demand) }
+      guard let action else { return subscription.cancel() }
+      if action.isFirst { downstream.receive(subscription: self) }
+      if action.demand > 0 { subscription.request(action.demand) }
     }
 
+    /// Forwards a value of the running side; as in Combine, one that arrives before that side's subscription or
+    /// beyond downstream's demand is dropped.
     func received(_ phase: Int, _ input: Output) -> Subscribers.Demand {
       let isLive = state.withLock { state -> Bool in
-        guard !state.isTerminated, state.phase == phase else { return false }
+        guard !state.isTerminated, state.phase == phase, state.upstream != nil, state.demand > 0 else { return false }
         state.demand -= 1
         return true
       }
@@ -212,48 +225,56 @@ extension Publishers.Concatenate {
 
     func completed(_ phase: Int, _ completion: Subscribers.Completion<Failure>) {
       let step = state.withLock { state -> CompletionStep in
-        guard !state.isTerminated, state.phase == phase else { return .ignore }
+        // As in Combine, a completion before the running side's subscription is ignored.
+        guard !state.isTerminated, state.phase == phase, state.upstream != nil else { return .ignore }
         state.upstream = nil
-        if phase == 0, case .finished = completion {
+        if phase == 0, case .finished = completion, let suffix = state.suffix.take() {
           state.phase = 1
-          return .subscribeSuffix
+          return .subscribe(suffix)
         }
         state.isTerminated = true
         return .forward(completion)
       }
       switch step {
-      case .subscribeSuffix: suffix.subscribe(Side(phase: 1, inner: self))
+      case .subscribe(let suffix): suffix.subscribe(Side<Downstream, SuffixPhase>(inner: self))
       case .forward(let completion): downstream.receive(completion: completion)
       case .ignore: break
       }
     }
   }
 
-  private struct Side<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  /// The subscriber given to the prefix or the suffix; it shares the subscription's identifier, description and
+  /// (empty) mirror, as Combine's do.
+  private struct Side<Downstream: Subscriber, Phase: ConcatenatePhase>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    let phase: Int
     let inner: Inner<Downstream>
-    let combineIdentifier = CombineIdentifier()
 
-    var description: String { "Concatenate" }
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
-    var customMirror: Mirror { Mirror(self, children: ["parentSubscription": inner.combineIdentifier]) }
+    var description: String { inner.description }
 
-    var playgroundDescription: Any { description }
+    var customMirror: Mirror { inner.customMirror }
+
+    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) {
-      inner.subscribed(phase, subscription)
+      inner.subscribed(Phase.index, subscription)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      inner.received(phase, input)
+      inner.received(Phase.index, input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      inner.completed(phase, completion)
+      inner.completed(Phase.index, completion)
     }
   }
+}
+
+/// Which side of a `Concatenate` a subscriber serves.
+private protocol ConcatenatePhase {
+  static var index: Int { get }
 }

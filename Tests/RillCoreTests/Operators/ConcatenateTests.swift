@@ -178,3 +178,57 @@ import Testing
     #expect(cancelled == nil)
   }
 }
+
+extension ConcatenateTests {
+  /// Issue 15: as in Combine, values beyond downstream's demand, and events before a side's subscription, are
+  /// dropped, and downstream gets its subscription once the prefix has sent one.
+  @Test func dropsWhatArrivesBeyondDemandOrBeforeTheSubscription() throws {
+    let prefix = SubscriberHolder<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
+    recorder.onValue = { value in
+      _ = prefix.subscriber?.receive(value + 1)
+      return .none
+    }
+    prefix.append(Empty()).subscribe(recorder)
+    #expect(recorder.events.isEmpty)
+    let upstream = try #require(prefix.subscriber)
+    #expect(upstream.receive(0) == .none)
+    upstream.receive(completion: .finished)
+    #expect(recorder.events.isEmpty)
+    upstream.receive(subscription: OpsMiscSubscription())
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.receive(1) == .none)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
+  }
+
+  /// Issue 15: as in Combine, the subscribers given to the prefix and the suffix are of different types, share the
+  /// subscription's identifier and description, and have empty mirrors; a cancel releases the suffix.
+  @Test func sidesLookLikeTheSubscriptionAndCancelReleasesTheSuffix() throws {
+    let prefix = SubscriberHolder<Int, Never>()
+    let suffix = SubscriberHolder<Int, Never>()
+    weak var weakSuffix = suffix
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    prefix.append(suffix).subscribe(recorder)
+    try #require(prefix.subscriber).receive(subscription: OpsMiscSubscription())
+    try #require(prefix.subscriber).receive(completion: .finished)
+    let prefixSide = try #require(prefix.rawSubscriber as? any Subscriber)
+    let suffixSide = try #require(suffix.rawSubscriber as? any Subscriber)
+    let subscription = try #require(recorder.subscription)
+    #expect(type(of: prefixSide) != type(of: suffixSide))
+    for side in [prefixSide, suffixSide] {
+      #expect(side.combineIdentifier == subscription.combineIdentifier)
+      #expect((side as? any CustomStringConvertible)?.description == "Concatenate")
+      #expect((side as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    }
+
+    let other = OpsMiscRecorder<Int, Never>(demand: .none)
+    do {
+      let held = SubscriberHolder<Int, Never>()
+      weakSuffix = held
+      Just(1).append(held).subscribe(other)
+    }
+    #expect(weakSuffix != nil)
+    other.cancel()
+    #expect(weakSuffix == nil)
+  }
+}
