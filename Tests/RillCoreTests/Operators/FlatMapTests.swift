@@ -383,3 +383,31 @@ private struct TwiceSubscribingPublisher: Publisher {
     subscriber.receive(subscription: extra)
   }
 }
+
+@Suite struct FlatMapCombineFidelityTests {
+  /// Issue 15: as in Combine, `maxPublishers: .none` is requested from upstream as it is.
+  @Test func maxPublishersOfNoneIsRequested() {
+    let upstream = OpsMiscUpstream<Int, Never>()
+    upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(OpsMiscRecorder<Int, Never>(demand: .none))
+    #expect(upstream.requests == [.none])
+  }
+
+  /// Issue 15: as in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
+  /// mirror, and each child's subscriber names it as its parent.
+  @Test func outerSubscriberIsTheSubscriptionsFace() throws {
+    let outer = SubscriberHolder<Int, Never>()
+    let child = SubscriberHolder<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    outer.flatMap { _ in child }.subscribe(recorder)
+    try #require(outer.subscriber).receive(subscription: OpsMiscSubscription())
+    _ = try #require(outer.subscriber).receive(0)
+    let outerSubscriber = try #require(outer.rawSubscriber as? any Subscriber)
+    let subscription = try #require(recorder.subscription)
+    #expect(outerSubscriber.combineIdentifier == subscription.combineIdentifier)
+    #expect((outerSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    let childMirror = (child.rawSubscriber! as? any CustomReflectable)?.customMirror
+    #expect(childMirror?.children.first?.label == "parentSubscription")
+    #expect(childMirror?.children.first?.value as? CombineIdentifier == outerSubscriber.combineIdentifier)
+  }
+}

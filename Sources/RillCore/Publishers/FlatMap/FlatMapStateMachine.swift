@@ -80,7 +80,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     guard !isTerminated, case .awaitingSubscription = outer else { return .cancel }
     outer = .subscribed
     outerSubscription = .held(subscription)
-    return maxPublishers == .none ? .none : .request(maxPublishers)
+    // As in Combine, also a `maxPublishers` of `.none` is requested as it is.
+    return .request(maxPublishers)
   }
 
   /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.

@@ -35,7 +35,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @usableFromInline var description: String { name }
 
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  /// Empty, as Combine's.
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @usableFromInline var playgroundDescription: Any { description }
 

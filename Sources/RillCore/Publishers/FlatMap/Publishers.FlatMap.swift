@@ -175,7 +175,6 @@ extension Publishers.FlatMap {
 
     @usableFromInline let parent: FlatMapSubscription<Downstream>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
-    @usableFromInline let combineIdentifier: CombineIdentifier
     /// Whether each new publisher is a `Just`, bare or behind `setFailureType(to:)`.
     ///
     /// Decided once per subscription, so code that is not specialised pays no cast per element for other
@@ -186,17 +185,18 @@ extension Publishers.FlatMap {
     init(parent: FlatMapSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
       self.parent = parent
       self.transform = transform
-      combineIdentifier = CombineIdentifier()
       childIsJust =
         NewPublisher.self == Just<NewPublisher.Output>.self
         || NewPublisher.self == Publishers.SetFailureType<Just<NewPublisher.Output>, Failure>.self
     }
 
+    /// As in Combine, the subscriber given to the upstream is the subscription: same identifier, description and
+    /// (empty) mirror, which the children's mirrors name as their parent.
+    @usableFromInline var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+
     @usableFromInline var description: String { "FlatMap" }
 
-    @usableFromInline var customMirror: Mirror {
-      Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-    }
+    @usableFromInline var customMirror: Mirror { parent.customMirror }
 
     @usableFromInline var playgroundDescription: Any { description }
 
