@@ -12,8 +12,10 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
   }
 
   /// Creates a Combine identifier, using the bit pattern of the provided object.
+  ///
+  /// As in Combine, its description is the object's address.
   public init(_ obj: AnyObject) {
-    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
   }
 
   public var description: String {

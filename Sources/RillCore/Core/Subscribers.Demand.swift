@@ -108,10 +108,12 @@ extension Subscribers {
 
     /// Returns the result of subtracting a number of elements from a demand.
     ///
-    /// A negative number adds.
+    /// A negative number adds; as in Combine, a sum past `Int.max` gives `.none`.
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs + Demand.max(rhs == Int.min ? Int.max : -rhs) : lhs - Demand.max(rhs)
+      guard lhs.rawValue < unlimitedRawValue else { return lhs }
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+      return overflow || difference < 0 ? Demand(rawValue: 0) : Demand(rawValue: UInt(difference))
     }
 
     @inlinable
@@ -201,11 +203,8 @@ extension Subscribers {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      let raw = try container.decode(UInt.self)
-      guard raw <= Demand.unlimited.rawValue else {
-        throw DecodingError.dataCorruptedError(in: container, debugDescription: "Demand \(raw) is out of range")
-      }
-      rawValue = raw
+      // As in Combine, any number past `Int.max` decodes as `unlimited`; a negative one does not decode.
+      rawValue = min(try container.decode(UInt.self), Demand.unlimited.rawValue)
     }
 
     public func encode(to encoder: any Encoder) throws {

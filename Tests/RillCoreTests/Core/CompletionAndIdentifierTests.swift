@@ -33,6 +33,14 @@ import Testing
     #expect(CombineIdentifier(object) != CombineIdentifier(Object()))
   }
 
+  /// Issue 15: an object's identifier is described by the object's address, as in Combine.
+  @Test func objectIdentifierDescribesTheAddress() {
+    final class Object {}
+    let object = Object()
+    let address = String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
+    #expect(CombineIdentifier(object).description == "0x" + address)
+  }
+
   @Test func subscriptionsEmptyIgnoresEverything() {
     let empty = Subscriptions.empty
     empty.request(.max(1))

@@ -93,6 +93,17 @@ import Testing
     #expect(decoded == [.max(7), .unlimited, .none])
   }
 
+  /// Issue 15: as in Combine, subtracting a negative number past `Int.max` gives `.none`, and a number past
+  /// `Int.max` decodes as `unlimited`.
+  @Test func overflowingSubtractionAndOversizedDecoding() throws {
+    #expect(Demand.max(5) - (-3) == .max(8))
+    #expect(Demand.max(Int.max) - (-1) == .none)
+    #expect(Demand.unlimited - (-1) == .unlimited)
+    let decoded = try JSONDecoder().decode([Demand].self, from: Data("[\(UInt(Int.max) + 2), \(UInt.max)]".utf8))
+    #expect(decoded == [.unlimited, .unlimited])
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode([Demand].self, from: Data("[-1]".utf8)) }
+  }
+
   @Test func negativeMaxTraps() async {
     await #expect(processExitsWith: .failure) {
       _ = Subscribers.Demand.max(-1)
