@@ -1,118 +1,70 @@
-// `public` so that `Locked` can be `@usableFromInline`: the hot paths built on it are `@inlinable`, so client
-// code specialises them and pays no run-time generic-metadata lookup per element (PERFORMANCE.md, 2).
-public import Synchronization
-
+// `public` so that `Locked`, which is `@usableFromInline`, can hold a `pthread_mutex_t`: the hot paths built on it
+// are `@inlinable`, so client code specialises them and pays no run-time generic-metadata lookup per element.
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Android)
-import Android
+public import Android
+#elseif canImport(Darwin)
+public import Darwin
 #endif
 
-/// The one lock in Rill: a lock word stored inline next to the state it protects.
+/// The one lock of the package: a `pthread_mutex_t` and the state it protects, in one allocation.
 ///
-/// `Locked` never allocates. Keep it in a `let` of a final class. Never call out (downstream, upstream,
-/// a scheduler or a user closure) from inside `withLock`: return what needs doing and do it after.
+/// Rill, RillCore, RillExt and RillTesting lock with `Locked` and nothing else. Keep it in a `let` of a final
+/// class. Never call out (downstream, upstream, a scheduler or a user closure) from inside `withLock`: return
+/// what needs doing and do it after unlocking, which keeps re-entrant calls and cancellation from another thread
+/// from deadlocking. Like swift-nio's `NIOLockedValueBox`, it has reference semantics: a copy shares the state
+/// and the lock.
 ///
-/// The state comes first: ThreadSanitizer attributes an access through `withLock` to the start of `Locked`, which
-/// must not be the lock word.
+/// Why a POSIX mutex and not the standard library's `Mutex`, which would be stored inline and cost no allocation:
+/// on Linux, `Mutex` (up to Swift 6.3) is a priority-inheritance futex, which hands the lock straight to the
+/// next sleeping waiter. Rill's sections are short and many threads may send into one subject; each hand-off
+/// waits for the waiter to be scheduled, and throughput collapses (Benchmarks/, "8 threads send into one
+/// subject": tens of microseconds per send against about a hundred nanoseconds with this mutex). glibc's mutex
+/// lets a running thread take a lock that was just released. Once the toolchain's `Mutex` is a plain futex
+/// (swiftlang/swift#88440), that benchmark should decide again; only this file would change.
 @usableFromInline
-struct Locked<State>: ~Copyable {
-  @usableFromInline let cell: _Cell<State>
-
-  @usableFromInline let lock: RillLock
+package struct Locked<State> {
+  @usableFromInline let storage: LockedStorage<State>
 
   @inlinable
-  init(_ initialState: consuming State) {
-    cell = _Cell(initialState)
-    lock = RillLock()
+  package init(_ initialState: consuming State) {
+    storage = LockedStorage.make(initialState)
   }
 
   /// Runs `body` with exclusive access to the state.
   @inlinable
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&cell._address.pointee)
-  }
-}
-
-#if os(Linux) || os(Android)
-/// A lock that costs one atomic read-modify-write per acquire-and-release when nobody waits.
-///
-/// Acquiring is a compare-and-swap; releasing is a plain store with release ordering, which on x86-64 and
-/// AArch64 is an ordinary store, not a locked instruction. A blocking mutex cannot release that cheaply: it must
-/// swap the word to learn whether to wake a sleeper. `Locked`'s sections are a few dozen instructions and never
-/// call out, so a waiter first spins briefly, then yields the processor, then sleeps for growing intervals of at
-/// most 50 microseconds, and never misses a release.
-///
-/// Linux has no priority inheritance for ordinary threads to lose by this. Other platforms keep the system's
-/// mutex (`os_unfair_lock` on Darwin), which donates priority to the holder.
-@usableFromInline
-struct RillLock: ~Copyable {
-  @usableFromInline let word: Atomic<UInt32>
-
-  @inlinable
-  init() {
-    word = Atomic(0)
-  }
-
-  @inlinable
-  func lock() {
-    if !word.compareExchange(expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged
-    {
-      lockContended()
-    }
-  }
-
-  @inlinable
-  func unlock() {
-    word.store(0, ordering: .releasing)
-  }
-
-  @usableFromInline
-  func lockContended() {
-    var attempts = 0
-    var nap = 1_000  // nanoseconds
-    while true {
-      if word.load(ordering: .relaxed) == 0,
-        word.compareExchange(expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged
-      {
-        return
-      }
-      attempts += 1
-      if attempts < 100 {
-        continue
-      } else if attempts < 200 {
-        sched_yield()
-      } else {
-        var interval = timespec(tv_sec: 0, tv_nsec: nap)
-        _ = nanosleep(&interval, nil)
-        nap = min(nap * 2, 50_000)
-      }
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointers { state, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&state.pointee)
     }
   }
 }
-#else
-/// The system's mutex, which on Darwin donates priority to the holder.
+
+/// The state (the buffer's header) and its mutex (the buffer's one element), whose address never changes.
 @usableFromInline
-struct RillLock: ~Copyable {
-  @usableFromInline let mutex: Mutex<Void>
-
+final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   @inlinable
-  init() {
-    mutex = Mutex(())
+  static func make(_ initialState: State) -> LockedStorage {
+    let buffer = create(minimumCapacity: 1) { _ in initialState }
+    let storage = unsafeDowncast(buffer, to: LockedStorage.self)
+    storage.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      let status = pthread_mutex_init(mutex, nil)
+      precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    }
+    return storage
   }
 
   @inlinable
-  func lock() {
-    mutex._unsafeLock()
-  }
-
-  @inlinable
-  func unlock() {
-    mutex._unsafeUnlock()
+  deinit {
+    withUnsafeMutablePointerToElements { mutex in
+      _ = pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
   }
 }
-#endif
