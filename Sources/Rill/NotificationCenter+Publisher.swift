@@ -88,11 +88,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     var isDelivering = false
   }
 
-  private let state: FoundationLocked<State>
+  private let state: Locked<State>
   private let center: NotificationCenter
 
   init(downstream: Downstream, center: NotificationCenter) {
-    state = FoundationLocked(State(downstream: downstream))
+    state = Locked(State(downstream: downstream))
     self.center = center
   }
 

@@ -62,7 +62,7 @@ extension Timer {
       var timer: Timer?
     }
 
-    private let state = FoundationLocked(State())
+    private let state = Locked(State())
 
     /// Creates a publisher that repeatedly emits the current date on the given interval.
     public init(
@@ -158,11 +158,11 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     var demand = Subscribers.Demand.none
   }
 
-  private let state: FoundationLocked<State>
+  private let state: Locked<State>
   private let onCancel: (ObjectIdentifier) -> Void
 
   init(downstream: Downstream, onCancel: @escaping (ObjectIdentifier) -> Void) {
-    state = FoundationLocked(State(downstream: downstream))
+    state = Locked(State(downstream: downstream))
     self.onCancel = onCancel
   }
 

@@ -81,10 +81,10 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
   }
 
-  private let state: FoundationLocked<State>
+  private let state: Locked<State>
 
   init(downstream: Downstream, parent: URLSession.DataTaskPublisher) {
-    state = FoundationLocked(State(parent: parent, downstream: downstream))
+    state = Locked(State(parent: parent, downstream: downstream))
   }
 
   var description: String { "DataTaskPublisher" }
