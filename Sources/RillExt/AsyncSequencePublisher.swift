@@ -56,11 +56,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     var downstream: Downstream?
   }
 
-  private let lock: ExtLocked<State>
+  private let lock: Locked<State>
   private let base: Base
 
   init(downstream: Downstream, base: Base) {
-    lock = ExtLocked(State(downstream: downstream))
+    lock = Locked(State(downstream: downstream))
     self.base = base
   }
 

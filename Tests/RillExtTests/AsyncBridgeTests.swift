@@ -58,9 +58,9 @@ private struct SleepingSequence: AsyncSequence {
 /// A subscriber whose events can be awaited.
 private final class AwaitingSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
   // SAFETY: all mutable state is in `state`.
-  private let state = ExtLocked<(values: [Input], done: Bool, failed: Bool)>(([], false, false))
+  private let state = Locked<(values: [Input], done: Bool, failed: Bool)>(([], false, false))
   private let initialDemand: Subscribers.Demand
-  private let subscriptionBox = ExtLocked<(any Subscription)?>(nil)
+  private let subscriptionBox = Locked<(any Subscription)?>(nil)
 
   init(initialDemand: Subscribers.Demand) {
     self.initialDemand = initialDemand
@@ -140,7 +140,7 @@ private func eventually(_ condition: () -> Bool) async {
 
   @Test func cancellingWhileWaitingForDemandEndsTheTaskAndReleasesTheSubscription() async {
     let probe = PullProbe()
-    let values = ExtLocked<[Int]>([])
+    let values = Locked<[Int]>([])
     weak var weakSubscription: AnyObject?
     var subscription: (any Subscription)?
     CountingSequence(limit: 100, probe: probe).asPublisher().subscribe(

@@ -60,7 +60,7 @@ extension Publishers.Dematerialize {
 
     private let downstream: Downstream
 
-    private let state = ExtLocked(Phase.awaitingSubscription)
+    private let state = Locked(Phase.awaitingSubscription)
 
     init(downstream: Downstream) {
       self.downstream = downstream

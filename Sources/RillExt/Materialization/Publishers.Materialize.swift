@@ -68,7 +68,7 @@ extension Publishers.Materialize {
 
     private let downstream: Downstream
 
-    private let state = ExtLocked(State())
+    private let state = Locked(State())
 
     init(downstream: Downstream) {
       self.downstream = downstream

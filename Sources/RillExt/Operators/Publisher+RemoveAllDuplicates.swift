@@ -12,7 +12,7 @@ extension Publisher where Output: Hashable {
   ///
   /// - Returns: A publisher of the first occurrence of each value.
   public func removeAllDuplicates() -> Publishers.Filter<Self> {
-    let seen = ExtLocked(Set<Output>())
+    let seen = Locked(Set<Output>())
     return filter { value in seen.withLock { $0.insert(value).inserted } }
   }
 }
@@ -48,7 +48,7 @@ extension Publisher {
   /// - Parameter comparator: A closure that returns `true` when two values count as duplicates.
   /// - Returns: A publisher of the values that match none published before.
   public func removeAllDuplicates(by comparator: @escaping (Output, Output) -> Bool) -> Publishers.Filter<Self> {
-    let seen = ExtLocked([Output]())
+    let seen = Locked([Output]())
     return filter { value in
       // The comparator runs outside the lock, on a copy of what was published so far, let go of before appending.
       let isDuplicate = { () -> Bool in

@@ -205,12 +205,12 @@ extension Publishers.WithLatestFrom {
 
     private let resultSelector: ResultSelector
 
-    private let machine: ExtLocked<WithLatestFromStateMachine<Upstream, Other.Output>>
+    private let machine: Locked<WithLatestFromStateMachine<Upstream, Other.Output>>
 
     init(downstream: Downstream, upstream: Upstream, resultSelector: @escaping ResultSelector) {
       self.downstream = downstream
       self.resultSelector = resultSelector
-      machine = ExtLocked(WithLatestFromStateMachine(upstream: upstream))
+      machine = Locked(WithLatestFromStateMachine(upstream: upstream))
     }
 
     var description: String { "WithLatestFrom.Subscription<\(Output.self), \(Upstream.Failure.self)>" }
