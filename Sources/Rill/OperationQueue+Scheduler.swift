@@ -143,13 +143,13 @@ final class RillDelayedOperation: Operation, Cancellable, @unchecked Sendable {
     var isDue = false
   }
 
-  private let state: FoundationLocked<State>
+  private let state: Locked<State>
 
   /// The repetition this operation belongs to, if it repeats.
   private let repetition: RillOperationRepetition?
 
   init(action: RillScheduledAction, repetition: RillOperationRepetition?) {
-    state = FoundationLocked(State(action: action))
+    state = Locked(State(action: action))
     self.repetition = repetition
     super.init()
   }
@@ -198,7 +198,7 @@ final class RillOperationRepetition: Cancellable, @unchecked Sendable {
 
   private let queue: OperationQueue
   private let interval: TimeInterval
-  private let state = FoundationLocked(State())
+  private let state = Locked(State())
 
   init(queue: OperationQueue, interval: TimeInterval) {
     self.queue = queue
