@@ -40,7 +40,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
     var cancelCount = 0
   }
 
-  private let state = TestingLock(State())
+  private let state = Locked(State())
   private let onRequest: ((TestPublisher, Subscribers.Demand) -> Void)?
   private let onCancel: ((TestPublisher) -> Void)?
 

@@ -61,13 +61,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable, CustomStringCo
     }
   }
 
-  private let state: TestingLock<State>
+  private let state: Locked<State>
 
   /// Creates a test scheduler whose clock starts at the given instant.
   ///
   /// - Parameter now: The starting instant; tick 0 by default.
   public init(now: SchedulerTimeType = 0) {
-    state = TestingLock(State(now: now))
+    state = Locked(State(now: now))
   }
 
   /// The scheduler's current virtual time.

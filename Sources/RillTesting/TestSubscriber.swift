@@ -65,7 +65,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var completion: Subscribers.Completion<Failure>?
   }
 
-  private let state = TestingLock(State())
+  private let state = Locked(State())
 
   /// The scheduler whose clock stamps the events, if any.
   public let scheduler: TestScheduler?

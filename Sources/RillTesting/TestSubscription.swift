@@ -19,7 +19,7 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
     var retainedSubscriber: Any?
   }
 
-  private let state: TestingLock<State>
+  private let state: Locked<State>
   private let onRequest: ((Subscribers.Demand) -> Void)?
   private let onCancel: (() -> Void)?
 
@@ -36,7 +36,7 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
   }
 
   init(retaining subscriber: Any?, onRequest: ((Subscribers.Demand) -> Void)?, onCancel: (() -> Void)?) {
-    state = TestingLock(State(retainedSubscriber: subscriber))
+    state = Locked(State(retainedSubscriber: subscriber))
     self.onRequest = onRequest
     self.onCancel = onCancel
   }

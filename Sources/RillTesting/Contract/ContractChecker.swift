@@ -80,7 +80,7 @@ public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellab
     }
   }
 
-  private let state = TestingLock(State())
+  private let state = Locked(State())
 
   /// How the checker requests values.
   public let demand: ContractDemand

@@ -22,7 +22,7 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
   private let scheduler: TestScheduler
   private let timeline: [(tick: Int, event: Event)]
   private let isHot: Bool
-  private let state = TestingLock(State())
+  private let state = Locked(State())
 
   /// Creates the publisher; a hot one plays nothing until ``startPlaying()`` or ``broadcast(_:)``.
   init(scheduler: TestScheduler, timeline: [(tick: Int, event: Event)], hot: Bool) {
@@ -85,11 +85,11 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
     }
 
     private let buffers: Bool
-    private let state: TestingLock<State>
+    private let state: Locked<State>
 
     init(_ subscriber: AnySubscriber<Output, MarbleError>, buffers: Bool) {
       self.buffers = buffers
-      state = TestingLock(State(subscriber: subscriber))
+      state = Locked(State(subscriber: subscriber))
     }
 
     func deliver(_ event: Event) {
