@@ -5,7 +5,8 @@ extension Subscribers {
   ///
   /// A sink releases its closures, and with them anything they capture, once it completes or is cancelled, or,
   /// if a closure is running at that moment, as soon as it returns. A second subscription is cancelled; values
-  /// and completions after the sink has ended are ignored.
+  /// and completions after the sink has ended are ignored. As in Combine, values and a completion that arrive
+  /// before a subscription are delivered, and a cancel before a subscription does nothing.
   // SAFETY: the shared mutable state is in `state`, and `hasEnded` is atomic; `runClosures` and `runDepth` are
   // touched only by the thread delivering a run (see `RunReceiver`). Closures and the upstream are called outside
   // the lock.
@@ -130,7 +131,8 @@ extension Subscribers {
       let closures = state.withLock { state -> Unmanaged<Closures>? in
         // A cancel that has set `hasEnded` but not yet taken the lock may already have silenced values of a run;
         // its completion is silenced too, and the cancel ends the sink when it takes the lock.
-        guard !hasEnded.load(ordering: .acquiring), state.link.terminate() != nil else { return nil }
+        guard !hasEnded.load(ordering: .acquiring), !state.link.isTerminal else { return nil }
+        _ = state.link.terminate()
         let closures = Self.closures(state.closures)
         released = Self.closures(state.end())
         return closures
@@ -147,9 +149,11 @@ extension Subscribers {
 
     @inlinable
     func cancelNow() {
-      hasEnded.store(true, ordering: .releasing)
       let (upstream, released) = state.withLock { state -> ((any Subscription)?, UnsafeMutableRawPointer?) in
-        (state.link.terminate(), state.end())
+        // As in Combine, only a subscribed sink acts on a cancel.
+        guard state.link.isSubscribed else { return (nil, nil) }
+        hasEnded.store(true, ordering: .releasing)
+        return (state.link.terminate(), state.end())
       }
       upstream?.cancel()
       Self.closures(released)?.release()
@@ -222,12 +226,12 @@ extension Subscribers.Sink: RunReceiver {
 @usableFromInline
 struct SinkState {
   @usableFromInline var link = SubscriptionState.awaitingSubscription
-  /// Whether values are delivered: subscribed and not ended.
+  /// Whether values are delivered: not ended, subscribed or not.
   ///
-  /// Always equal to `link.isSubscribed`. Deriving it from `link` instead changes how the optimiser inlines
+  /// Always equal to `!link.isTerminal`. Deriving it from `link` instead changes how the optimiser inlines
   /// sequence delivery into a sink, and cost 8 more instructions per element on sequence → map → filter → sink
   /// (`Benchmarks/count.sh`).
-  @usableFromInline var isReceiving = false
+  @usableFromInline var isReceiving = true
   /// The closures, retained once; `nil` once released.
   @usableFromInline var closures: UnsafeMutableRawPointer?
   /// Closure calls in progress; the closures outlive them even if the sink ends meanwhile.

@@ -8,6 +8,25 @@ import Testing
     var values: [Int] = []
   }
 
+  /// Issue 15: as in Combine, a sink without a subscription keeps its closures on cancel, and releases them on
+  /// completion.
+  @Test func withoutSubscriptionCancelKeepsTheClosuresAndCompletionReleasesThem() {
+    weak var weakCaptured: Captured?
+    var sink: Subscribers.Sink<Int, Never>?
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      sink = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { captured.values.append($0) })
+    }
+    sink?.cancel()
+    #expect(weakCaptured != nil)
+    _ = sink?.receive(1)
+    #expect(weakCaptured?.values == [1])
+    sink?.receive(completion: .finished)
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(sink) {}
+  }
+
   @Test func cancelFromInsideTheClosureReleasesItWhenTheCallReturns() {
     weak var weakCaptured: Captured?
     var sink: Subscribers.Sink<Int, Never>?

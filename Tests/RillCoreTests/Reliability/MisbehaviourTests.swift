@@ -16,12 +16,20 @@ import Testing
 
   // MARK: - Sink
 
-  @Test func sinkIgnoresValuesBeforeItsSubscription() {
-    var values: [Int] = []
-    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+  /// Issue 15: as in Combine, a sink delivers a value and a completion that arrive before its subscription, and
+  /// nothing after the completion; a cancel before the subscription does nothing.
+  @Test func sinkDeliversEventsBeforeItsSubscription() {
+    var events: [String] = []
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { events.append("\($0)") },
+      receiveValue: { events.append("\($0)") }
+    )
+    sink.cancel()
     _ = sink.receive(1)
     sink.receive(completion: .finished)
-    #expect(values.isEmpty)
+    _ = sink.receive(2)
+    sink.receive(completion: .finished)
+    #expect(events == ["1", "finished"])
   }
 
   @Test func sinkIgnoresEventsAfterCompletionAndASecondCompletion() {
