@@ -24,24 +24,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     box = SubscriberBox(s)
     combineIdentifier = s.combineIdentifier
     descriptionThunk = { (s as? any CustomStringConvertible)?.description ?? "\(S.self)" }
-    mirrorThunk = { (s as? any CustomReflectable)?.customMirror ?? Mirror(s, children: [:]) }
-    playgroundThunk = { (s as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? "\(S.self)" }
+    mirrorThunk = { Mirror(reflecting: s) }
+    playgroundThunk = {
+      (s as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
+        ?? (s as? any CustomStringConvertible)?.description ?? "\(S.self)"
+    }
   }
 
   /// Creates a type-erasing subscriber that forwards to a subject.
+  ///
+  /// As in Combine, it is the subscriber `subscribe(_:)` attaches a subject with: it passes the first
+  /// subscription on to the subject as itself, cancels any other, and does not keep the subject alive.
   public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-    self.init(
-      receiveSubscription: { subscription in
-        s.send(subscription: subscription)
-      },
-      receiveValue: { value in
-        s.send(value)
-        return .none
-      },
-      receiveCompletion: { completion in
-        s.send(completion: completion)
-      }
-    )
+    self.init(SubjectSubscriber(s))
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.

@@ -46,4 +46,31 @@ import Testing
     [4, 5].publisher.subscribe(AnySubscriber(subject))
     #expect(recorder.events == [.subscription, .value(4), .value(5), .completion(.finished)])
   }
+
+  /// Issue 15: as in Combine, `AnySubscriber(subject)` is described as "Subject", reflects the subscriber that
+  /// feeds the subject, passes only its first subscription on and cancels the others; an erased subscriber's
+  /// playground description is its description.
+  @Test func anySubscriberWrappingASubjectIsCombinesSubjectSubscriber() {
+    let subject = PassthroughSubject<Int, Never>()
+    let erased = AnySubscriber(subject)
+    #expect(erased.description == "Subject")
+    #expect(erased.playgroundDescription as? String == "Subject")
+    #expect("\(Mirror(reflecting: erased).subjectType)".hasPrefix("SubjectSubscriber<"))
+    let first = TestSubscriptionStub()
+    let second = TestSubscriptionStub()
+    erased.receive(subscription: first)
+    erased.receive(subscription: second)
+    #expect(first.cancelled == false)
+    #expect(second.cancelled == true)
+    let recorder = CoreRecorder<Int, Never>()
+    let wrapped = AnySubscriber(recorder)
+    #expect(wrapped.playgroundDescription as? String == wrapped.description)
+  }
+}
+
+/// A subscription that only records whether it was cancelled.
+private final class TestSubscriptionStub: Subscription, @unchecked Sendable {
+  var cancelled = false
+  func request(_ demand: Subscribers.Demand) {}
+  func cancel() { cancelled = true }
 }
