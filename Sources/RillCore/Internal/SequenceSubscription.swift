@@ -51,6 +51,10 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   let terminalName: String
 
+  /// Whether the mirror shows the completion after the elements, as a `Record`'s does.
+  @usableFromInline
+  let mirrorsCompletion: Bool
+
   /// Runs `requestNow` in code specialised for this subscription's types.
   ///
   /// Made in `init`, in client code that knows the types: `request` arrives through `any Subscription`, which
@@ -65,11 +69,13 @@ where Downstream.Input == Elements.Element {
     first: Elements.Element,
     completion: Subscribers.Completion<Downstream.Failure>,
     terminalName: String,
+    mirrorsCompletion: Bool,
     source: @escaping () -> Any
   ) {
     state = Locked(State(downstream: downstream, iterator: iterator, next: first))
     self.completion = completion
     self.terminalName = terminalName
+    self.mirrorsCompletion = mirrorsCompletion
     self.source = source
     requestThunk = { $0.requestNow($1) }
   }
@@ -84,6 +90,7 @@ where Downstream.Input == Elements.Element {
     to elements: Elements,
     completion: Subscribers.Completion<Downstream.Failure>,
     terminalName: String,
+    mirrorsCompletion: Bool = false,
     source: @escaping () -> Any
   ) {
     var iterator = elements.makeIterator()
@@ -98,6 +105,7 @@ where Downstream.Input == Elements.Element {
       first: first,
       completion: completion,
       terminalName: terminalName,
+      mirrorsCompletion: mirrorsCompletion,
       source: source
     )
     downstream.receive(subscription: subscription)
@@ -112,7 +120,8 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   var customMirror: Mirror {
     let sequence: Any = isTerminated ? [Downstream.Input]() : source()
-    return Mirror(self, children: ["sequence": sequence])
+    guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
+    return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }
 
   @usableFromInline

@@ -30,8 +30,9 @@ public struct Record<Output, Failure: Error>: Publisher {
       subscriber,
       to: recording.output,
       completion: recording.completion,
-      terminalName: "Record"
-    ) { "Record" }
+      terminalName: "Cancelled Events",
+      mirrorsCompletion: true
+    ) { [output = recording.output] in output }
   }
 
   /// A recorded sequence of outputs, followed by a completion value.

@@ -50,3 +50,21 @@ import Testing
     #expect(decoded.completion == .failure(.broken(code: 7)))
   }
 }
+
+/// What a `Record`'s subscription shows in `print()` and the debugger, as Combine's does.
+@Suite struct RecordSubscriptionDescriptionTests {
+  @Test func describesItsOutputWhileDeliveringAndIsCancelledEventsOnceEnded() throws {
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect("\(subscription)" == "[1, 2]")
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["sequence", "completion"])
+    #expect(mirror.children.map { "\($0.value)" } == ["[1, 2]", "finished"])
+    recorder.request(.max(1))
+    #expect("\(subscription)" == "[1, 2]")
+    subscription.cancel()
+    #expect("\(subscription)" == "Cancelled Events")
+    #expect(Mirror(reflecting: subscription).children.map { "\($0.value)" } == ["[]", "finished"])
+  }
+}
