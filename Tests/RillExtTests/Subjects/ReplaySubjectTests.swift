@@ -1,0 +1,256 @@
+import RillExt
+import RillTesting
+import Testing
+
+@Suite struct ReplaySubjectTests {
+  typealias Recorder = TestSubscriber<Int, ExtTestError>
+
+  static func subject(_ bufferSize: Int, sending values: [Int] = []) -> ReplaySubject<Int, ExtTestError> {
+    let subject = ReplaySubject<Int, ExtTestError>(bufferSize: bufferSize)
+    for value in values { subject.send(value) }
+    return subject
+  }
+
+  @Test func docMarble() {
+    // -1-2-3-----4-| with a subscriber arriving after 3 sees [23] then 4 and the completion.
+    let subject = Self.subject(2, sending: [1, 2, 3])
+    let late = Recorder()
+    subject.subscribe(late)
+    subject.send(4)
+    subject.send(completion: .finished)
+    #expect(late.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "finished"])
+  }
+
+  @Test(arguments: [(0, [Int]()), (1, [4]), (3, [2, 3, 4]), (10, [1, 2, 3, 4])])
+  func replaysTheLatestValuesUpToTheBufferSize(bufferSize: Int, replayed: [Int]) {
+    let subject = Self.subject(bufferSize, sending: [1, 2, 3, 4])
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    subject.send(5)
+    #expect(recorder.values == replayed + [5])
+    #expect(!recorder.isCompleted)
+  }
+
+  @Test func aNegativeBufferSizeReplaysNothing() {
+    let subject = Self.subject(-1, sending: [1])
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    #expect(recorder.values == [])
+  }
+
+  @Test func everySubscriberGetsTheSameReplayAndLiveValues() {
+    let subject = Self.subject(3, sending: [1, 2])
+    let recorders = (0..<3).map { _ in Recorder() }
+    for recorder in recorders { subject.subscribe(recorder) }
+    subject.send(3)
+    for recorder in recorders { #expect(recorder.values == [1, 2, 3]) }
+  }
+
+  @Test func aCompletionBeforeTheSubscriptionIsReplayedAfterTheValues() {
+    let subject = Self.subject(2, sending: [1, 2, 3])
+    subject.send(completion: .finished)
+    subject.send(4)
+    subject.send(completion: .failure(.upstream))
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    #expect(recorder.eventDescriptions == ["subscription", "value(2)", "value(3)", "finished"])
+  }
+
+  @Test func aFailureReachesLiveAndLateSubscribers() {
+    let subject = Self.subject(1, sending: [1])
+    let live = Recorder()
+    subject.subscribe(live)
+    subject.send(completion: .failure(.upstream))
+    let late = Recorder()
+    subject.subscribe(late)
+    #expect(live.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
+    #expect(late.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
+  }
+
+  @Test func aCompletionWithoutDemandArrivesAtOnceWhenNothingIsQueued() {
+    let subject = Self.subject(0, sending: [1])
+    let recorder = Recorder(initialDemand: .none)
+    subject.subscribe(recorder)
+    subject.send(completion: .finished)
+    #expect(recorder.eventDescriptions == ["subscription", "finished"])
+  }
+
+  @Test func valuesBeyondDemandWaitInTheSubscribersQueueThenTheCompletionFollowsThem() {
+    let subject = Self.subject(4, sending: [1, 2, 3, 4])
+    let recorder = Recorder(initialDemand: .max(3))
+    subject.subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3])
+    subject.send(5)
+    subject.send(completion: .finished)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(!recorder.isCompleted)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3, 4])
+    #expect(!recorder.isCompleted)
+    recorder.request(.max(1))
+    #expect(recorder.eventDescriptions.suffix(2) == ["value(5)", "finished"])
+  }
+
+  @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {
+    let subject = Self.subject(2, sending: [1, 2])
+    let slow = Recorder(initialDemand: .max(1))
+    let oneAtATime = Recorder(initialDemand: .max(1), demandPerValue: .max(1))
+    subject.subscribe(slow)
+    subject.subscribe(oneAtATime)
+    subject.send(3)
+    #expect(slow.values == [1])
+    #expect(oneAtATime.values == [1, 2, 3])
+    slow.request(.unlimited)
+    #expect(slow.values == [1, 2, 3])
+    subject.send(4)
+    #expect(slow.values == [1, 2, 3, 4])
+  }
+
+  @Test func requestsTheUnlimitedDemandOfASubjectFromUpstream() {
+    let upstream = ExtUpstream()
+    let subject = Self.subject(1)
+    let link = upstream.subscribe(subject)
+    #expect(upstream.requestedDemands == [.unlimited])
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "finished"])
+    link.cancel()
+  }
+
+  @Test func nothingArrivesAfterCancel() {
+    let subject = Self.subject(2, sending: [1, 2])
+    let recorder = Recorder(initialDemand: .max(1))
+    subject.subscribe(recorder)
+    recorder.cancel()
+    recorder.request(.unlimited)
+    subject.send(3)
+    subject.send(completion: .finished)
+    #expect(recorder.eventDescriptions == ["subscription", "value(1)"])
+  }
+
+  @Test func cancellingFromInsideAValueStopsTheReplay() {
+    let subject = Self.subject(3, sending: [1, 2, 3])
+    let recorder = Recorder(onValue: { recorder, _ in
+      recorder.cancel()
+      return .none
+    })
+    subject.subscribe(recorder)
+    subject.send(4)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func aSubscriberThatSendsFromInsideADeliveryGetsItsValuesInOrder() {
+    let subject = Self.subject(1)
+    let recorder = Recorder(onValue: { [subject] _, value in
+      if value < 3 { subject.send(value + 1) }
+      return .none
+    })
+    let other = Recorder()
+    subject.subscribe(recorder)
+    subject.subscribe(other)
+    subject.send(1)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(other.values == [1, 2, 3])
+  }
+
+  @Test func requestingFromInsideAValueDoesNotRecurse() {
+    let subject = Self.subject(5, sending: [1, 2, 3, 4, 5])
+    var depth = 0
+    var maxDepth = 0
+    let recorder = Recorder(
+      initialDemand: .max(1),
+      onValue: { recorder, _ in
+        depth += 1
+        maxDepth = max(maxDepth, depth)
+        recorder.request(.max(1))
+        depth -= 1
+        return .none
+      }
+    )
+    subject.subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    #expect(maxDepth == 1)
+  }
+
+  @Test func requestingFromInsideTheSubscriptionGetsTheReplayAfterIt() {
+    let subject = Self.subject(2, sending: [1, 2])
+    let recorder = Recorder(
+      initialDemand: .none,
+      onSubscription: { _, subscription in
+        subscription.request(.max(1))
+        subject.send(3)
+      }
+    )
+    subject.subscribe(recorder)
+    #expect(recorder.eventDescriptions == ["subscription", "value(1)"])
+    recorder.request(.unlimited)
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func subscribingTheSameSinkTwiceDeliversOnce() {
+    let subject = Self.subject(1, sending: [1])
+    subject.send(completion: .finished)
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    subject.subscribe(recorder)
+    #expect(recorder.values == [1])
+    #expect(recorder.completionCount == 1)
+  }
+
+  @Test func keepsTheContract() {
+    expectContract("replay, live", { Self.subject(2, sending: [1, 2, 3]) as ReplaySubject }, drive: { _ in })
+    let live = Self.subject(2, sending: [1, 2, 3])
+    expectContract(
+      "replay then live",
+      { live },
+      drive: { _ in
+        live.send(4)
+        live.send(5)
+      }
+    )
+    expectContract(
+      "completed",
+      {
+        let subject = Self.subject(2, sending: [1, 2, 3])
+        subject.send(completion: .failure(.upstream))
+        return subject
+      }
+    )
+  }
+
+  @Test func theSubscriptionIsFreedAfterCompletionAndAfterCancel() {
+    for cancel in [false, true] {
+      weak var weakSubject: ReplaySubject<Int, ExtTestError>?
+      weak var weakSubscription: AnyObject?
+      weak var weakRecorder: Recorder?
+      do {
+        let subject = Self.subject(2, sending: [1, 2])
+        let recorder = Recorder(initialDemand: .max(1))
+        subject.subscribe(recorder)
+        weakSubject = subject
+        weakRecorder = recorder
+        weakSubscription = recorder.subscription as AnyObject?
+        if cancel { recorder.cancel() } else { subject.send(completion: .finished) }
+        if !cancel { recorder.request(.unlimited) }
+      }
+      #expect(weakSubject == nil, "cancel: \(cancel)")
+      #expect(weakSubscription == nil, "cancel: \(cancel)")
+      #expect(weakRecorder == nil, "cancel: \(cancel)")
+    }
+  }
+
+  @Test func theSubjectKeepsItsSubscribersUntilTheyEnd() {
+    weak var weakRecorder: Recorder?
+    let subject = Self.subject(1)
+    do {
+      let recorder = Recorder()
+      subject.subscribe(recorder)
+      weakRecorder = recorder
+    }
+    #expect(weakRecorder != nil)
+    subject.send(completion: .finished)
+    #expect(weakRecorder == nil)
+  }
+}
