@@ -17,13 +17,13 @@
 /// thread at a time, and may send to the subject from inside a delivery.
 // SAFETY: all mutable state is in `state`; subscribers and subscriptions are called outside the lock.
 public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let state: ExtLocked<ReplaySubjectState<Output, Failure>>
+  private let state: Locked<ReplaySubjectState<Output, Failure>>
 
   /// Creates a subject that replays up to `bufferSize` of its latest values to each new subscriber.
   ///
   /// - Parameter bufferSize: The number of values to keep and replay; `0` keeps none.
   public init(bufferSize: Int) {
-    state = ExtLocked(ReplaySubjectState(bufferSize: bufferSize))
+    state = Locked(ReplaySubjectState(bufferSize: bufferSize))
   }
 
   /// Sends a value to the subscribers, and keeps it for the ones to come; ignored after a completion.
