@@ -46,14 +46,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   }
 
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    let subscription = FutureSubscription(downstream: subscriber)
+    let subscription = FutureSubscription(parent: self, downstream: subscriber)
     let result = state.withLock { state -> Result<Output, Failure>? in
       if state.result == nil {
         state.subscriptions.append(subscription)
-        if state.abandonment != nil {
-          state.abandonment?.liveSubscribers += 1
-          subscription.owner = self
-        }
       }
       return state.result
     }
@@ -61,6 +57,20 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     if let result {
       subscription.fulfill(result)
     }
+  }
+
+  /// Forgets a subscription cancelled before the result; calls the abandonment hook when it was the last one.
+  fileprivate func disassociate(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+    let handler = state.withLock { state -> (@Sendable () -> Void)? in
+      guard state.result == nil, let index = state.subscriptions.firstIndex(where: { $0 === subscription }) else {
+        return nil
+      }
+      state.subscriptions.remove(at: index)
+      guard state.subscriptions.isEmpty, let abandonment = state.abandonment else { return nil }
+      state.abandonment = nil
+      return abandonment.handler
+    }
+    handler?()
   }
 }
 
@@ -78,88 +88,95 @@ extension Future {
       state.abandonment = FutureAbandonment(handler: handler)
     }
   }
-
-  /// Counts one subscriber gone before the result; calls the handler when it was the last one.
-  fileprivate func subscriberCancelled() {
-    let handler = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.result == nil, var abandonment = state.abandonment else { return nil }
-      abandonment.liveSubscribers -= 1
-      guard abandonment.liveSubscribers == 0 else {
-        state.abandonment = abandonment
-        return nil
-      }
-      state.abandonment = nil
-      return abandonment.handler
-    }
-    handler?()
-  }
 }
 
-/// The abandonment hook of a future and the number of its subscribers still waiting for the result.
+/// The abandonment hook of a future, which fires when its last waiting subscriber cancels.
 private struct FutureAbandonment {
   let handler: @Sendable () -> Void
-  var liveSubscribers = 0
 }
 
-// SAFETY: `owner` is set under the future's lock before the subscription reaches its subscriber, then read and
-// cleared only by the one `cancel()` that still finds the subscriber, which comes after that hand-over.
+/// What a future needs of its subscriptions whatever their subscriber: to hand them the result.
 class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
-  /// The future to tell about a cancel; set only for futures with an abandonment hook.
-  final var owner: Future<Output, Failure>?
-
   func fulfill(_ result: Result<Output, Failure>) { fatalError("abstract") }
 }
 
-// SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
+/// A future's subscription, which Combine calls its conduit.
+///
+/// It holds its future (`parent`) while it waits: a cancel tells the future to forget it. Delivering the result
+/// the future pushed releases the future; delivering a result the subscriber pulled with its demand keeps it,
+/// as Combine's does, which its `Mirror` shows.
+// SAFETY: all mutable state is in `state`; the downstream and the future are called outside the lock.
 private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   Downstream.Input, Downstream.Failure
 >, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  typealias Parent = Future<Downstream.Input, Downstream.Failure>
+  typealias Outcome = Result<Downstream.Input, Downstream.Failure>
+
   private struct State {
+    var parent: Parent?
     var downstream: Downstream?
     var hasDemand = false
-    var result: Result<Downstream.Input, Downstream.Failure>?
+    var result: Outcome?
   }
 
   private let state: Locked<State>
 
-  init(downstream: Downstream) {
-    state = Locked(State(downstream: downstream))
+  init(parent: Parent, downstream: Downstream) {
+    state = Locked(State(parent: parent, downstream: downstream))
   }
 
   var description: String { "Future" }
 
-  var customMirror: Mirror { Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any]) }
+  var customMirror: Mirror {
+    let (parent, downstream, hasDemand) = state.withLock { ($0.parent, $0.downstream, $0.hasDemand) }
+    let children: [Mirror.Child] = [
+      ("parent", parent as Any),
+      ("downstream", downstream as Any),
+      ("hasAnyDemand", hasDemand),
+      ("subject", parent as Any),
+    ]
+    return Mirror(self, children: children)
+  }
 
   var playgroundDescription: Any { description }
 
-  /// Takes the downstream if the result can be delivered now.
-  private func takeIfReady(_ state: inout State) -> (Downstream, Result<Downstream.Input, Downstream.Failure>)? {
+  /// Takes the downstream if the result can be delivered now; the subscription is then terminated.
+  private func takeIfReady(_ state: inout State) -> (Downstream, Outcome)? {
     guard let downstream = state.downstream, let result = state.result else { return nil }
     if case .success = result, !state.hasDemand { return nil }
     state.downstream = nil
+    state.hasDemand = false
     return (downstream, result)
   }
 
-  override func fulfill(_ result: Result<Downstream.Input, Downstream.Failure>) {
+  override func fulfill(_ result: Outcome) {
     let ready = state.withLock { state in
       state.result = result
       return takeIfReady(&state)
     }
+    guard let ready else { return }
     deliver(ready)
+    // The future goes only after the delivery, and outside the lock.
+    _ = state.withLock { state -> Parent? in
+      defer { state.parent = nil }
+      return state.parent
+    }
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "Future: a subscriber requested \(demand); demand must be greater than zero")
     let ready = state.withLock { state in
-      state.hasDemand = true
+      state.hasDemand = state.downstream != nil
       return takeIfReady(&state)
     }
-    deliver(ready)
+    if let ready {
+      deliver(ready)
+    }
   }
 
-  private func deliver(_ ready: (Downstream, Result<Downstream.Input, Downstream.Failure>)?) {
-    guard let (downstream, result) = ready else { return }
+  private func deliver(_ ready: (Downstream, Outcome)) {
+    let (downstream, result) = ready
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
@@ -170,12 +187,15 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
   }
 
   func cancel() {
-    let (downstream, waiting) = state.withLock { state -> (Downstream?, Bool) in
-      defer { state.downstream = nil }
-      return (state.downstream, state.result == nil)
+    let (parent, waiting) = state.withLock { state -> (Parent?, Bool) in
+      guard state.downstream != nil else { return (nil, false) }
+      state.downstream = nil
+      state.hasDemand = false
+      defer { state.parent = nil }
+      return (state.parent, state.result == nil)
     }
-    guard downstream != nil, waiting, let owner else { return }
-    self.owner = nil
-    owner.subscriberCancelled()
+    if waiting, let parent {
+      parent.disassociate(self)
+    }
   }
 }

@@ -184,3 +184,116 @@ import Testing
     #expect(weakRecorder == nil)
   }
 }
+
+/// A future's subscription mirrors Combine's conduit: its future, its subscriber, whether it has demand.
+@Suite struct FutureSubscriptionMirrorTests {
+  private typealias Sut = Future<Int, CoreTestError>
+
+  private func child(_ label: String, of subscription: (any Subscription)?) -> Any? {
+    guard let subscription else { return nil }
+    return Mirror(reflecting: subscription).children.first { $0.label == label }?.value
+  }
+
+  private func parent(of subscription: (any Subscription)?) -> Sut? {
+    child("parent", of: subscription) as? Sut
+  }
+
+  @Test func mirrorsItsFutureSubscriberAndDemandWhileWaiting() throws {
+    let future = Sut { _ in }
+    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    future.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["parent", "downstream", "hasAnyDemand", "subject"])
+    #expect(parent(of: subscription) === future)
+    #expect(child("subject", of: subscription) as? Sut === future)
+    #expect(child("downstream", of: subscription) as? CoreRecorder<Int, CoreTestError> === recorder)
+    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
+    subscription.request(.max(1))
+    #expect(child("hasAnyDemand", of: subscription) as? Bool == true)
+  }
+
+  @Test func releasesItsFutureOnlyAfterDeliveringTheResultTheFuturePushed() throws {
+    var fulfil: Sut.Promise?
+    let future = Sut { fulfil = $0 }
+    var subscription: (any Subscription)?
+    var parentWhileDelivering: Sut?
+    let recorder = CoreRecorder<Int, CoreTestError> { recorder, _ in
+      parentWhileDelivering = self.parent(of: recorder.subscription)
+      return .none
+    }
+    future.subscribe(recorder)
+    subscription = recorder.subscription
+    fulfil?(.success(1))
+    #expect(parentWhileDelivering === future)
+    #expect(parent(of: subscription) == nil)
+    #expect(child("downstream", of: subscription) as? CoreRecorder<Int, CoreTestError> == nil)
+    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func keepsItsFutureAfterDeliveringAResultItsDemandPulled() throws {
+    var fulfil: Sut.Promise?
+    let future = Sut { fulfil = $0 }
+    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    future.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    fulfil?(.success(1))
+    #expect(parent(of: subscription) === future)
+    subscription.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(parent(of: subscription) === future)
+  }
+
+  @Test func mirrorsNothingOnceAFailedFutureFailedIt() throws {
+    let future = Sut { $0(.failure(.boom)) }
+    var subscription: (any Subscription)?
+    future.subscribe(AnySubscriber(receiveSubscription: { subscription = $0 }))
+    #expect(parent(of: subscription) == nil)
+    #expect(child("subject", of: subscription) as? Sut == nil)
+    #expect(child("downstream", of: subscription) as? AnySubscriber<Int, CoreTestError> == nil)
+    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
+  }
+}
+
+/// Neither a future nor its subscriptions outlive a subscription's end, however it ends.
+@Suite struct FutureReleaseTests {
+  private typealias Sut = Future<Int, CoreTestError>
+
+  /// A subscriber that keeps its subscription, so only the subscription's end breaks their cycle.
+  private final class Keeper: Subscriber {
+    var subscription: (any Subscription)?
+    func receive(subscription: any Subscription) {
+      self.subscription = subscription
+      subscription.request(.max(1))
+    }
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<CoreTestError>) {}
+  }
+
+  @Test(arguments: ["cancelled", "finished", "failed"])
+  func releasesEverythingWhenASubscriptionEnds(_ ending: String) {
+    weak var weakFuture: Sut?
+    weak var weakKeeper: Keeper?
+    weak var weakSubscription: AnyObject?
+    do {
+      var fulfil: Sut.Promise?
+      let future = Sut { fulfil = $0 }
+      weakFuture = future
+      do {
+        let keeper = Keeper()
+        weakKeeper = keeper
+        future.subscribe(keeper)
+        weakSubscription = keeper.subscription as AnyObject?
+      }
+      switch ending {
+      case "cancelled": (weakSubscription as? any Subscription)?.cancel()
+      case "finished": fulfil?(.success(1))
+      default: fulfil?(.failure(.boom))
+      }
+      #expect(weakKeeper == nil)
+      #expect(weakSubscription == nil)
+    }
+    #expect(weakFuture == nil)
+  }
+}
