@@ -27,7 +27,7 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
   /// Attaches the specified subscriber to this publisher.
   ///
-  /// While an ``_Introspection`` is enabled, the subscription is observed by it; otherwise this is
+  /// While an `_Introspection` is enabled, the subscription is observed by it; otherwise this is
   /// ``receive(subscriber:)``.
   ///
   /// - Parameter subscriber: The subscriber to attach.
