@@ -7,11 +7,9 @@ extension Publisher {
   /// drop(untilOutputFrom: other):  -----3-4-|
   /// ```
   ///
-  /// It subscribes to `publisher` before upstream and asks it for one element; once that element arrives, it lets
-  /// go of `publisher`'s subscription without cancelling it, as Combine does. Dropped elements use up
+  /// It subscribes to `publisher` before upstream and asks it for one element. Dropped elements use up
   /// downstream's demand, as in Combine. If `publisher` completes before producing an element, upstream is
-  /// cancelled and the stream completes the same way; an upstream subscription that arrives after that is still
-  /// asked for the demand downstream requested, as in Combine.
+  /// cancelled and the stream completes the same way.
   ///
   /// - Parameter publisher: A publisher to monitor for its first emitted element.
   /// - Returns: A publisher that drops elements from the upstream publisher until the `other` publisher produces
@@ -66,13 +64,8 @@ extension Publishers.DropUntilOutput {
 
     private struct State {
       var link = SubscriptionState.awaitingSubscription
-      /// The other publisher's subscription until it delivers its value; as in Combine, the slot then takes a new
-      /// subscription again.
       var trigger = SubscriptionState.awaitingSubscription
       var isTriggered = false
-      /// Set when the other publisher completed first: downstream has its completion, and, as in Combine, an
-      /// upstream subscription that arrives afterwards is still asked for the pending demand.
-      var isFinishedByOther = false
       var pendingDemand = Subscribers.Demand.none
     }
 
@@ -85,7 +78,7 @@ extension Publishers.DropUntilOutput {
 
     var description: String { "DropUntilOutput" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
     var playgroundDescription: Any { description }
 
@@ -103,13 +96,13 @@ extension Publishers.DropUntilOutput {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let isTriggered = state.withLock { $0.link.isSubscribed && $0.isTriggered && !$0.isFinishedByOther }
+      let isTriggered = state.withLock { $0.link.isSubscribed && $0.isTriggered }
       return isTriggered ? downstream.receive(input) : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let trigger = state.withLock { state -> (any Subscription)?? in
-        guard state.link.terminate() != nil, !state.isFinishedByOther else { return nil }
+        guard state.link.terminate() != nil else { return nil }
         return .some(state.trigger.terminate())
       }
       guard let trigger else { return }
@@ -141,21 +134,17 @@ extension Publishers.DropUntilOutput {
     }
 
     func receiveTrigger() {
-      state.withLock { state in
-        // As in Combine, the other publisher's subscription is let go, not cancelled: it owes nothing more.
-        guard state.trigger.isSubscribed else { return }
-        state.trigger = .awaitingSubscription
+      let trigger = state.withLock { state -> (any Subscription)? in
+        guard let trigger = state.trigger.terminate() else { return nil }
         state.isTriggered = true
+        return trigger
       }
+      trigger?.cancel()
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
       let upstream = state.withLock { state -> (any Subscription)?? in
         guard state.trigger.terminate() != nil, !state.link.isTerminal else { return nil }
-        guard state.link.isSubscribed else {
-          state.isFinishedByOther = true
-          return .some(nil)
-        }
         return .some(state.link.terminate())
       }
       guard let upstream else { return }
@@ -165,20 +154,14 @@ extension Publishers.DropUntilOutput {
   }
 
   /// Subscribes the inner subscription to the other publisher.
-  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Other.Output
 
     let inner: Inner<Downstream>
+    let combineIdentifier = CombineIdentifier()
 
-    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-    var description: String { inner.description }
-
-    var customMirror: Mirror { inner.customMirror }
-
-    var playgroundDescription: Any { inner.playgroundDescription }
+    var description: String { "DropUntilOutput" }
 
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)

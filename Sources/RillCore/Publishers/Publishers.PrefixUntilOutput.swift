@@ -8,8 +8,8 @@ extension Publisher {
   /// ```
   ///
   /// It subscribes to `publisher` before upstream and asks it for one element; that element cancels upstream
-  /// and finishes the stream, and `publisher`'s subscription, which owes nothing more, is let go without a
-  /// cancel, as in Combine. If `publisher` completes without an element, upstream simply continues.
+  /// and `publisher` and finishes the stream. If `publisher` completes without an element, upstream simply
+  /// continues.
   ///
   /// - Parameter publisher: A second publisher.
   /// - Returns: A publisher that republishes elements until the second publisher publishes an element.
@@ -55,10 +55,8 @@ private enum PrefixUntilOutputSubscriptionAction {
 extension Publishers.PrefixUntilOutput {
   // SAFETY: all mutable state is in `state`; upstream, the other publisher's subscription and downstream are
   // called outside the lock.
-  //
-  // As in Combine, neither this subscription nor the subscriber given to the other publisher customises its
-  // description or mirror: a debugger shows the type's name.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
@@ -74,6 +72,12 @@ extension Publishers.PrefixUntilOutput {
     init(downstream: Downstream) {
       self.downstream = downstream
     }
+
+    var description: String { "PrefixUntilOutput" }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let action = state.withLock { state -> PrefixUntilOutputSubscriptionAction in
@@ -101,22 +105,13 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (trigger, isForwarded) = state.withLock { state -> ((any Subscription)?, Bool) in
-        switch state.link.phase {
-        case .subscribed:
-          _ = state.link.terminate()
-          return (state.trigger.terminate(), true)
-        case .awaitingSubscription:
-          // As in Combine, a completion before the subscription ends the link and the other publisher's
-          // subscription; downstream, which has no subscription yet, hears nothing.
-          state.link = .terminal
-          return (state.trigger.terminate(), false)
-        case .terminal:
-          return (nil, false)
-        }
+      let trigger = state.withLock { state -> (any Subscription)?? in
+        guard state.link.terminate() != nil else { return nil }
+        return .some(state.trigger.terminate())
       }
+      guard let trigger else { return }
       trigger?.cancel()
-      if isForwarded { downstream.receive(completion: completion) }
+      downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -139,16 +134,15 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receiveTrigger() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        // The other publisher's subscription has delivered the one value asked of it: let go of it, as Combine
-        // does, without a cancel.
-        guard state.trigger.terminate() != nil else { return nil }
+      let (trigger, upstream) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
+        guard let trigger = state.trigger.terminate() else { return (nil, nil) }
         if state.link.isAwaitingSubscription {
           state.isTriggeredEarly = true
-          return nil
+          return (trigger, nil)
         }
-        return state.link.terminate()
+        return (trigger, state.link.terminate())
       }
+      trigger?.cancel()
       guard let upstream else { return }
       upstream.cancel()
       downstream.receive(completion: .finished)
@@ -160,14 +154,15 @@ extension Publishers.PrefixUntilOutput {
   }
 
   /// Subscribes the inner subscription to the other publisher.
-  private struct Trigger<Downstream: Subscriber>: Subscriber
+  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Other.Output
     typealias Failure = Other.Failure
 
     let inner: Inner<Downstream>
+    let combineIdentifier = CombineIdentifier()
 
-    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+    var description: String { "PrefixUntilOutput" }
 
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)

@@ -21,40 +21,7 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
     #expect(upstream.isCancelled)
     #expect(other.requestedDemands == [.max(1)])
-    // Issue 15: as in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
-    #expect(!other.isCancelled)
-  }
-
-  /// Issue 15: as in Combine, an upstream completion before the upstream subscription cancels the other publisher
-  /// and reaches nobody; a subscription after it is cancelled.
-  @Test func completionBeforeTheSubscriptionCancelsTheOther() throws {
-    let upstream = SubscriberHolder<Int, TransformTestError>()
-    let other = TestPublisher<String, Never>()
-    let subscriber = TestSubscriber<Int, TransformTestError>()
-    upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
-    try #require(upstream.subscriber).receive(completion: .finished)
     #expect(other.isCancelled)
-    #expect(subscriber.eventDescriptions == [])
-    let late = CombiningTestSubscription()
-    try #require(upstream.subscriber).receive(subscription: late)
-    #expect(late.isCancelled)
-  }
-
-  /// Issue 15: as in Combine, the operator's subscribers do not customise their description or mirror, and the one
-  /// given to the other publisher shares the subscription's identifier.
-  @Test func subscribersKeepTheDefaultDescriptionAndShareAnIdentifier() throws {
-    let upstream = SubscriberHolder<Int, TransformTestError>()
-    let other = SubscriberHolder<String, Never>()
-    upstream.prefix(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
-    let inner = try #require(upstream.rawSubscriber as? any Subscriber)
-    let trigger = try #require(other.rawSubscriber as? any Subscriber)
-    #expect(inner.combineIdentifier == trigger.combineIdentifier)
-    for subscriber in [inner, trigger] {
-      #expect(!(subscriber is any CustomStringConvertible))
-      #expect(!(subscriber is any CustomReflectable))
-      #expect(!(subscriber is any CustomPlaygroundDisplayConvertible))
-    }
-    #expect(String(describing: inner).contains("PrefixUntilOutput"))
   }
 
   /// Combine forwards a request for `.none` upstream as it is.
