@@ -16,6 +16,10 @@ let package = Package(
     .library(name: "RillTesting", targets: ["RillTesting"]),
     .executable(name: "rill-demo", targets: ["rill-demo"]),
   ],
+  dependencies: [
+    // Build-time only: `swift package generate-documentation`. No library target depends on anything.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")
+  ],
   targets: [
     .target(name: "RillCore", swiftSettings: strict),
     .target(name: "Rill", dependencies: ["RillCore"], swiftSettings: strict),

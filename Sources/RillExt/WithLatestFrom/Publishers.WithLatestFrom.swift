@@ -37,7 +37,7 @@ extension Publisher {
   /// ```
   ///
   /// The other publishers are combined with `combineLatest`, which has a value once each of them has sent one; see
-  /// ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
+  /// ``RillCore/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
   ///
   /// - Parameters:
   ///   - other: The first publisher whose latest value accompanies each value of this one.
@@ -65,7 +65,7 @@ extension Publisher {
   /// ```
   ///
   /// The other publishers are combined with `combineLatest`, which has a value once each of them has sent one; see
-  /// ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
+  /// ``RillCore/Publisher/withLatestFrom(_:resultSelector:)`` for the rest.
   ///
   /// - Parameters:
   ///   - other: The first publisher whose latest value accompanies each value of this one.
@@ -95,7 +95,7 @@ extension Publisher {
   /// withLatestFrom(other):  -----a---b-|
   /// ```
   ///
-  /// See ``Combine/Publisher/withLatestFrom(_:resultSelector:)`` for when each publisher is subscribed, demand and
+  /// See ``RillCore/Publisher/withLatestFrom(_:resultSelector:)`` for when each publisher is subscribed, demand and
   /// completion.
   ///
   /// - Parameter other: The publisher whose latest value to republish.
