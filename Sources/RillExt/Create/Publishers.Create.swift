@@ -1,0 +1,208 @@
+extension AnyPublisher {
+  /// Creates a publisher that runs `factory` for each subscriber, which sends values and a completion by hand.
+  ///
+  /// ```
+  /// AnyPublisher<Int, MarbleError> { subscriber in
+  ///   subscriber.send(1)
+  ///   subscriber.send(2)
+  ///   subscriber.send(completion: .finished)
+  ///   return AnyCancellable {}
+  /// }:                                               [12|]
+  /// ```
+  ///
+  /// See ``Publishers/Create`` for when `factory` runs, how demand is honoured, and when the returned cancellable is
+  /// cancelled.
+  ///
+  /// - Parameter factory: A closure that receives a ``Publishers/Create/Subscriber`` to send events to, and returns a
+  ///   cancellable that cleans up once the subscription ends.
+  public init(_ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler) {
+    self = Publishers.Create(factory: factory).eraseToAnyPublisher()
+  }
+
+  /// Makes a publisher that runs `factory` for each subscriber, which sends values and a completion by hand.
+  ///
+  /// ```
+  /// AnyPublisher<Int, MarbleError>.create { subscriber in
+  ///   subscriber.send(1)
+  ///   subscriber.send(completion: .failure(MarbleError()))
+  ///   return AnyCancellable {}
+  /// }:                                               [1^]
+  /// ```
+  ///
+  /// See ``Publishers/Create`` for when `factory` runs, how demand is honoured, and when the returned cancellable is
+  /// cancelled.
+  ///
+  /// - Parameter factory: A closure that receives a ``Publishers/Create/Subscriber`` to send events to, and returns a
+  ///   cancellable that cleans up once the subscription ends.
+  /// - Returns: The publisher, type-erased.
+  public static func create(
+    _ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler
+  ) -> AnyPublisher<Output, Failure> {
+    AnyPublisher(factory)
+  }
+}
+
+extension Publishers {
+  /// A publisher that hands each subscriber to a closure, which sends values and a completion to it by hand.
+  ///
+  /// ```
+  /// Publishers.Create<Int, MarbleError> { subscriber in
+  ///   subscriber.send(1)
+  ///   subscriber.send(completion: .finished)
+  ///   return AnyCancellable {}
+  /// }:                                               [1|]
+  /// ```
+  ///
+  /// For each subscriber, the publisher sends the subscription, then (unless the subscriber cancelled from inside
+  /// `receive(subscription:)`) runs `factory` with a ``Subscriber`` for this subscription. The closure may send right
+  /// away or keep the ``Subscriber`` and send later, from any thread.
+  ///
+  /// Demand is honoured: a value sent while the subscriber has no demand left waits in a buffer, in order, until the
+  /// subscriber asks for more. A completion waits behind the values in the buffer (it needs no demand of its own), and
+  /// anything sent after it is ignored.
+  ///
+  /// The cancellable that `factory` returns is cancelled once, when the subscription ends: after the completion has
+  /// reached the subscriber, or when the subscriber cancels. The subscription holds it until then; the ``Subscriber``
+  /// refers to the subscription weakly, so a closure that keeps it creates no cycle, and its events are ignored once
+  /// the subscription has ended.
+  public struct Create<Output, Failure: Swift.Error>: Publisher {
+    /// The closure that receives a subscriber to send events to, and returns what cleans up after the subscription.
+    public typealias SubscriberHandler = (Subscriber) -> any Cancellable
+
+    private let factory: SubscriberHandler
+
+    /// Creates a publisher that runs `factory` for each subscriber.
+    ///
+    /// - Parameter factory: A closure that receives a ``Subscriber`` to send events to, and returns a cancellable
+    ///   that cleans up once the subscription ends.
+    public init(factory: @escaping SubscriberHandler) {
+      self.factory = factory
+    }
+
+    public func receive<S: RillCore.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber)
+      subscriber.receive(subscription: inner)
+      inner.start(factory)
+    }
+  }
+}
+
+extension Publishers.Create {
+  /// The handle a ``Publishers/Create`` closure sends its events to.
+  ///
+  /// It may be kept and used from any thread. It refers to its subscription weakly: once the subscription has ended
+  /// (completed or cancelled) or been let go of, sending does nothing.
+  public struct Subscriber: Sendable {
+    private weak var sink: CreateSink<Output, Failure>?
+
+    fileprivate init(sink: CreateSink<Output, Failure>) {
+      self.sink = sink
+    }
+
+    /// Sends a value to the subscriber, or keeps it until the subscriber has demand for it.
+    ///
+    /// - Parameter input: The value to send.
+    public func send(_ input: Output) {
+      sink?.send(input)
+    }
+
+    /// Sends a completion to the subscriber, after the values that still wait for its demand.
+    ///
+    /// - Parameter completion: `.finished`, or `.failure` with the error.
+    public func send(completion: Subscribers.Completion<Failure>) {
+      sink?.send(completion: completion)
+    }
+  }
+}
+
+/// What a ``Publishers/Create/Subscriber`` sends to: the subscription, without its subscriber's type.
+// SAFETY: no state of its own; the subclass keeps its state in `Locked`.
+class CreateSink<Output, Failure: Error>: @unchecked Sendable {
+  func send(_ value: Output) {}
+
+  func send(completion: Subscribers.Completion<Failure>) {}
+}
+
+extension Publishers.Create {
+  // SAFETY: all mutable state is in `state`; downstream and the cancellable are called outside the lock.
+  private final class Inner<Downstream: RillCore.Subscriber>: CreateSink<Output, Failure>, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    private struct State {
+      var buffer = DemandBuffer<Output, Failure>()
+      /// What `factory` returned, until the subscription ends.
+      var cancellable: (any Cancellable)?
+    }
+
+    private let downstream: Downstream
+
+    private let state = Locked(State())
+
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
+
+    var description: String { "Create.Subscription<\(Output.self), \(Failure.self)>" }
+
+    /// Runs `factory`, unless the subscriber already cancelled, and keeps what it returns.
+    func start(_ factory: SubscriberHandler) {
+      guard !state.withLock({ $0.buffer.hasEnded }) else { return }
+      let cancellable = factory(Subscriber(sink: self))
+      // The stream may have ended while `factory` ran: then it is cleaned up at once.
+      let kept = state.withLock { state -> Bool in
+        guard !state.buffer.hasEnded else { return false }
+        state.cancellable = cancellable
+        return true
+      }
+      if !kept { cancellable.cancel() }
+    }
+
+    override func send(_ value: Output) {
+      guard state.withLock({ $0.buffer.send(value) }) else { return }
+      drain(adding: downstream.receive(value))
+    }
+
+    override func send(completion: Subscribers.Completion<Failure>) {
+      if state.withLock({ $0.buffer.send(completion: completion) }) { drain(adding: .none) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Create: a subscriber requested \(demand); demand must be greater than zero")
+      if state.withLock({ $0.buffer.request(demand) }) { drain(adding: .none) }
+    }
+
+    func cancel() {
+      let cancellable = state.withLock { state -> (any Cancellable)? in
+        guard !state.buffer.hasEnded else { return nil }
+        state.buffer.end()
+        defer { state.cancellable = nil }
+        return state.cancellable
+      }
+      cancellable?.cancel()
+    }
+
+    /// Delivers what waits, as far as demand goes; only the thread the buffer chose runs this.
+    private func drain(adding demand: Subscribers.Demand) {
+      var demand = demand
+      while true {
+        let (step, cancellable) = state.withLock {
+          state -> (DemandBuffer<Output, Failure>.DrainStep, (any Cancellable)?) in
+          let step = state.buffer.next(adding: demand)
+          guard case .complete = step else { return (step, nil) }
+          defer { state.cancellable = nil }
+          return (step, state.cancellable)
+        }
+        switch step {
+        case .deliver(let value):
+          demand = downstream.receive(value)
+        case .complete(let completion):
+          downstream.receive(completion: completion)
+          cancellable?.cancel()
+          return
+        case .idle:
+          return
+        }
+      }
+    }
+  }
+}
