@@ -8,9 +8,9 @@ import RillTesting
 import FoundationNetworking
 #endif
 
-// Seed 002's recipes that need a network, a run loop or time, against the loopback server.
+// Scenarios that need a network, a run loop or real time; the HTTP ones run against the loopback server.
 
-/// Seed 002: `flatMap(maxPublishers: .max(1))` fetches one URL at a time, so the results keep the URLs'
+/// `flatMap(maxPublishers: .max(1))` fetches one URL at a time, so the results keep the URLs'
 /// order even though the first answers last.
 func flatMapMaxPublishersKeepsOrder() {
   let server = startLoopbackServer(slowDelay: 0.2)
@@ -29,7 +29,7 @@ func flatMapMaxPublishersKeepsOrder() {
   print("  the server saw, in order: \(server.requests.joined(separator: ", "))")
 }
 
-/// Seed 002: a failing inner publisher ends the whole pipeline, unless the failure is caught inside `flatMap`.
+/// A failing inner publisher ends the whole pipeline, unless the failure is caught inside `flatMap`.
 func networkFailingWithoutTerminating() {
   let server = startLoopbackServer()
   defer { server.stop() }
@@ -87,7 +87,7 @@ struct DemoFailure: Error, CustomStringConvertible {
   let description: String
 }
 
-/// Seed 002: `Timer.publish(every:on:in:).autoconnect().scan` counts the firings of a timer on the run loop.
+/// `Timer.publish(every:on:in:).autoconnect().scan` counts the firings of a timer on the run loop.
 func timerAutoconnectScan() {
   var counts: [Int] = []
   var cancellable: AnyCancellable?
@@ -114,7 +114,7 @@ func timerAutoconnectScan() {
   cancellable = nil
 }
 
-/// Seed 002: with `maxPublishers: .max(1)`, the second delayed `Just` is not even created until the first has
+/// With `maxPublishers: .max(1)`, the second delayed `Just` is not even created until the first has
 /// published; virtual time shows the dates exactly, then a real queue shows the same gap.
 func maxPublishersWithDelay() {
   for maxPublishers in [Subscribers.Demand.unlimited, .max(1)] {

@@ -1,6 +1,6 @@
 import Rill
 
-/// Seed 002: values of inner publishers interleave in the one stream downstream sees.
+/// Values of inner publishers interleave in the one stream downstream sees.
 func flatMapInterleaving() {
   let taps = PassthroughSubject<String, Never>()
   var timers: [String: PassthroughSubject<Int, Never>] = [:]
@@ -24,7 +24,7 @@ func flatMapInterleaving() {
   _ = cancellable
 }
 
-/// Seed 002: `Empty` is the publisher that means "do nothing" when flatMap's closure must return something.
+/// `Empty` is the publisher that means "do nothing" when flatMap's closure must return something.
 func flatMapEmptyDoesNothing() {
   let taps = PassthroughSubject<Void, Never>()
   var alreadyProduced = false
@@ -50,7 +50,7 @@ enum FetchError: Error {
   case badHost(String)
 }
 
-/// Seed 002: a failure caught inside flatMap's inner pipeline does not end the outer one.
+/// A failure caught inside flatMap's inner pipeline does not end the outer one.
 func flatMapFailingWithoutTerminating() {
   func fetch(_ url: String) -> AnyPublisher<String, FetchError> {
     url.contains("apethh")
@@ -74,7 +74,7 @@ func flatMapFailingWithoutTerminating() {
   _ = (failing, resilient)
 }
 
-/// Seed 002: `maxPublishers: .max(1)` asks upstream for its next value only when the current inner finishes.
+/// `maxPublishers: .max(1)` asks upstream for its next value only when the current inner finishes.
 func flatMapBackpressure() {
   var inners: [PassthroughSubject<String, Never>] = []
   let cancellable = log(

@@ -7,7 +7,7 @@ import RillLoopbackServer
 import FoundationNetworking
 #endif
 
-// Seed 001's recipes, run against a loopback HTTP server that the demo starts for each scenario.
+// HTTP recipes, run against a loopback HTTP server that the demo starts for each scenario.
 
 /// The session of the network scenarios: ephemeral, so no run depends on a cache.
 let demoSession = URLSession(configuration: .ephemeral)
@@ -22,7 +22,7 @@ func startLoopbackServer(slowDelay: Double = 3) -> LoopbackHTTPServer {
   }
 }
 
-/// The JSON that the server's `/json` route answers, as the seed's `PostmanEchoTimeStampCheckResponse`.
+/// The JSON that the server's `/json` route answers, as a timestamp-check API answers.
 struct TimeStampCheck: Decodable, Hashable {
   let valid: Bool
 }
@@ -31,7 +31,7 @@ enum TestFailureCondition: Error {
   case invalidServerResponse
 }
 
-/// The seed's error enum that `mapError` folds every failure into.
+/// The error enum that `mapError` folds every failure into.
 enum APIError: Error {
   case unknown
   case apiError(reason: String)
@@ -50,7 +50,7 @@ extension APIError: CustomStringConvertible {
   }
 }
 
-/// Seed 001: `dataTaskPublisher`, `map { $0.data }`, then `decode` into a `Decodable` struct.
+/// `dataTaskPublisher`, `map { $0.data }`, then `decode` into a `Decodable` struct.
 func decodeJSONFromDataTask() {
   let server = startLoopbackServer()
   defer { server.stop() }
@@ -63,7 +63,7 @@ func decodeJSONFromDataTask() {
   )
 }
 
-/// Seed 001: `tryMap` inspects the response and throws for any status but 200.
+/// `tryMap` inspects the response and throws for any status but 200.
 func tryMapOnStatusCode() {
   let server = startLoopbackServer()
   defer { server.stop() }
@@ -83,7 +83,7 @@ func tryMapOnStatusCode() {
   }
 }
 
-/// Seed 001: the seed's `fetch(url:)`, with `tryMap` on the status code and `mapError` into `APIError`.
+/// Fetches a URL, with `tryMap` on the status code and `mapError` into `APIError`.
 func fetch(url: URL) -> AnyPublisher<Data, APIError> {
   URLSession.DataTaskPublisher(request: URLRequest(url: url), session: demoSession)
     .tryMap { data, response in
@@ -105,7 +105,7 @@ func fetch(url: URL) -> AnyPublisher<Data, APIError> {
     .eraseToAnyPublisher()
 }
 
-/// Seed 001: every failure, HTTP status or network error, arrives as one `APIError`.
+/// Every failure, HTTP status or network error, arrives as one `APIError`.
 func mapErrorIntoAPIError() {
   let server = startLoopbackServer()
   defer { server.stop() }
@@ -121,14 +121,14 @@ func mapErrorIntoAPIError() {
   }
 }
 
-/// Seed 001: futures created inside `flatMap` run one step after another, step 2's three in parallel
+/// Futures created inside `flatMap` run one step after another, step 2's three in parallel
 /// through `Publishers.Zip3`; each step delivers on a serial queue with `receive(on:)`.
 func futureFlatMapZip3Sequencing() {
   let server = startLoopbackServer()
   defer { server.stop() }
   let uiQueue = DispatchQueue(label: "rill-demo.ui")
   var stepsDone: [String] = []
-  /// The seed's `createFuturePublisher`: a completion-handler call wrapped in a `Future`.
+  /// A completion-handler call wrapped in a `Future`.
   func createFuturePublisher(step: String) -> AnyPublisher<Bool, any Error> {
     Future<Bool, any Error> { promise in
       // A Future's promise may be called from any thread: here, URLSession's.

@@ -1,7 +1,7 @@
 import Rill
 
 /// Two sinks on one `scan` each get their own running total: state lives in the subscriptions.
-func shadowGraph() {
+func eachSubscriberGetsItsOwnRun() {
   let sequenceA = Publishers.Sequence<ClosedRange<Int>, Never>(sequence: 1...4)
   let scanB = Publishers.Scan(upstream: sequenceA, initialResult: 10) { state, next in state + next }
   let sinkC = log("C", scanB)
@@ -9,21 +9,31 @@ func shadowGraph() {
   _ = (sinkC, sinkD)
 }
 
-/// A second subscriber joins halfway through the first one's values, and still sees a fresh run.
-func overlappingSubscriptions() {
+/// A second subscriber joins halfway through the first one's values, and still sees a fresh run: `Deferred` makes
+/// a new subject for each subscriber.
+func subscriberJoiningMidStream() {
   var subjects: [PassthroughSubject<Int, Never>] = []
   let deferred = Deferred { () -> PassthroughSubject<Int, Never> in
     let subject = PassthroughSubject<Int, Never>()
     subjects.append(subject)
+    print("  Deferred: made subject \(subjects.count)")
     return subject
   }
   let scanB = Publishers.Scan(upstream: deferred, initialResult: 10) { state, next in state + next }
+  func send(_ values: ClosedRange<Int>, to index: Int) {
+    for value in values {
+      print("  subject \(index + 1): send \(value)")
+      subjects[index].send(value)
+    }
+  }
+  print("  C subscribes")
   let sinkC = log("C", scanB)
-  for value in 1...2 { subjects[0].send(value) }
+  send(1...2, to: 0)
+  print("  D subscribes")
   let sinkD = log("D", scanB)
-  for value in 3...4 { subjects[0].send(value) }
+  send(3...4, to: 0)
+  send(1...4, to: 1)
   subjects[0].send(completion: .finished)
-  for value in 1...4 { subjects[1].send(value) }
   subjects[1].send(completion: .finished)
   _ = (sinkC, sinkD)
 }

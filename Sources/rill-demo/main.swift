@@ -1,31 +1,127 @@
 import Rill
 
-// rill-demo: runs the seed scenarios and prints each pipeline's events; the network ones run against a
-// loopback HTTP server that the demo starts itself.
+// rill-demo: runs small Rill pipelines and prints what happens in them. The HTTP scenarios talk to a server on
+// the loopback interface that the demo starts itself, so nothing leaves the machine.
 
-var demos: [(title: String, run: () -> Void)] = []
+struct Scenario {
+  /// What the scenario is about, in a few words.
+  var title: String
+  /// The one thing its output shows.
+  var shows: String
+  /// The source file that holds it, to read next to its output.
+  var file: String
+  var run: () -> Void
+}
 
-demos.append(("The shadow subscription graph: one scan, two independent subscriptions", shadowGraph))
-demos.append(("Subscribers joining a Deferred subject mid-stream", overlappingSubscriptions))
-demos.append(("Future runs once and replays; Deferred runs per subscriber", futureAndDeferred))
-demos.append(("sink and assign", sinkAndAssign))
-demos.append(("Backpressure: a subscriber that asks for one value at a time", backpressure))
-demos.append(("flatMap: inner publishers' values interleave", flatMapInterleaving))
-demos.append(("flatMap: Empty as \"do nothing\"", flatMapEmptyDoesNothing))
-demos.append(("flatMap: failing without terminating, with catch inside", flatMapFailingWithoutTerminating))
-demos.append(("flatMap(maxPublishers: .max(1)): backpressure on upstream", flatMapBackpressure))
-demos.append(("Seed 001, loopback HTTP: dataTaskPublisher, map, decode", decodeJSONFromDataTask))
-demos.append(("Seed 001, loopback HTTP: tryMap turns a non-200 status into an error", tryMapOnStatusCode))
-demos.append(("Seed 001, loopback HTTP: mapError folds every failure into APIError", mapErrorIntoAPIError))
-demos.append(("Seed 001, loopback HTTP: Futures in sequence with flatMap and Zip3", futureFlatMapZip3Sequencing))
-demos.append(("Seed 002, loopback HTTP: flatMap(maxPublishers: .max(1)) keeps order", flatMapMaxPublishersKeepsOrder))
-demos.append(("Seed 002, loopback HTTP: failing without terminating", networkFailingWithoutTerminating))
-demos.append(("Seed 002: Timer.publish(every:on:in:).autoconnect().scan", timerAutoconnectScan))
-demos.append(("Seed 002: maxPublishers with delay, backpressure in time", maxPublishersWithDelay))
+let scenarios = [
+  Scenario(
+    title: "Each subscriber gets its own run",
+    shows: "two sinks on one scan each get their own running total, because state lives in subscriptions",
+    file: "Scenarios.swift",
+    run: eachSubscriberGetsItsOwnRun
+  ),
+  Scenario(
+    title: "A subscriber that joins mid-stream",
+    shows: "D subscribes after C has seen two values, and still starts from the beginning, on a subject of its own",
+    file: "Scenarios.swift",
+    run: subscriberJoiningMidStream
+  ),
+  Scenario(
+    title: "Future and Deferred",
+    shows: "a Future runs its work once and replays the result; wrapped in Deferred, it runs once per subscriber",
+    file: "Scenarios.swift",
+    run: futureAndDeferred
+  ),
+  Scenario(
+    title: "sink and assign",
+    shows: "the two ways to end a pipeline: a closure, or a property of an object",
+    file: "Scenarios.swift",
+    run: sinkAndAssign
+  ),
+  Scenario(
+    title: "Backpressure",
+    shows: "a subscriber asks for one value at a time, and the publisher sends no more than it asked for",
+    file: "Scenarios.swift",
+    run: backpressure
+  ),
+  Scenario(
+    title: "flatMap merges inner publishers",
+    shows: "the values of two inner publishers interleave in the one stream downstream sees",
+    file: "FlatMapScenarios.swift",
+    run: flatMapInterleaving
+  ),
+  Scenario(
+    title: "flatMap with Empty",
+    shows: "returning Empty from flatMap's closure means \"nothing to publish for this value\"",
+    file: "FlatMapScenarios.swift",
+    run: flatMapEmptyDoesNothing
+  ),
+  Scenario(
+    title: "A failure inside flatMap",
+    shows: "one failing fetch ends the whole pipeline, unless it is caught inside flatMap",
+    file: "FlatMapScenarios.swift",
+    run: flatMapFailingWithoutTerminating
+  ),
+  Scenario(
+    title: "flatMap one at a time",
+    shows: "with maxPublishers: .max(1), flatMap asks upstream for a value only when the previous inner one finished",
+    file: "FlatMapScenarios.swift",
+    run: flatMapBackpressure
+  ),
+  Scenario(
+    title: "HTTP: fetch and decode JSON",
+    shows: "dataTaskPublisher, then map to the body, then decode it into a struct",
+    file: "NetworkScenarios.swift",
+    run: decodeJSONFromDataTask
+  ),
+  Scenario(
+    title: "HTTP: a status code becomes an error",
+    shows: "tryMap throws on a response that is not 200, and the pipeline fails with that error",
+    file: "NetworkScenarios.swift",
+    run: tryMapOnStatusCode
+  ),
+  Scenario(
+    title: "HTTP: one error type for every failure",
+    shows: "mapError folds HTTP statuses and network errors into one enum of your own",
+    file: "NetworkScenarios.swift",
+    run: mapErrorIntoAPIError
+  ),
+  Scenario(
+    title: "HTTP: steps in sequence and in parallel",
+    shows: "Futures chained with flatMap run one after the other; Zip3 runs three at once and waits for all",
+    file: "NetworkScenarios.swift",
+    run: futureFlatMapZip3Sequencing
+  ),
+  Scenario(
+    title: "HTTP: results in request order",
+    shows: "with maxPublishers: .max(1), a slow first request still comes out first",
+    file: "BackpressureScenarios.swift",
+    run: flatMapMaxPublishersKeepsOrder
+  ),
+  Scenario(
+    title: "HTTP: keep going after a failed request",
+    shows: "replaceError or catch inside flatMap turn a failed request into a value, and the others still arrive",
+    file: "BackpressureScenarios.swift",
+    run: networkFailingWithoutTerminating
+  ),
+  Scenario(
+    title: "A repeating timer",
+    shows: "Timer.publish fires on the run loop; autoconnect starts it and scan counts the firings",
+    file: "BackpressureScenarios.swift",
+    run: timerAutoconnectScan
+  ),
+  Scenario(
+    title: "flatMap one at a time, in time",
+    shows: "with maxPublishers: .max(1), the second delayed Just is not even created until the first is out",
+    file: "BackpressureScenarios.swift",
+    run: maxPublishersWithDelay
+  ),
+]
 
-for (index, demo) in demos.enumerated() {
-  print("\(index + 1). \(demo.title)")
-  demo.run()
+for (index, scenario) in scenarios.enumerated() {
+  print("\(index + 1). \(scenario.title) (Sources/rill-demo/\(scenario.file))")
+  print("   Shows: \(scenario.shows).")
+  scenario.run()
   print("")
 }
-print("rill-demo: \(demos.count) scenarios ran")
+print("rill-demo: \(scenarios.count) scenarios ran")
