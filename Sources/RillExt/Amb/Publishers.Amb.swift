@@ -1,0 +1,312 @@
+extension Publisher {
+  /// Mirrors whichever of this publisher and `other` sends an event first, and cancels the other.
+  ///
+  /// ```
+  /// upstream:    ---1---2-|
+  /// other:       --a-b-----|
+  /// amb(other):  --a-b-----|
+  /// ```
+  ///
+  /// Both publishers are subscribed (this one first) and asked for one value each, to run the race. The first one to
+  /// send a value or a completion wins: the other is cancelled (or, if it has not been subscribed yet, never is), and
+  /// from then on the winner's events are republished and downstream's demand goes to it. The values the winner is
+  /// asked for in all are exactly those downstream asks for, or one if downstream asks for none: its first value
+  /// waits for downstream's demand if there is none yet.
+  ///
+  /// - Parameter other: The publisher to race against this one.
+  /// - Returns: A publisher that mirrors the first of the two to send an event.
+  public func amb<Other: Publisher>(
+    _ other: Other
+  ) -> Publishers.Amb<Self, Other> where Other.Output == Output, Other.Failure == Failure {
+    Publishers.Amb(first: self, second: other)
+  }
+
+  /// Mirrors whichever of this publisher and `others` sends an event first, and cancels the rest.
+  ///
+  /// ```
+  /// upstream:           ----1-|
+  /// a:                  --a-b--|
+  /// b:                  ---x----|
+  /// amb(with: a, b):    --a-b--|
+  /// ```
+  ///
+  /// A chain of ``Publishers/Amb``, one link per other publisher; see ``Combine/Publisher/amb(_:)``.
+  ///
+  /// - Parameter others: The publishers to race against this one.
+  /// - Returns: A publisher that mirrors the first of them to send an event.
+  public func amb<Other: Publisher>(
+    with others: Other...
+  ) -> AnyPublisher<Output, Failure> where Other.Output == Output, Other.Failure == Failure {
+    amb(with: others)
+  }
+
+  /// Mirrors whichever of this publisher and `others` sends an event first, and cancels the rest.
+  ///
+  /// ```
+  /// upstream:           ----1-|
+  /// a:                  --a-b--|
+  /// b:                  ---x----|
+  /// amb(with: [a, b]):  --a-b--|
+  /// ```
+  ///
+  /// A chain of ``Publishers/Amb``, one link per other publisher; see ``Combine/Publisher/amb(_:)``.
+  ///
+  /// - Parameter others: The publishers to race against this one.
+  /// - Returns: A publisher that mirrors the first of them to send an event.
+  public func amb<Others: Collection>(
+    with others: Others
+  ) -> AnyPublisher<Output, Failure>
+  where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
+    others.reduce(eraseToAnyPublisher()) { raced, other in raced.amb(other).eraseToAnyPublisher() }
+  }
+}
+
+extension Collection where Element: Publisher {
+  /// Mirrors whichever of this collection's publishers sends an event first, and cancels the rest.
+  ///
+  /// ```
+  /// [a, b] with  a: ---1-2-|  b: --x-----|
+  /// amb():  --x-----|
+  /// ```
+  ///
+  /// See ``Combine/Publisher/amb(_:)``. An empty collection finishes at once.
+  ///
+  /// - Returns: A publisher that mirrors the first of them to send an event.
+  public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
+    guard let first = first else { return Empty().eraseToAnyPublisher() }
+    return first.amb(with: dropFirst())
+  }
+}
+
+extension Publishers {
+  /// A publisher that mirrors whichever of two publishers sends an event first.
+  ///
+  /// Create one with ``Combine/Publisher/amb(_:)``.
+  public struct Amb<First: Publisher, Second: Publisher>: Publisher
+  where First.Output == Second.Output, First.Failure == Second.Failure {
+    public typealias Output = First.Output
+
+    public typealias Failure = First.Failure
+
+    /// The publisher subscribed first.
+    public let first: First
+
+    /// The publisher subscribed second, unless the first one already sent an event.
+    public let second: Second
+
+    /// Creates a publisher that mirrors whichever of `first` and `second` sends an event first.
+    ///
+    /// - Parameters:
+    ///   - first: The publisher subscribed first.
+    ///   - second: The publisher subscribed second.
+    public init(first: First, second: Second) {
+      self.first = first
+      self.second = second
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber)
+      subscriber.receive(subscription: inner)
+      inner.start(first: first, second: second)
+    }
+  }
+}
+
+extension Publishers.Amb {
+  fileprivate enum Side {
+    case first
+    case second
+  }
+
+  // SAFETY: all mutable state is in `state`; downstream and both subscriptions are called outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    private enum Link {
+      case awaitingSubscription
+      case subscribed(any Subscription)
+      /// Completed, cancelled, or lost the race.
+      case ended
+    }
+
+    private struct State {
+      var buffer = DemandBuffer<Output, Failure>()
+      var winner: Side?
+      var first = Link.awaitingSubscription
+      var second = Link.awaitingSubscription
+      /// All that downstream asked for, in requests and in what its deliveries returned.
+      var requested = Subscribers.Demand.none
+      /// All that the winner was asked for: one to run the race, then what `requested` adds.
+      var granted = Subscribers.Demand.max(1)
+
+      subscript(side: Side) -> Link {
+        get { side == .first ? first : second }
+        set {
+          if side == .first { first = newValue } else { second = newValue }
+        }
+      }
+
+      /// The winner's subscription, if it is still live.
+      var winnerSubscription: (any Subscription)? {
+        guard let winner, case .subscribed(let subscription) = self[winner] else { return nil }
+        return subscription
+      }
+
+      /// Adds downstream demand; returns what to request from the winner (nothing before the race is decided).
+      mutating func add(_ demand: Subscribers.Demand) -> Subscribers.Demand {
+        requested += demand
+        guard winner != nil, !buffer.hasEnded, requested > granted else { return .none }
+        defer { granted = requested }
+        return requested - granted
+      }
+
+      /// An event from `side`: returns whether it counts (it won now or before), and the loser to cancel if it won now.
+      mutating func race(_ side: Side) -> (counts: Bool, loser: (any Subscription)?) {
+        guard !buffer.hasEnded else { return (false, nil) }
+        if let winner { return (winner == side, nil) }
+        winner = side
+        let loserSide: Side = side == .first ? .second : .first
+        defer { self[loserSide] = .ended }
+        guard case .subscribed(let loser) = self[loserSide] else { return (true, nil) }
+        return (true, loser)
+      }
+
+      /// Ends the subscription: returns the live subscriptions, to cancel.
+      mutating func end() -> [any Subscription] {
+        buffer.end()
+        var live: [any Subscription] = []
+        if case .subscribed(let subscription) = first { live.append(subscription) }
+        if case .subscribed(let subscription) = second { live.append(subscription) }
+        first = .ended
+        second = .ended
+        return live
+      }
+    }
+
+    private let downstream: Downstream
+
+    private let state = Locked(State())
+
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
+
+    var description: String { "Amb.Subscription<\(Output.self), \(Failure.self)>" }
+
+    /// Subscribes to the first publisher, then to the second unless the race is over.
+    func start(first: First, second: Second) {
+      guard !state.withLock({ $0.buffer.hasEnded }) else { return }
+      first.subscribe(Racer(inner: self, side: .first))
+      guard state.withLock({ $0.winner == nil && !$0.buffer.hasEnded }) else { return }
+      second.subscribe(Racer(inner: self, side: .second))
+    }
+
+    // MARK: The racers
+
+    fileprivate func receive(subscription: any Subscription, from side: Side) {
+      let accepted = state.withLock { state -> Bool in
+        guard case .awaitingSubscription = state[side], state.winner == nil, !state.buffer.hasEnded else {
+          return false
+        }
+        state[side] = .subscribed(subscription)
+        return true
+      }
+      if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+
+    fileprivate func receive(_ input: Output, from side: Side) -> Subscribers.Demand {
+      let (deliver, loser, forward) = state.withLock { state -> (Bool, (any Subscription)?, Subscribers.Demand) in
+        let (counts, loser) = state.race(side)
+        guard counts else { return (false, nil, .none) }
+        return (state.buffer.send(input), loser, state.add(.none))
+      }
+      loser?.cancel()
+      guard deliver else { return forward }
+      return forward + drain(adding: downstream.receive(input))
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
+      let (drains, loser) = state.withLock { state -> (Bool, (any Subscription)?) in
+        let (counts, loser) = state.race(side)
+        guard counts else { return (false, nil) }
+        // The winner is done: nothing to cancel when the completion reaches downstream.
+        state[side] = .ended
+        return (state.buffer.send(completion: completion), loser)
+      }
+      loser?.cancel()
+      if drains { requestFromWinner(drain(adding: .none)) }
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "Amb: a subscriber requested \(demand); demand must be greater than zero")
+      let (drains, forward) = state.withLock { state in (state.buffer.request(demand), state.add(demand)) }
+      let more = drains ? drain(adding: .none) : .none
+      requestFromWinner(forward + more)
+    }
+
+    func cancel() {
+      for subscription in state.withLock({ $0.end() }) { subscription.cancel() }
+    }
+
+    /// Delivers what waits, as far as demand goes; returns the demand to pass on to the winner.
+    ///
+    /// Only the thread the buffer chose runs this.
+    private func drain(adding demand: Subscribers.Demand) -> Subscribers.Demand {
+      var demand = demand
+      var forward = Subscribers.Demand.none
+      while true {
+        let step = state.withLock { state -> DemandBuffer<Output, Failure>.DrainStep in
+          forward += state.add(demand)
+          let step = state.buffer.next(adding: demand)
+          if case .complete = step { _ = state.end() }
+          return step
+        }
+        switch step {
+        case .deliver(let value):
+          demand = downstream.receive(value)
+        case .complete(let completion):
+          downstream.receive(completion: completion)
+          return .none
+        case .idle:
+          return forward
+        }
+      }
+    }
+
+    private func requestFromWinner(_ demand: Subscribers.Demand) {
+      guard demand > 0, let winner = state.withLock({ $0.winnerSubscription }) else { return }
+      winner.request(demand)
+    }
+  }
+
+  /// The subscriber to one of the two publishers, which hands its events to `Inner`.
+  // SAFETY: immutable; `Inner` keeps the state.
+  private final class Racer<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Output
+
+    private let inner: Inner<Downstream>
+
+    private let side: Side
+
+    init(inner: Inner<Downstream>, side: Side) {
+      self.inner = inner
+      self.side = side
+    }
+
+    var description: String { "Amb" }
+
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, from: side)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      inner.receive(input, from: side)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, from: side)
+    }
+  }
+}

@@ -1,0 +1,64 @@
+extension Publisher {
+  /// Combines this publisher with any number of others of the same types, publishing arrays of their latest values.
+  ///
+  /// ```
+  /// upstream:  -1---2-----|
+  /// other:     --a----b-----|
+  /// combineLatest(with: [other]).map { $0.joined() }:  --'1a'--'2a'-'2b'-----|
+  /// ```
+  ///
+  /// Once each publisher has sent a value, every value of any of them publishes an array of the latest value of
+  /// this publisher, then of each of `others` in order. It is a chain of Combine's `combineLatest`, one link per
+  /// other publisher, so it requests, finishes and fails as `combineLatest` does: it finishes once all the
+  /// publishers have finished, and fails as soon as one fails.
+  ///
+  /// - Parameter others: The publishers to combine with this one.
+  /// - Returns: A publisher of arrays with the latest value of each publisher.
+  public func combineLatest<Others: Collection>(
+    with others: Others
+  ) -> AnyPublisher<[Output], Failure>
+  where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
+    others.reduce(map { [$0] }.eraseToAnyPublisher()) { combined, other in
+      combined.combineLatest(other).map { $0 + [$1] }.eraseToAnyPublisher()
+    }
+  }
+
+  /// Combines this publisher with others of the same types, publishing arrays of their latest values.
+  ///
+  /// ```
+  /// upstream:  -1-------2---|
+  /// a:         --a----------|
+  /// b:         ----x--y-------|
+  /// combineLatest(with: a, b).map { $0.joined() }:  ----'1ax'--'1ay'-'2ay'-----|
+  /// ```
+  ///
+  /// See ``Combine/Publisher/combineLatest(with:)-(Others)`` for when an array is published and when the stream ends.
+  ///
+  /// - Parameter others: The publishers to combine with this one.
+  /// - Returns: A publisher of arrays with the latest value of each publisher.
+  public func combineLatest<Other: Publisher>(
+    with others: Other...
+  ) -> AnyPublisher<[Output], Failure> where Other.Output == Output, Other.Failure == Failure {
+    combineLatest(with: others)
+  }
+}
+
+extension Collection where Element: Publisher {
+  /// Combines this collection's publishers, publishing arrays of their latest values in the collection's order.
+  ///
+  /// ```
+  /// [a, b] with  a: -1---2-----|  b: --x----y-----|
+  /// combineLatest().map { $0.joined() }:  --'1x'--'2x'-'2y'-----|
+  /// ```
+  ///
+  /// See ``Combine/Publisher/combineLatest(with:)-(Others)`` for when an array is published and when the stream
+  /// ends. An empty collection publishes one empty array, then finishes.
+  ///
+  /// - Returns: A publisher of arrays with the latest value of each publisher.
+  public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
+    guard let first = first else {
+      return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
+    }
+    return first.combineLatest(with: dropFirst())
+  }
+}

@@ -1,0 +1,167 @@
+import RillExt
+import RillTesting
+import Testing
+
+private typealias Source = TestPublisher<Int, ExtTestError>
+
+/// Plays cold marble diagrams on one scheduler through `transform` and renders what comes out.
+private func marbles<P: Publisher>(
+  _ diagrams: [String],
+  _ transform: ([AnyPublisher<String, MarbleError>]) -> P
+) -> String {
+  let scheduler = TestScheduler()
+  let sources = diagrams.map { try! scheduler.marblePublisher($0, as: String.self) }
+  let subscriber = TestSubscriber<P.Output, P.Failure>(scheduler: scheduler)
+  transform(sources).subscribe(subscriber)
+  scheduler.run()
+  return subscriber.marbles()
+}
+
+@Suite struct ManyPublishersTests {
+  @Test func docMarbles() {
+    #expect(
+      marbles(["-1---2---|", "--a-b------|"]) { $0[0].zip(with: [$0[1]]).map { $0.joined() } } == "--'1a'--'2b'---|"
+    )
+    #expect(
+      marbles(["-1---2---|", "--a-b------|", "---x---y-----|"]) { $0[0].zip(with: $0[1], $0[2]).map { $0.joined() } }
+        == "---'1ax'---'2by'-|"
+    )
+    #expect(marbles(["-1---2---|", "--x-y------|"]) { $0.zip().map { $0.joined() } } == "--'1x'--'2y'---|")
+    #expect(
+      marbles(["-1---2-----|", "--a----b-----|"]) { $0[0].combineLatest(with: [$0[1]]).map { $0.joined() } }
+        == "--'1a'--'2a'-'2b'-----|"
+    )
+    #expect(
+      marbles(["-1-------2---|", "--a----------|", "----x--y-------|"]) {
+        $0[0].combineLatest(with: $0[1], $0[2]).map { $0.joined() }
+      } == "----'1ax'--'1ay'-'2ay'-----|"
+    )
+    #expect(
+      marbles(["-1---2-----|", "--x----y-----|"]) { $0.combineLatest().map { $0.joined() } }
+        == "--'1x'--'2x'-'2y'-----|"
+    )
+    #expect(marbles(["-1---2-|", "--x-y----|"]) { $0.merge() } == "-1x-y2---|")
+  }
+
+  @Test func zip() {
+    let sources = [Source(), Source(), Source()]
+    let subscriber = TestSubscriber<[Int], ExtTestError>()
+    sources.zip().subscribe(subscriber)
+    sources[2].send(3)
+    sources[0].send(1)
+    sources[1].send(2)
+    sources[0].send(4)
+    #expect(subscriber.values == [[1, 2, 3]])
+    sources[1].send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+
+    let (upstream, failed) = extSubscribe { $0.zip(with: Source(), Source()) }
+    upstream.send(completion: .failure(.upstream))
+    #expect(failed.completion == .failure(.upstream))
+
+    // Empty: one empty array, then finished. One: each value alone.
+    let empty = TestSubscriber<[Int], ExtTestError>()
+    [Source]().zip().subscribe(empty)
+    #expect(empty.eventDescriptions == ["subscription", "value([])", "finished"])
+    let (single, alone) = extSubscribe { [$0].zip() }
+    single.send(1)
+    #expect(alone.values == [[1]])
+  }
+
+  @Test func combineLatest() {
+    let sources = [Source(), Source(), Source()]
+    let subscriber = TestSubscriber<[Int], ExtTestError>()
+    sources.combineLatest().subscribe(subscriber)
+    sources[0].send(1)
+    sources[1].send(2)
+    sources[2].send(3)
+    sources[1].send(5)
+    #expect(subscriber.values == [[1, 2, 3], [1, 5, 3]])
+    for source in sources.dropLast() { source.send(completion: .finished) }
+    #expect(!subscriber.isCompleted)
+    sources[2].send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+
+    let other = Source()
+    let (upstream, failed) = extSubscribe { $0.combineLatest(with: other) }
+    upstream.send(1)
+    other.send(completion: .failure(.other))
+    #expect(failed.eventDescriptions == ["subscription", "failure(other)"])
+
+    let empty = TestSubscriber<[Int], ExtTestError>()
+    [Source]().combineLatest().subscribe(empty)
+    #expect(empty.eventDescriptions == ["subscription", "value([])", "finished"])
+  }
+
+  @Test func merge() {
+    let sources = [Source(), Source()]
+    let subscriber = TestSubscriber<Int, ExtTestError>()
+    sources.merge().subscribe(subscriber)
+    sources[1].send(2)
+    sources[0].send(1)
+    sources[0].send(completion: .finished)
+    #expect(subscriber.values == [2, 1] && !subscriber.isCompleted)
+    sources[1].send(completion: .failure(.other))
+    #expect(subscriber.completion == .failure(.other))
+    let empty = TestSubscriber<Int, ExtTestError>()
+    [Source]().merge().subscribe(empty)
+    #expect(empty.eventDescriptions == ["subscription", "finished"])
+  }
+
+  @Test func demand() {
+    let sources = [Source(), Source()]
+    let zipped = TestSubscriber<[Int], ExtTestError>(initialDemand: .max(2))
+    sources.zip().subscribe(zipped)
+    #expect(sources.allSatisfy { $0.requestedDemands == [.max(2)] })
+    let merged = TestSubscriber<Int, ExtTestError>(initialDemand: .max(2))
+    let mergeSources = [Source(), Source()]
+    mergeSources.merge().subscribe(merged)
+    // As Combine's MergeMany does, one value at a time from each.
+    #expect(mergeSources.map(\.requestedDemands) == [[.max(1)], [.max(1)]])
+  }
+
+  @Test func cancellationReentrancyAndMemory() {
+    let sources = [Source(), Source()]
+    let subscriber = TestSubscriber<[Int], ExtTestError>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
+    sources.combineLatest().subscribe(subscriber)
+    sources[0].send(1)
+    sources[1].send(2)
+    sources[1].send(3)
+    #expect(subscriber.values == [[1, 2]])
+    #expect(sources.allSatisfy { $0.cancelCount == 1 })
+
+    for make in [
+      { (upstream: ExtUpstream) in upstream.zip(with: Just(0).setFailureType(to: ExtTestError.self)) },
+      { (upstream: ExtUpstream) in upstream.combineLatest(with: Just(0).setFailureType(to: ExtTestError.self)) },
+      { (upstream: ExtUpstream) in
+        [upstream.eraseToAnyPublisher(), Empty().eraseToAnyPublisher()].merge().map { [$0] }.eraseToAnyPublisher()
+      },
+    ] {
+      #expect(extPipelineIsFreed(make, drive: { upstream, _ in upstream.send(completion: .finished) }))
+      #expect(extPipelineIsFreed(make, drive: { _, subscriber in subscriber.cancel() }))
+    }
+  }
+
+  @Test func contract() {
+    expectContract("zip") { [[1, 2].publisher, [3, 4, 5].publisher].zip() }
+    expectContract("combineLatest") { [[1, 2].publisher, [3, 4, 5].publisher].combineLatest() }
+    expectContract("merge") { [[1, 2].publisher, [3, 4, 5].publisher].merge() }
+  }
+
+  @Test func publicSurface() {
+    let just = Just(1)
+    let _: AnyPublisher<[Int], Never> = just.zip(with: [Just(2)])
+    let _: AnyPublisher<[Int], Never> = just.zip(with: Just(2), Just(3))
+    let _: AnyPublisher<[Int], Never> = [just].zip()
+    let _: AnyPublisher<[Int], Never> = just.combineLatest(with: [Just(2)])
+    let _: AnyPublisher<[Int], Never> = just.combineLatest(with: Just(2), Just(3))
+    let _: AnyPublisher<[Int], Never> = [just].combineLatest()
+    let _: AnyPublisher<Int, Never> = [just].merge()
+    // Combine's own zip and combineLatest still resolve.
+    let _: Publishers.Zip<Just<Int>, Just<Int>> = just.zip(Just(2))
+    let _: Publishers.CombineLatest<Just<Int>, Just<Int>> = just.combineLatest(Just(2))
+  }
+}
