@@ -30,7 +30,7 @@ extension Publisher {
   /// amb(with: a, b):    --a-b--|
   /// ```
   ///
-  /// A chain of ``Publishers/Amb``, one link per other publisher; see ``Combine/Publisher/amb(_:)``.
+  /// A chain of ``RillCore/Publishers/Amb``, one link per other publisher; see ``RillCore/Publisher/amb(_:)``.
   ///
   /// - Parameter others: The publishers to race against this one.
   /// - Returns: A publisher that mirrors the first of them to send an event.
@@ -49,7 +49,7 @@ extension Publisher {
   /// amb(with: [a, b]):  --a-b--|
   /// ```
   ///
-  /// A chain of ``Publishers/Amb``, one link per other publisher; see ``Combine/Publisher/amb(_:)``.
+  /// A chain of ``RillCore/Publishers/Amb``, one link per other publisher; see ``RillCore/Publisher/amb(_:)``.
   ///
   /// - Parameter others: The publishers to race against this one.
   /// - Returns: A publisher that mirrors the first of them to send an event.
@@ -69,7 +69,7 @@ extension Collection where Element: Publisher {
   /// amb():  --x-----|
   /// ```
   ///
-  /// See ``Combine/Publisher/amb(_:)``. An empty collection finishes at once.
+  /// See ``RillCore/Publisher/amb(_:)``. An empty collection finishes at once.
   ///
   /// - Returns: A publisher that mirrors the first of them to send an event.
   public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
@@ -81,7 +81,7 @@ extension Collection where Element: Publisher {
 extension Publishers {
   /// A publisher that mirrors whichever of two publishers sends an event first.
   ///
-  /// Create one with ``Combine/Publisher/amb(_:)``.
+  /// Create one with ``RillCore/Publisher/amb(_:)``.
   public struct Amb<First: Publisher, Second: Publisher>: Publisher
   where First.Output == Second.Output, First.Failure == Second.Failure {
     public typealias Output = First.Output

@@ -9,7 +9,7 @@ extension Publisher {
   ///
   /// One inner publisher runs at a time. While it runs (from its subscription to its completion or cancellation),
   /// the values of this publisher are dropped, and `transform` is not called for them; the next value after it ends
-  /// starts a new one. Unlike ``Combine/Publisher/flatMapLatest(_:)``, nothing running is cancelled. The stream
+  /// starts a new one. Unlike ``RillCore/Publisher/flatMapLatest(_:)``, nothing running is cancelled. The stream
   /// finishes once this publisher and the running inner publisher have finished, and fails as soon as either fails.
   ///
   /// The returned publisher is made of Combine's `filter`, `flatMap` and `handleEvents`, as CombineExt's is, with
