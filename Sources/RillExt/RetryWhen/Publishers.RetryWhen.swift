@@ -1,0 +1,294 @@
+extension Publisher {
+  /// Subscribes to this publisher again each time a trigger, made from the stream of its failures, sends a value.
+  ///
+  /// ```
+  /// upstream (each subscription):   -1-^
+  /// retryWhen { $0.prefix(3) }:     -1--1--1-|
+  /// ```
+  ///
+  /// `errorTrigger` receives a publisher of this publisher's failures and returns the trigger, which is subscribed
+  /// once, before this publisher, with unlimited demand. A failure of this publisher does not reach downstream: it
+  /// goes to the failures publisher instead, and the stream waits for the trigger.
+  /// - A value of the trigger subscribes to this publisher again (cancelling the running subscription, if any);
+  ///   the new subscription is asked for what downstream asked for and has not received yet.
+  /// - The trigger's finish finishes the stream, and its failure fails it, if its error is a `Failure`; a failure
+  ///   of another type is ignored, as CombineExt does.
+  /// - A finish of this publisher finishes the stream.
+  ///
+  /// The end of the stream, or a cancel, cancels both subscriptions. In the diagram, the trigger's third value starts
+  /// a subscription that its finish, right after, cancels and ends the stream.
+  ///
+  /// - Parameter errorTrigger: A closure that makes the trigger from the publisher of failures.
+  /// - Returns: A publisher that retries this one each time the trigger says so.
+  public func retryWhen<RetryTrigger>(
+    _ errorTrigger: @escaping (AnyPublisher<Self.Failure, Never>) -> RetryTrigger
+  ) -> Publishers.RetryWhen<Self, RetryTrigger, Output, Failure> where RetryTrigger: Publisher {
+    Publishers.RetryWhen(upstream: self, errorTrigger: errorTrigger)
+  }
+}
+
+extension Publishers {
+  /// A publisher that subscribes to its upstream again each time a trigger, made from its failures, sends a value.
+  ///
+  /// Create one with ``Combine/Publisher/retryWhen(_:)``.
+  public final class RetryWhen<Upstream, RetryTrigger, Output, Failure>: Publisher
+  where Upstream: Publisher, Upstream.Output == Output, Upstream.Failure == Failure, RetryTrigger: Publisher {
+    typealias ErrorTrigger = (AnyPublisher<Upstream.Failure, Never>) -> RetryTrigger
+
+    private let upstream: Upstream
+
+    private let errorTrigger: ErrorTrigger
+
+    init(upstream: Upstream, errorTrigger: @escaping ErrorTrigger) {
+      self.upstream = upstream
+      self.errorTrigger = errorTrigger
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber, upstream: upstream)
+      subscriber.receive(subscription: inner)
+      inner.start(errorTrigger)
+    }
+  }
+}
+
+extension Publishers.RetryWhen {
+  // SAFETY: all mutable state is in `state`; upstream, the trigger, the failures subject and downstream are called
+  // outside the lock.
+  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    private enum Link {
+      case awaitingSubscription
+      case subscribed(any Subscription)
+      /// Completed, failed, or replaced by a newer attempt.
+      case ended
+    }
+
+    private struct State {
+      var isTerminal = false
+      /// The number of the running subscription to upstream; events of older ones are ignored.
+      var attempt = 0
+      var upstream = Link.ended
+      var trigger = Link.awaitingSubscription
+      /// What downstream asked for and has not received yet.
+      var demand = Subscribers.Demand.none
+
+      /// Ends the stream, unless it has ended; returns the subscriptions to cancel.
+      mutating func terminate() -> [any Subscription]? {
+        guard !isTerminal else { return nil }
+        isTerminal = true
+        var live: [any Subscription] = []
+        if case .subscribed(let subscription) = upstream { live.append(subscription) }
+        if case .subscribed(let subscription) = trigger { live.append(subscription) }
+        upstream = .ended
+        trigger = .ended
+        return live
+      }
+    }
+
+    private let downstream: Downstream
+
+    private let upstream: Upstream
+
+    private let failures = PassthroughSubject<Failure, Never>()
+
+    private let state = Locked(State())
+
+    init(downstream: Downstream, upstream: Upstream) {
+      self.downstream = downstream
+      self.upstream = upstream
+    }
+
+    var description: String { "RetryWhen.Subscription<\(Output.self), \(Failure.self)>" }
+
+    /// Subscribes to the trigger, then to upstream, unless downstream cancelled meanwhile.
+    func start(_ errorTrigger: ErrorTrigger) {
+      guard !state.withLock({ $0.isTerminal }) else { return }
+      errorTrigger(failures.eraseToAnyPublisher()).subscribe(TriggerSubscriber(inner: self))
+      subscribeUpstream()
+    }
+
+    /// Starts a new attempt: cancels the running one, if any, and subscribes to upstream.
+    private func subscribeUpstream() {
+      let started = state.withLock { state -> (attempt: Int, replaced: (any Subscription)?)? in
+        guard !state.isTerminal else { return nil }
+        state.attempt += 1
+        defer { state.upstream = .awaitingSubscription }
+        guard case .subscribed(let running) = state.upstream else { return (state.attempt, nil) }
+        return (state.attempt, running)
+      }
+      guard let started else { return }
+      started.replaced?.cancel()
+      upstream.subscribe(AttemptSubscriber(inner: self, attempt: started.attempt))
+    }
+
+    // MARK: Upstream
+
+    fileprivate func receive(subscription: any Subscription, attempt: Int) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        guard attempt == state.attempt, case .awaitingSubscription = state.upstream else { return nil }
+        state.upstream = .subscribed(subscription)
+        return state.demand
+      }
+      guard let demand else {
+        subscription.cancel()
+        return
+      }
+      if demand > 0 { subscription.request(demand) }
+    }
+
+    fileprivate func receive(_ input: Output, attempt: Int) -> Subscribers.Demand {
+      let current = state.withLock { state -> Bool in
+        guard attempt == state.attempt, case .subscribed = state.upstream, state.demand > 0 else { return false }
+        state.demand -= 1
+        return true
+      }
+      guard current else { return .none }
+      let more = downstream.receive(input)
+      guard more > 0 else { return .none }
+      state.withLock { state in
+        if attempt == state.attempt { state.demand += more }
+      }
+      return more
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Failure>, attempt: Int) {
+      switch completion {
+      case .finished:
+        let cancelling = state.withLock { state -> [any Subscription]? in
+          guard attempt == state.attempt, case .subscribed = state.upstream else { return nil }
+          state.upstream = .ended
+          return state.terminate()
+        }
+        guard let cancelling else { return }
+        for subscription in cancelling { subscription.cancel() }
+        downstream.receive(completion: .finished)
+      case .failure(let error):
+        let current = state.withLock { state -> Bool in
+          guard attempt == state.attempt, !state.isTerminal, case .subscribed = state.upstream else { return false }
+          state.upstream = .ended
+          return true
+        }
+        if current { failures.send(error) }
+      }
+    }
+
+    // MARK: The trigger
+
+    fileprivate func triggerSubscribed(_ subscription: any Subscription) {
+      let accepted = state.withLock { state -> Bool in
+        guard !state.isTerminal, case .awaitingSubscription = state.trigger else { return false }
+        state.trigger = .subscribed(subscription)
+        return true
+      }
+      if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+    }
+
+    fileprivate func triggerFired() {
+      guard state.withLock({ !$0.isTerminal && !isEnded($0.trigger) }) else { return }
+      subscribeUpstream()
+    }
+
+    fileprivate func triggerCompleted(_ completion: Subscribers.Completion<RetryTrigger.Failure>) {
+      let downstreamCompletion: Subscribers.Completion<Failure>
+      switch completion {
+      case .finished:
+        downstreamCompletion = .finished
+      case .failure(let error):
+        // A trigger failure that is not a `Failure` cannot reach downstream; CombineExt ignores it too.
+        guard let failure = error as? Failure else { return }
+        downstreamCompletion = .failure(failure)
+      }
+      let cancelling = state.withLock { state -> [any Subscription]? in
+        state.trigger = .ended
+        return state.terminate()
+      }
+      guard let cancelling else { return }
+      for subscription in cancelling { subscription.cancel() }
+      downstream.receive(completion: downstreamCompletion)
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+      precondition(demand > 0, "RetryWhen: a subscriber requested \(demand); demand must be greater than zero")
+      let running = state.withLock { state -> (any Subscription)? in
+        guard !state.isTerminal else { return nil }
+        state.demand += demand
+        guard case .subscribed(let running) = state.upstream else { return nil }
+        return running
+      }
+      running?.request(demand)
+    }
+
+    func cancel() {
+      for subscription in state.withLock({ $0.terminate() }) ?? [] { subscription.cancel() }
+    }
+
+    private func isEnded(_ link: Link) -> Bool {
+      if case .ended = link { true } else { false }
+    }
+  }
+
+  /// The subscriber to one subscription to upstream, which hands its events to `Inner` with its attempt's number.
+  // SAFETY: immutable; `Inner` keeps the state.
+  private final class AttemptSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Output
+
+    private let inner: Inner<Downstream>
+
+    private let attempt: Int
+
+    init(inner: Inner<Downstream>, attempt: Int) {
+      self.inner = inner
+      self.attempt = attempt
+    }
+
+    var description: String { "RetryWhen" }
+
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, attempt: attempt)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      inner.receive(input, attempt: attempt)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, attempt: attempt)
+    }
+  }
+
+  /// The subscriber to the trigger, which hands its events to `Inner`.
+  // SAFETY: immutable; `Inner` keeps the state.
+  private final class TriggerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    @unchecked Sendable
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = RetryTrigger.Output
+
+    typealias Failure = RetryTrigger.Failure
+
+    private let inner: Inner<Downstream>
+
+    init(inner: Inner<Downstream>) {
+      self.inner = inner
+    }
+
+    var description: String { "RetryWhen.Trigger" }
+
+    func receive(subscription: any Subscription) {
+      inner.triggerSubscribed(subscription)
+    }
+
+    func receive(_ input: RetryTrigger.Output) -> Subscribers.Demand {
+      inner.triggerFired()
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<RetryTrigger.Failure>) {
+      inner.triggerCompleted(completion)
+    }
+  }
+}
