@@ -1,0 +1,91 @@
+import Testing
+
+@testable import RillExt
+
+/// The buffer on its own, one event at a time, without threads.
+@Suite struct DemandBufferTests {
+  private typealias Buffer = DemandBuffer<Int, ExtTestError>
+
+  /// Runs the drain loop the way an owner does, with `perValue` returned from each delivery.
+  private func drain(_ buffer: inout Buffer, perValue: Subscribers.Demand = .none) -> [String] {
+    var events: [String] = []
+    var demand = Subscribers.Demand.none
+    while true {
+      switch buffer.next(adding: demand) {
+      case .deliver(let value):
+        events.append("\(value)")
+        demand = perValue
+      case .complete(let completion):
+        events.append("\(completion)")
+        return events
+      case .idle:
+        return events
+      }
+    }
+  }
+
+  @Test func aValueGoesAtOnceOnlyWithDemandAndNobodyDelivering() {
+    var buffer = Buffer()
+    let step1 = buffer.send(1)
+    #expect(!step1)
+    #expect(buffer.count == 1)
+    let step2 = buffer.request(.max(2))
+    #expect(step2)
+    #expect(drain(&buffer) == ["1"])
+    #expect(buffer.demand == .max(1))
+    let step3 = buffer.send(2)
+    #expect(step3)
+    // While the caller delivers 2, a third value queues.
+    let step4 = buffer.send(3)
+    #expect(!step4)
+    #expect(drain(&buffer) == [])
+    #expect(buffer.count == 1)
+    let step5 = buffer.request(.max(1))
+    #expect(step5)
+    #expect(drain(&buffer) == ["3"])
+  }
+
+  @Test func theCompletionWaitsBehindValuesAndNeedsNoDemand() {
+    var buffer = Buffer()
+    let step6 = buffer.send(1)
+    #expect(!step6)
+    let step7 = buffer.send(completion: .failure(.upstream))
+    #expect(!step7)
+    let step8 = buffer.send(2)
+    #expect(!step8)
+    #expect(buffer.isCompleted && !buffer.hasEnded)
+    let step9 = buffer.request(.max(1))
+    #expect(step9)
+    #expect(drain(&buffer) == ["1", "failure(RillExtTests.ExtTestError.upstream)"])
+    #expect(buffer.hasEnded)
+    let step10 = buffer.request(.max(1))
+    #expect(!step10)
+
+    var empty = Buffer()
+    let step14 = empty.send(completion: .finished)
+    #expect(step14)
+    #expect(drain(&empty) == ["finished"])
+  }
+
+  @Test func demandReturnedFromDeliveriesCounts() {
+    var buffer = Buffer()
+    for value in 1...3 { _ = buffer.send(value) }
+    let step11 = buffer.request(.max(1))
+    #expect(step11)
+    #expect(drain(&buffer, perValue: .max(1)) == ["1", "2", "3"])
+    #expect(buffer.demand == .max(1))
+  }
+
+  @Test func endingDropsEverything() {
+    var buffer = Buffer()
+    _ = buffer.send(1)
+    _ = buffer.send(completion: .finished)
+    buffer.end()
+    #expect(buffer.count == 0 && buffer.hasEnded)
+    let step12 = buffer.request(.max(1))
+    #expect(!step12)
+    let step13 = buffer.send(2)
+    #expect(!step13)
+    #expect(drain(&buffer) == [])
+  }
+}
