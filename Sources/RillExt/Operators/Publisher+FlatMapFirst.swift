@@ -7,7 +7,7 @@ extension Publisher {
   /// flatMapFirst { inner(v) as "v1" }: --'a1'--'a2'---'c1'--'c2'-|
   /// ```
   ///
-  /// One inner publisher runs at a time. While it runs (from its subscription to its completion or cancellation),
+  /// One inner publisher runs at a time. While it runs (from the value that made it to its completion or cancellation),
   /// the values of this publisher are dropped, and `transform` is not called for them; the next value after it ends
   /// starts a new one. Unlike ``RillCore/Publisher/flatMapLatest(_:)``, nothing running is cancelled. The stream
   /// finishes once this publisher and the running inner publisher have finished, and fails as soon as either fails.
@@ -24,9 +24,11 @@ extension Publisher {
     let isRunning = Locked(false)
     return filter { _ in !isRunning.withLock { $0 } }
       .flatMap { value in
-        transform(value)
+        // Running from now, not from the subscription: an inner publisher subscribed later (through
+        // `subscribe(on:)`, say) still keeps the values that come meanwhile out.
+        isRunning.withLock { $0 = true }
+        return transform(value)
           .handleEvents(
-            receiveSubscription: { _ in isRunning.withLock { $0 = true } },
             receiveCompletion: { _ in isRunning.withLock { $0 = false } },
             receiveCancel: { isRunning.withLock { $0 = false } }
           )

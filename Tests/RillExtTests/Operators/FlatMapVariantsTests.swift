@@ -119,6 +119,22 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     upstream3.send(completion: .failure(.upstream))
     #expect(failed3.completion == .failure(.upstream))
 
+    // An inner publisher subscribed later runs from the value that made it.
+    let scheduler = TestScheduler()
+    let delayed = Inner()
+    var made = 0
+    let (source, late) = extSubscribe { upstream in
+      upstream.flatMapFirst { _ -> Publishers.SubscribeOn<Inner, TestScheduler> in
+        made += 1
+        return delayed.subscribe(on: scheduler)
+      }
+    }
+    source.send(0)
+    source.send(1)
+    scheduler.run()
+    delayed.send("x")
+    #expect(made == 1 && late.values == ["x"])
+
     // Synchronous inner publishers each run to the end, so none is skipped.
     let all = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.flatMapFirst { Just($0 * 10) }.subscribe(all)
