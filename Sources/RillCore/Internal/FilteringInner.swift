@@ -15,9 +15,14 @@ enum FilteringStep<Output, Failure: Error> {
 /// Where Combine's filter-like operators differ: what happens before the upstream subscription arrives, and what
 /// the debugger shows.
 struct FilteringTraits<Memory> {
-  /// Whether elements that arrive before the upstream subscription go through the operator to downstream, with
-  /// downstream's demand returned (`tryMap`, `tryScan`, `output(in:)`), or are dropped.
-  var forwardsEarlyElements = false
+  /// Whether every element goes through the operator to downstream, with downstream's demand returned, whatever the
+  /// link's phase: before the upstream subscription, and after the link ended by a completion, a failure or a cancel
+  /// (`tryMap`, `tryScan`, `output(in:)`, as in Combine); otherwise only elements that arrive while subscribed do.
+  var forwardsEveryElement = false
+
+  /// Whether a failure that `step` returns while the link is not subscribed still reaches downstream (`tryMap`, as in
+  /// Combine: each throw fails downstream, also after an earlier one ended the link); otherwise it is dropped.
+  var forwardsEveryFailure = false
 
   /// Whether a cancel that arrives before the upstream subscription ends the link, so that the subscription is
   /// cancelled when it comes (`tryFilter`, `removeDuplicates`, `prefix(while:)`, ...), or does nothing, so that the
@@ -31,10 +36,11 @@ struct FilteringTraits<Memory> {
     _ in [("downstream", downstream)]
   }
 
-  /// The traits of the operators that Combine builds as plain pass-throughs: early elements go through, an early
-  /// cancel does nothing, and the mirror has no children.
+  /// The traits of the operators that Combine builds as plain pass-throughs: every element and every failure of the
+  /// step goes through, an early cancel does nothing, and the mirror has no children.
   static var passThrough: FilteringTraits {
-    FilteringTraits(forwardsEarlyElements: true, earlyCancelEndsLink: false) { _, _, _ in [] }
+    FilteringTraits(forwardsEveryElement: true, forwardsEveryFailure: true, earlyCancelEndsLink: false) { _, _, _ in []
+    }
   }
 }
 
@@ -43,8 +49,9 @@ struct FilteringTraits<Memory> {
 ///
 /// Downstream's demand goes straight upstream; each element is handed to `step` together with the operator's
 /// per-subscription `Memory`, and the returned `FilteringStep` says what to do. Steps that end the stream
-/// cancel upstream before completing downstream. A completion that arrives before the upstream subscription is
-/// ignored; the operator's `FilteringTraits` say what happens to early elements and cancels.
+/// cancel upstream before completing downstream. A completion that arrives while not subscribed (before the upstream
+/// subscription, or after the link ended) is ignored; the operator's `FilteringTraits` say what happens to elements
+/// and failures outside the link and to early cancels.
 // SAFETY: all mutable state (the link to upstream and the memory) is in `state`; `step`, upstream and
 // downstream are called outside the lock.
 final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Subscriber>: Subscriber, Subscription,
@@ -103,9 +110,9 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let forwardsEarly = traits.forwardsEarlyElements
+    let forwardsEvery = traits.forwardsEveryElement
     let current = state.withLock { state -> Memory? in
-      state.link.isSubscribed || (forwardsEarly && state.link.isAwaitingSubscription) ? .some(state.memory) : nil
+      state.link.isSubscribed || forwardsEvery ? .some(state.memory) : nil
     }
     guard var memory = current else { return .none }
     let next = step(&memory, input)
@@ -150,9 +157,14 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
   }
 
   /// Cancels upstream and completes downstream, unless the link already ended (say, downstream cancelled) or has not
-  /// begun (an early element ends nothing).
+  /// begun (an early element ends nothing); a failure then still reaches downstream when the traits say so.
   private func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-    guard let upstream = state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) else { return }
+    guard let upstream = state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) else {
+      if case .failure = completion, traits.forwardsEveryFailure {
+        downstream.receive(completion: completion)
+      }
+      return
+    }
     upstream.cancel()
     downstream.receive(completion: completion)
   }

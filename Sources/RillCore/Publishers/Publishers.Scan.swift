@@ -116,7 +116,7 @@ extension Publishers {
           "TryScan",
           downstream: subscriber,
           memory: initialResult,
-          traits: FilteringTraits(forwardsEarlyElements: true, earlyCancelEndsLink: false) { downstream, result, link in
+          traits: FilteringTraits(forwardsEveryElement: true, earlyCancelEndsLink: false) { downstream, result, link in
             [("downstream", downstream), ("status", link), ("result", result)]
           },
           convertFailure: { $0 }

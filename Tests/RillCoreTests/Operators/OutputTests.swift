@@ -77,9 +77,31 @@ import Testing
     #expect(Publishers.Output(upstream: Just(1), range: 0..<2) != Publishers.Output(upstream: Just(1), range: 0..<3))
   }
 
+  /// As in Combine, elements after a completion or a cancel are still counted, and those in the range passed on;
+  /// upstream's completions after the end are not, and the end of the range then finishes nothing.
+  @Test func elementsAfterTheEndAreCountedAndThoseInTheRangePassedOn() {
+    let (finished, afterFinish) = transformSubscribe({ $0.output(in: 1..<3) }, demandPerValue: .max(2))
+    finished.send(completion: .failure(.upstream))
+    finished.send(completion: .finished)
+    #expect(finished.send(10) == .max(1))
+    #expect(finished.send(11) == .max(2))
+    #expect(finished.send(12) == .max(2))
+    #expect(finished.send(13) == .none)
+    #expect(afterFinish.eventDescriptions == ["subscription", "failure(upstream)", "value(11)", "value(12)"])
+    #expect(finished.cancelCount == 0)
+
+    let (cancelled, afterCancel) = transformSubscribe({ $0.output(in: 1..<3) }, demandPerValue: .max(3))
+    afterCancel.cancel()
+    #expect(cancelled.send(10) == .max(1))
+    #expect(cancelled.send(11) == .max(3))
+    cancelled.send(completion: .finished)
+    #expect(afterCancel.eventDescriptions == ["subscription", "value(11)"])
+    #expect(cancelled.cancelCount == 1)
+  }
+
   @Test func contract() {
-    transformContract { $0.prefix(2) }
-    transformContract { $0.output(in: 1...) }
+    transformContract({ $0.prefix(2) }, isSilentAfterEnd: false)
+    transformContract({ $0.output(in: 1...) }, isSilentAfterEnd: false)
   }
 
   @Test func docMarbles() {

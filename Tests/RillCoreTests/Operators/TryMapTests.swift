@@ -22,13 +22,36 @@ import Testing
     )
   }
 
+  /// As in Combine, elements that upstream still sends after the failure go through the closure to downstream.
   @Test func throwingCancelsUpstreamAndFailsWithTheError() {
     let (upstream, subscriber) = transformSubscribe { $0.tryMap(checked) }
     upstream.send(1)
     upstream.send(3)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(10)", "failure(thrown)"])
-    #expect(subscriber.failure as? TransformTestError == .thrown)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(10)", "failure(thrown)", "value(40)"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// As in Combine, each throw fails downstream, also after an earlier throw ended the subscription, while upstream's
+  /// own completions after the end are not passed on and upstream is cancelled once.
+  @Test func everyThrowFailsDownstreamAndUpstreamCompletionsAfterTheEndAreIgnored() {
+    let (upstream, subscriber) = transformSubscribe { $0.tryMap(checked) }
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    upstream.send(3)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)", "failure(thrown)"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// As in Combine, a cancel silences upstream's completions but not its elements.
+  @Test func elementsAfterACancelStillArriveButCompletionsDoNot() {
+    let (upstream, subscriber) = transformSubscribe { $0.tryMap(checked) }
+    subscriber.cancel()
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    upstream.send(2)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(10)", "value(20)"])
     #expect(upstream.cancelCount == 1)
   }
 
@@ -55,7 +78,7 @@ import Testing
   }
 
   @Test func contract() {
-    transformContract({ $0.tryMap { $0 } }, elements: [1, 2, 3])
+    transformContract({ $0.tryMap { $0 } }, elements: [1, 2, 3], isSilentAfterEnd: false)
   }
 
   @Test func docMarble() {

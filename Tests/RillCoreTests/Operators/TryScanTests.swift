@@ -19,13 +19,34 @@ import Testing
     )
   }
 
+  /// As in Combine, elements that upstream still sends after the failure go on being scanned and passed on, but a
+  /// second throw and upstream's completions are not passed on.
   @Test func throwingCancelsUpstreamAndFails() {
     let (upstream, subscriber) = transformSubscribe { $0.tryScan(0, Self.add) }
     upstream.send(1)
     upstream.send(3)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)"])
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)", "value(5)"])
     #expect(upstream.cancelCount == 1)
+  }
+
+  /// As in Combine, elements after a completion or a cancel are scanned and passed on; completions are not.
+  @Test func elementsAfterTheEndStillArriveButCompletionsDoNot() {
+    let (finished, afterFinish) = transformSubscribe { $0.tryScan(0, Self.add) }
+    finished.send(completion: .finished)
+    finished.send(1)
+    finished.send(completion: .failure(.upstream))
+    #expect(afterFinish.eventDescriptions == ["subscription", "finished", "value(1)"])
+
+    let (cancelled, afterCancel) = transformSubscribe { $0.tryScan(0, Self.add) }
+    afterCancel.cancel()
+    cancelled.send(1)
+    cancelled.send(2)
+    cancelled.send(completion: .finished)
+    #expect(afterCancel.eventDescriptions == ["subscription", "value(1)", "value(3)"])
+    #expect(cancelled.cancelCount == 1)
   }
 
   @Test func eachSubscriptionStartsFromTheInitialResult() {
@@ -55,7 +76,7 @@ import Testing
   }
 
   @Test func contract() {
-    transformContract { $0.tryScan(0, Self.add) }
+    transformContract({ $0.tryScan(0, Self.add) }, isSilentAfterEnd: false)
   }
 
   @Test func docMarble() {
