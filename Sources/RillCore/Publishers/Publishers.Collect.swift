@@ -174,13 +174,14 @@ extension Publishers.CollectByCount {
       return downstream.receive(full) * count
     }
 
+    /// As in Combine, every completion is passed on, also one that arrives before the subscription, after a cancel
+    /// or after an earlier completion; a finish first publishes what the buffer holds.
     func receive(completion: Subscribers.Completion<Failure>) {
-      let rest = state.withLock { state -> [Input]? in
-        guard state.upstream.terminate() != nil else { return nil }
+      let (rest, upstream) = state.withLock { state in
         defer { state.buffer = [] }
-        return state.buffer
+        return (state.buffer, state.upstream.terminate())
       }
-      guard let rest else { return }
+      _ = upstream
       if case .finished = completion, !rest.isEmpty {
         _ = downstream.receive(rest)
       }

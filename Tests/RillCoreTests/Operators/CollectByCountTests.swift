@@ -54,8 +54,24 @@ import Testing
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
-    #expect(recorder.events == [.subscription])
+    // As in Combine, the buffered element is dropped at the cancel but upstream's completion still arrives.
+    #expect(recorder.events == [.subscription, .finished])
     #expect(upstream.events == [.requested(.max(2)), .cancelled])
+  }
+
+  /// As in Combine, every completion is passed on, also after an earlier one, while elements after a completion are
+  /// dropped.
+  @Test func everyCompletionIsPassedOnButNoElementAfterIt() {
+    let upstream = Upstream()
+    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .unlimited)
+    upstream.collect(2).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(.oops))
+    upstream.send(completion: .finished)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .none)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .failed("oops"), .finished, .finished])
   }
 
   @Test func reentrancy() {
@@ -138,6 +154,19 @@ extension CollectByCountTests {
     try #require(upstream.subscriber).receive(subscription: subscription)
     #expect(subscription.requests == [])
     #expect(!subscription.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, a completion that arrives before the upstream subscription is passed on; it ends the
+  /// link, so a subscription that comes after it is cancelled.
+  @Test func aCompletionBeforeTheSubscriptionIsPassedOn() throws {
+    let upstream = SubscriberHolder<Int, Never>()
+    let recorder = OpsMiscRecorder<[Int], Never>(demand: .none)
+    upstream.collect(19).subscribe(recorder)
+    try #require(upstream.subscriber).receive(completion: .finished)
+    let subscription = OpsMiscSubscription()
+    try #require(upstream.subscriber).receive(subscription: subscription)
+    #expect(recorder.events == [.finished])
+    #expect(subscription.isCancelled)
   }
 
   /// Issue 15: the mirror names downstream, the upstream subscription, the buffer and the count, as Combine's.
