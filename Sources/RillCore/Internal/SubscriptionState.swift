@@ -65,6 +65,16 @@ struct SubscriptionState: CustomStringConvertible {
     return true
   }
 
+  /// Lets go of the upstream subscription and waits for another, for an operator whose link Combine lets a publisher
+  /// take up again after a completion or a cancel (`dropFirst`).
+  ///
+  /// Returns the upstream subscription if there was one, for the caller to cancel or drop after unlocking.
+  @inlinable
+  mutating func detach() -> (any Subscription)? {
+    phase = .awaitingSubscription
+    return upstream.take()
+  }
+
   /// Ends the link.
   ///
   /// Returns the upstream subscription if there was one, so the caller can cancel it or forward a completion after

@@ -49,10 +49,10 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
-  /// As in Combine, elements and completions that arrive before the upstream subscription are handled as if it had
-  /// come. Downstream holds this subscription before upstream's arrives, so a cancel before it is a real one: unlike
-  /// Combine, which then takes the subscription as usual, it ends the link, and the subscription is cancelled when it
-  /// comes, so that nothing is delivered after the cancel.
+  /// As in Combine, the link to upstream can be taken up again: a completion or a cancel lets go of the upstream
+  /// subscription, and a subscription that comes later is taken and asked for the demand requested meanwhile and the
+  /// elements still to drop. Elements are counted, dropped or passed on, and completions passed on, whatever the link's
+  /// phase, as Combine does; a cancel without an upstream subscription does nothing.
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -61,6 +61,7 @@ extension Publishers.Drop {
 
     private struct State {
       var link = SubscriptionState.awaitingSubscription
+      /// Demand requested while there is no upstream subscription.
       var pendingDemand = Subscribers.Demand.none
       var remaining: Int
     }
@@ -93,36 +94,31 @@ extension Publishers.Drop {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let isDropped = state.withLock { state -> Bool? in
-        guard !state.link.isTerminal else { return nil }
+      let isDropped = state.withLock { state -> Bool in
         guard state.remaining > 0 else { return false }
         state.remaining -= 1
         return true
       }
-      guard isDropped == false else { return .none }
-      return downstream.receive(input)
+      return isDropped ? .none : downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let isLive = state.withLock { state -> Bool in
-        guard !state.link.isTerminal else { return false }
-        _ = state.link.terminate()
-        return true
-      }
-      if isLive { downstream.receive(completion: completion) }
+      let upstream = state.withLock { $0.link.detach() }
+      _ = upstream
+      downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Drop: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
-        if state.link.isAwaitingSubscription { state.pendingDemand += demand }
+        if !state.link.isSubscribed { state.pendingDemand += demand }
         return state.link.upstream
       }
       upstream?.request(demand)
     }
 
     func cancel() {
-      state.withLock { $0.link.terminate() }?.cancel()
+      state.withLock { $0.link.detach() }?.cancel()
     }
   }
 }

@@ -90,13 +90,13 @@ import Testing
     #expect(try cancelThenSubscribe { $0.encode(encoder: DescribingEncoder()) }.isCancelled == false)
     #expect(try cancelThenSubscribe { $0.replaceError(with: 0) }.isCancelled == false)
     #expect(try cancelThenSubscribe { $0.replaceEmpty(with: 0) }.requests == [.unlimited])
+    #expect(try cancelThenSubscribe { $0.dropFirst() }.requests == [.max(1)])
   }
 
   @Test func anEarlyCancelEndsTheLinkWhereCombineEndsIt() throws {
     #expect(try cancelThenSubscribe { $0.tryFilter { _ in true } }.isCancelled)
     #expect(try cancelThenSubscribe { $0.removeDuplicates() }.isCancelled)
     #expect(try cancelThenSubscribe { $0.prefix { _ in true } }.isCancelled)
-    #expect(try cancelThenSubscribe { $0.dropFirst() }.isCancelled)
   }
 
   @Test func handleEventsRunsReceiveCancelForAnEarlyCancelAndStillTakesTheSubscription() throws {

@@ -49,15 +49,55 @@ import Testing
     #expect(order == ["downstream", "upstream"])
   }
 
-  @Test func cancelBeforeUpstreamSubscribesCancelsItsSubscription() {
+  /// As in Combine, a cancel before the upstream subscription arrives has nothing to cancel and changes nothing: the
+  /// subscription is taken and asked for the demand requested and the elements to drop.
+  @Test func cancelBeforeUpstreamSubscribesDoesNothing() {
     let upstream = TransformUpstream()
     let subscriber = TestSubscriber<Int, TransformTestError>(
       initialDemand: .max(1),
       onSubscription: { _, subscription in subscription.cancel() }
     )
     upstream.dropFirst().subscribe(subscriber)
-    #expect(upstream.isCancelled)
-    #expect(upstream.requestedDemands == [])
+    #expect(!upstream.isCancelled)
+    #expect(upstream.requestedDemands == [.max(2)])
+  }
+
+  /// As in Combine, every completion is passed on, and elements after the end are still counted and passed on.
+  @Test func everythingAfterTheEndIsCountedAndPassedOn() {
+    let (upstream, subscriber) = transformSubscribe({ $0.dropFirst(1) }, demandPerValue: .max(3))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.upstream))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .max(3))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(upstream)", "value(2)"])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  /// As in Combine, a completion or a cancel lets go of the upstream subscription, and one that comes later is taken
+  /// and asked for the demand requested meanwhile and the elements still to drop.
+  @Test func aSubscriptionAfterTheEndIsTakenUp() {
+    let upstream = TestPublisher<Int, TransformTestError>()
+    var subscription: (any Subscription)?
+    let subscriber = TestSubscriber<Int, TransformTestError>(
+      initialDemand: .none,
+      demandPerValue: .max(3),
+      onSubscription: { _, received in subscription = received }
+    )
+    upstream.dropFirst(3).subscribe(subscriber)
+    #expect(upstream.requestedDemands == [.max(3)])
+    upstream.send(completion: .finished)
+    subscription?.cancel()
+    #expect(upstream.cancelCount == 0)
+    subscription?.request(.max(312))
+    subscription?.request(.max(100))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    let second = TestSubscription()
+    upstream.send(subscription: second)
+    #expect(second.requestedDemands == [.max(413)])
+    #expect(upstream.send(3) == .none)
+    #expect(upstream.send(4) == .max(3))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "value(4)"])
   }
 
   @Test func isEquatable() {
@@ -69,7 +109,7 @@ import Testing
   }
 
   @Test func contract() {
-    transformContract { $0.dropFirst() }
+    transformContract({ $0.dropFirst() }, isSilentAfterEnd: false)
   }
 
   @Test func docMarble() {
