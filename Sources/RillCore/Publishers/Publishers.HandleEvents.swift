@@ -107,7 +107,9 @@ extension Publishers.HandleEvents {
 
   /// As in Combine, elements and completions that arrive before the upstream subscription are handled as if it had
   /// come, and a cancel before it runs `receiveCancel` and nothing else: the subscription is still taken when it
-  /// comes.
+  /// comes. Once the subscription completes or is cancelled, the closures are released and no longer run, yet what
+  /// upstream still sends (values, further completions) reaches the subscriber as in Combine, while something else
+  /// keeps it alive (see `DownstreamHold`).
   // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -117,15 +119,21 @@ extension Publishers.HandleEvents {
 
     struct State {
       var link = SubscriptionState.awaitingSubscription
-      /// The closures and downstream; `nil` once the subscription has completed or been cancelled.
+      /// The closures; `nil` once the subscription has completed or been cancelled.
       var events: Events?
-      var downstream: Downstream?
+      var downstream: DownstreamHold<Downstream>
+
+      /// Ends the subscription; returns the upstream to cancel, the closures that were set and the subscriber that
+      /// was held, all to use or drop outside the lock.
+      mutating func end() -> ((any Subscription)?, Events?, Downstream?) {
+        (link.terminate(), events.take(), downstream.release())
+      }
     }
 
     private let state: Locked<State>
 
     init(events: Events, downstream: Downstream) {
-      state = Locked(State(events: events, downstream: downstream))
+      state = Locked(State(events: events, downstream: DownstreamHold(downstream)))
     }
 
     var description: String { "HandleEvents" }
@@ -139,8 +147,7 @@ extension Publishers.HandleEvents {
     func receive(subscription: any Subscription) {
       events?.receiveSubscription?(subscription)
       let downstream = state.withLock { state -> Downstream? in
-        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
-        return state.downstream
+        state.link.subscribe(subscription) ? state.downstream.subscriber : nil
       }
       guard let downstream else {
         subscription.cancel()
@@ -150,14 +157,9 @@ extension Publishers.HandleEvents {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let current = state.withLock { state -> (Events, Downstream)? in
-        guard !state.link.isTerminal, let events = state.events, let downstream = state.downstream else {
-          return nil
-        }
-        return (events, downstream)
-      }
-      guard let (events, downstream) = current else { return .none }
-      events.receiveOutput?(input)
+      let (events, downstream) = state.withLock { ($0.events, $0.downstream.subscriber) }
+      events?.receiveOutput?(input)
+      guard let downstream else { return .none }
       let demand = downstream.receive(input)
       if demand != .none {
         self.events?.receiveRequest?(demand)
@@ -166,16 +168,11 @@ extension Publishers.HandleEvents {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let current = state.withLock { state -> (Events?, Downstream?)? in
-        guard !state.link.isTerminal else { return nil }
-        _ = state.link.terminate()
-        defer {
-          state.events = nil
-          state.downstream = nil
-        }
-        return (state.events, state.downstream)
+      let (upstream, events, held, downstream) = state.withLock { state in
+        let (upstream, events, held) = state.end()
+        return (upstream, events, held, held ?? state.downstream.subscriber)
       }
-      guard let (events, downstream) = current else { return }
+      _ = (upstream, held)
       events?.receiveCompletion?(completion)
       downstream?.receive(completion: completion)
     }
@@ -190,17 +187,11 @@ extension Publishers.HandleEvents {
         early.receiveCancel?()
         return
       }
-      let (upstream, events, downstream) = state.withLock { state in
-        defer {
-          state.events = nil
-          state.downstream = nil
-        }
-        return (state.link.terminate(), state.events, state.downstream)
-      }
+      let (upstream, events, downstream) = state.withLock { $0.end() }
+      _ = downstream
       guard let upstream else { return }
       events?.receiveCancel?()
       upstream.cancel()
-      _ = downstream
     }
   }
 }

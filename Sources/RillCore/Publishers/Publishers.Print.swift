@@ -64,7 +64,9 @@ extension Publishers {
 
 extension Publishers.Print {
   /// As in Combine, elements and completions that arrive before the upstream subscription are logged and passed on,
-  /// and a cancel before it is logged and nothing else: the subscription is still taken when it comes.
+  /// and a cancel before it is logged and nothing else: the subscription is still taken when it comes. What upstream
+  /// sends after the subscription completed or was cancelled (values, further completions) is logged and, as in
+  /// Combine, passed on to the subscriber while something else keeps it alive (see `DownstreamHold`).
   // SAFETY: all mutable state is in `state`; the stream, downstream and upstream are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -74,13 +76,11 @@ extension Publishers.Print {
 
     struct State {
       var link = SubscriptionState.awaitingSubscription
-      /// `nil` once the subscription has completed or been cancelled.
-      var downstream: Downstream?
+      var downstream: DownstreamHold<Downstream>
 
-      /// Ends the link; returns the upstream to cancel and the downstream to release outside the lock.
+      /// Ends the link; returns the upstream to cancel and the subscriber that was held, to drop outside the lock.
       mutating func terminate() -> ((any Subscription)?, Downstream?) {
-        defer { downstream = nil }
-        return (link.terminate(), downstream)
+        (link.terminate(), downstream.release())
       }
     }
 
@@ -89,7 +89,7 @@ extension Publishers.Print {
     private let state: Locked<State>
 
     init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
-      state = Locked(State(downstream: downstream))
+      state = Locked(State(downstream: DownstreamHold(downstream)))
       self.prefix = prefix.isEmpty ? "" : "\(prefix): "
       self.stream = stream
     }
@@ -125,8 +125,7 @@ extension Publishers.Print {
     func receive(subscription: any Subscription) {
       log("receive subscription: (\(subscription))")
       let downstream = state.withLock { state -> Downstream? in
-        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
-        return state.downstream
+        state.link.subscribe(subscription) ? state.downstream.subscriber : nil
       }
       guard let downstream else {
         subscription.cancel()
@@ -137,7 +136,7 @@ extension Publishers.Print {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       log("receive value: (\(input))")
-      guard let downstream = state.withLock({ $0.downstream }) else { return .none }
+      guard let downstream = state.withLock({ $0.downstream.subscriber }) else { return .none }
       let demand = downstream.receive(input)
       if demand != .none {
         log(Self.describe(demand) + " (synchronous)")
@@ -150,7 +149,12 @@ extension Publishers.Print {
       case .finished: log("receive finished")
       case .failure(let error): log("receive error: (\(error))")
       }
-      state.withLock { $0.terminate() }.1?.receive(completion: completion)
+      let (upstream, held, downstream) = state.withLock { state in
+        let (upstream, held) = state.terminate()
+        return (upstream, held, held ?? state.downstream.subscriber)
+      }
+      _ = (upstream, held)
+      downstream?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -55,9 +55,44 @@ import Testing
     cancelled.cancel()
     cancelled.cancel()
     #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
-    #expect(other.subscription.isCancelled)
+    #expect(other.subscription.cancelCount == 1)
+    // As in Combine, what upstream sends after the cancel still reaches the subscriber, but no closure runs.
     other.send(1)
-    #expect(cancelled.events == [.subscription])
+    other.complete()
+    #expect(cancelled.events == [.subscription, .value(1), .finished])
+    #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
+  }
+
+  /// As in Combine, what upstream sends after its completion still reaches the subscriber, with the subscriber's
+  /// demand returned, but the closures, released at the completion, no longer run.
+  @Test func eventsAfterTheCompletionReachTheSubscriberWithoutTheClosures() {
+    let log = Log()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { .max($0) }
+    logged(upstream, log).subscribe(recorder)
+    upstream.complete()
+    upstream.complete(.failure(OpsMiscError(2)))
+    #expect(upstream.send(7) == .max(7))
+    recorder.subscription?.request(.max(1))
+    #expect(recorder.events == [.subscription, .finished, .failure("OpsMiscError(2)"), .value(7)])
+    #expect(log.entries == ["subscription OpsMiscSubscription", "completion finished"])
+    #expect(upstream.requests.isEmpty)
+  }
+
+  /// Rill does not keep the subscriber alive after the subscription ended, also where Combine does: a subscriber
+  /// that keeps its subscription is freed once nothing else keeps it.
+  @Test func theSubscriberIsNotKeptAliveAfterTheEnd() {
+    weak var weakRecorder: OpsMiscRecorder<Int, OpsMiscError>?
+    let upstream = Upstream()
+    do {
+      let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+      weakRecorder = recorder
+      upstream.handleEvents().subscribe(recorder)
+      upstream.complete()
+    }
+    #expect(weakRecorder == nil)
+    #expect(upstream.send(1) == .none)
+    upstream.complete()
   }
 
   @Test func closuresAreVarsAndInitDefaults() {
@@ -83,7 +118,8 @@ import Testing
     upstream.send(3)
     #expect(upstream.requests == [.max(1), .max(1)])
     #expect(upstream.subscription.isCancelled)
-    #expect(recorder.values == [1, 2])
+    // As in Combine, a value after the cancel still arrives, without running `receiveOutput`.
+    #expect(recorder.values == [1, 2, 3])
     #expect(log.entries.suffix(3) == ["request max(1)", "output 2", "cancel"])
   }
 

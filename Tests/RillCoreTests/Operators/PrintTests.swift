@@ -55,6 +55,39 @@ import Testing
     #expect(stream.lines == ["p: receive subscription: (OpsMiscSubscription)", "p: receive cancel"])
   }
 
+  /// As in Combine, what upstream sends after a cancel or a completion is logged and still reaches the subscriber;
+  /// requests after the end are logged and go nowhere, and a second cancel is logged and cancels nothing.
+  @Test func eventsAfterTheEndAreLoggedAndPassedOn() {
+    let stream = OpsMiscTextStream()
+    let upstream = Upstream()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { $0 == 10 ? .unlimited : .max(2) }
+    upstream.print(to: stream).subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.send(1) == .max(2))
+    upstream.complete()
+    upstream.complete(.failure(OpsMiscError(3)))
+    #expect(upstream.send(10) == .unlimited)
+    recorder.cancel()
+    recorder.subscription?.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .finished, .failure("OpsMiscError(3)"), .value(10)])
+    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.requests.isEmpty)
+    #expect(
+      stream.lines == [
+        "receive subscription: (OpsMiscSubscription)",
+        "receive cancel",
+        "receive value: (1)",
+        "request max: (2) (synchronous)",
+        "receive finished",
+        "receive error: (OpsMiscError(3))",
+        "receive value: (10)",
+        "request unlimited (synchronous)",
+        "receive cancel",
+        "request max: (1)",
+      ]
+    )
+  }
+
   @Test func keepsProperties() {
     let stream = OpsMiscTextStream()
     let publisher = Just(1).print("x", to: stream)
