@@ -109,6 +109,11 @@ extension Publishers {
 
 /// The engine of `catch` and `tryCatch`: forwards upstream until it fails, then subscribes to the replacement
 /// publisher and asks it for the demand upstream had not met.
+///
+/// As in Combine, a cancel while the replacement publisher is being subscribed (there is no subscription to cancel
+/// yet) changes nothing: the replacement's subscription is then asked for the demand not met, and what it sends goes
+/// downstream. After the subscription ended, the values that the publisher in use still sends go downstream (while
+/// something else keeps the subscriber alive, see `DownstreamHold`); its completions and a later subscription do not.
 // SAFETY: all mutable state is in `state`; downstream, upstream, the replacement and the handler are called
 // outside the lock.
 private final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
@@ -124,20 +129,25 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   struct State {
     var phase = Phase.awaitingUpstream
-    var downstream: Downstream?
+    var downstream: DownstreamHold<Downstream>
     /// Downstream demand not yet met: what the replacement publisher is asked for.
     var demand = Subscribers.Demand.none
+    /// Whether the replacement publisher has taken over from upstream.
+    var hasRecovered = false
 
-    /// Ends the link; returns the subscription to cancel and the downstream to release outside the lock.
+    /// Ends the link; returns the subscription to cancel and the subscriber that was held, to drop outside the lock.
     mutating func terminate() -> ((any Subscription)?, Downstream?) {
-      defer {
-        phase = .terminal
-        downstream = nil
-      }
+      defer { phase = .terminal }
       switch phase {
-      case .upstream(let subscription), .replacement(let subscription): return (subscription, downstream)
-      case .awaitingUpstream, .awaitingReplacement, .terminal: return (nil, downstream)
+      case .upstream(let subscription), .replacement(let subscription): return (subscription, downstream.release())
+      case .awaitingUpstream, .awaitingReplacement, .terminal: return (nil, downstream.release())
       }
+    }
+
+    /// Ends the link to complete downstream; returns the subscriber that was held and the one to complete.
+    mutating func complete() -> (held: Downstream?, subscriber: Downstream?) {
+      let held = terminate().1
+      return (held, held ?? downstream.subscriber)
     }
   }
 
@@ -196,7 +206,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
     mapFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure
   ) {
-    state = Locked(State(downstream: downstream))
+    state = Locked(State(downstream: DownstreamHold(downstream)))
     self.handler = handler
     self.mapFailure = mapFailure
     self.name = name
@@ -205,7 +215,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   var description: String { name }
 
   var customMirror: Mirror {
-    let (downstream, demand) = state.withLock { ($0.downstream, $0.demand) }
+    let (downstream, demand) = state.withLock { ($0.downstream.subscriber, $0.demand) }
     return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
   }
 
@@ -215,7 +225,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingUpstream = state.phase else { return nil }
       state.phase = .upstream(subscription)
-      return state.downstream
+      return state.downstream.subscriber
     }
     guard let downstream else {
       subscription.cancel()
@@ -226,9 +236,15 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   func receiveUpstream(_ input: Upstream.Output) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
-      guard case .upstream = state.phase else { return nil }
-      state.demand -= 1
-      return state.downstream
+      switch state.phase {
+      case .upstream:
+        state.demand -= 1
+        return state.downstream.subscriber
+      case .terminal:
+        return state.hasRecovered ? nil : state.downstream.subscriber
+      case .awaitingUpstream, .awaitingReplacement, .replacement:
+        return nil
+      }
     }
     guard let downstream else { return .none }
     let more = downstream.receive(input)
@@ -247,13 +263,18 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     guard isCurrent else { return }
     switch completion {
     case .finished:
-      state.withLock { $0.terminate() }.1?.receive(completion: .finished)
+      let (held, downstream) = state.withLock { $0.complete() }
+      _ = held
+      downstream?.receive(completion: .finished)
     case .failure(let error):
       switch handler(error) {
       case .success(let replacement):
+        state.withLock { $0.hasRecovered = true }
         replacement.subscribe(After(inner: self))
       case .failure(let error):
-        state.withLock { $0.terminate() }.1?.receive(completion: .failure(error))
+        let (held, downstream) = state.withLock { $0.complete() }
+        _ = held
+        downstream?.receive(completion: .failure(error))
       }
     }
   }
@@ -273,18 +294,20 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
-      guard case .replacement = state.phase else { return nil }
-      return state.downstream
+      switch state.phase {
+      case .replacement, .terminal: return state.downstream.subscriber
+      case .awaitingUpstream, .upstream, .awaitingReplacement: return nil
+      }
     }
     return downstream?.receive(input) ?? .none
   }
 
   func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let downstream = state.withLock { state -> Downstream? in
+    let ended = state.withLock { state -> (held: Downstream?, subscriber: Downstream?)? in
       guard case .replacement = state.phase else { return nil }
-      return state.terminate().1
+      return state.complete()
     }
-    downstream?.receive(completion: completion.mapError(mapFailure))
+    ended?.subscriber?.receive(completion: completion.mapError(mapFailure))
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -307,7 +330,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   func cancel() {
-    let (subscription, downstream) = state.withLock { $0.terminate() }
+    let (subscription, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+      if case .awaitingReplacement = state.phase { return (nil, nil) }
+      return state.terminate()
+    }
     subscription?.cancel()
     _ = downstream
   }

@@ -77,27 +77,58 @@ import Testing
     #expect(replacement.requests == [.max(1)])
   }
 
-  @Test func cancelCancelsUpstreamAndSilences() {
+  /// As in Combine, upstream's values after a cancel still arrive, with downstream's demand returned, but its failure
+  /// neither reaches downstream nor runs the handler.
+  @Test func cancelCancelsUpstreamAndSilencesItsCompletion() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>()
-    upstream.catch { _ in Just(9) }.subscribe(recorder)
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { _ in .max(3) }
+    var caught = 0
+    upstream.catch { _ -> Just<Int> in
+      caught += 1
+      return Just(9)
+    }
+    .subscribe(recorder)
     recorder.cancel()
-    #expect(upstream.subscription.isCancelled)
-    #expect(upstream.send(1) == .none)
+    recorder.subscription?.request(.max(199))
+    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.requests == [.max(1)])
+    #expect(upstream.send(1) == .max(3))
     upstream.complete(.failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription])
+    #expect(caught == 0)
+    #expect(recorder.events == [.subscription, .value(1)])
   }
 
+  /// As in Combine, the replacement's values after a cancel still arrive, but its completion and a later
+  /// subscription do not.
   @Test func cancelCancelsReplacement() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(3) }
     upstream.catch { _ in replacement }.subscribe(recorder)
     upstream.complete(.failure(OpsMiscError()))
     recorder.cancel()
     #expect(replacement.subscription.isCancelled)
-    replacement.send(1)
-    #expect(recorder.events == [.subscription])
+    #expect(replacement.send(1) == .max(3))
+    replacement.complete()
+    #expect(replacement.sendExtraSubscription().isCancelled)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.subscription.cancelCount == 0)
+  }
+
+  /// As in Combine, a cancel while the replacement publisher is being subscribed finds nothing to cancel and changes
+  /// nothing: the replacement is asked for the demand not met, and its completion arrives.
+  @Test func cancelWhileTheReplacementSubscribesChangesNothing() {
+    let upstream = Upstream()
+    let replacement = OpsMiscUpstream<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
+    replacement.prepareSubscription = { _ in recorder.cancel() }
+    upstream.catch { _ in replacement }.subscribe(recorder)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(replacement.requests == [.max(3)])
+    #expect(!replacement.subscription.isCancelled)
+    replacement.complete()
+    #expect(recorder.events == [.subscription, .finished])
+    #expect(upstream.subscription.cancelCount == 0)
   }
 
   @Test func secondSubscriptionIsCancelled() {
@@ -121,8 +152,9 @@ import Testing
     #expect(upstream.requests == [.max(1), .max(1)])
     upstream.send(2)
     #expect(upstream.subscription.isCancelled)
+    // As in Combine, upstream's values after the cancel still arrive.
     upstream.send(3)
-    #expect(recorder.values == [1, 2])
+    #expect(recorder.values == [1, 2, 3])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -198,8 +230,12 @@ extension CatchTests {
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError()))
     #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(5)")])
+    // As in Combine, upstream's values after the failure still arrive, but its completions do not.
     upstream.send(2)
-    #expect(recorder.values == [1])
+    upstream.complete(.failure(OpsMiscError()))
+    upstream.complete()
+    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
+    #expect(!upstream.subscription.isCancelled)
   }
 
   @Test func finishesAndReplacementFailure() {
