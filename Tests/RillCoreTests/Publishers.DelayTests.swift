@@ -68,6 +68,39 @@ import Testing
     #expect(subscriber.events.isEmpty)
   }
 
+  /// As in Combine, an upstream completion already scheduled when downstream cancels is still delivered, at its own
+  /// time, and the subscription keeps its subscriber until then; the values scheduled before it are not delivered.
+  @Test func aCompletionScheduledBeforeACancelStillArrivesAtItsTime() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(completion: .finished)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 0)
+    scheduler.advance(by: 3)
+    #expect(subscriber.events.isEmpty)
+    scheduler.advance(by: 10)
+    #expect(subscriber.events == ["finished@8"])
+
+    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    let other = TimeOpsUpstream<Int, Never>()
+    do {
+      let subscriber = TimeOpsSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      other.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+      other.send(completion: .finished)
+      subscriber.cancel()
+    }
+    other.release()
+    #expect(weakSubscriber != nil)
+    scheduler.advance(by: 5)
+    #expect(weakSubscriber == nil)
+    #expect(scheduler.scheduledActionCount == 0)
+  }
+
   @Test func reentrantRequestFromReceive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
@@ -416,14 +449,16 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     #expect(subscriber.events.last == "finished")
   }
 
-  @Test func actionsLeftAfterCancelDeliverNothing() {
+  /// As in Combine, the values still scheduled at a cancel are not delivered, but the upstream's completion, already
+  /// scheduled too, is.
+  @Test func actionsLeftAfterCancelDeliverOnlyTheCompletion() {
     let scheduler = DelayLastFirstScheduler()
     let subscriber = TimeOpsSubscriber<Int, Never>()
     [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
     scheduler.runLast()
     subscriber.cancel()
     scheduler.runLastFirst()
-    #expect(subscriber.events == ["1"])
+    #expect(subscriber.events == ["1", "finished"])
   }
 }
 

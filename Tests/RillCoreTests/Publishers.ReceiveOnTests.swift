@@ -57,6 +57,37 @@ import Testing
     #expect(subscriber.events.isEmpty)
   }
 
+  /// As in Combine, an upstream completion already scheduled when downstream cancels is still delivered, and the
+  /// subscription keeps its subscriber until then; the values scheduled before it are not delivered.
+  @Test func aCompletionScheduledBeforeACancelStillArrives() {
+    let scheduler = TestScheduler()
+    let upstream = TimeOpsUpstream<Int, Never>()
+    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    do {
+      let subscriber = TimeOpsSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      upstream.receive(on: scheduler).subscribe(subscriber)
+      upstream.send(1)
+      upstream.send(completion: .finished)
+      subscriber.cancel()
+    }
+    upstream.release()
+    #expect(upstream.cancelCount == 0)
+    #expect(weakSubscriber?.events.isEmpty == true)
+    scheduler.advance()
+    #expect(weakSubscriber == nil)
+
+    let failing = TimeOpsUpstream<Int, TimeOpsError>()
+    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    failing.receive(on: scheduler).subscribe(subscriber)
+    failing.send(1)
+    failing.send(completion: .failure(.boom))
+    subscriber.cancel()
+    scheduler.advance()
+    #expect(subscriber.events == ["failure"])
+    #expect(failing.cancelCount == 0)
+  }
+
   @Test func reentrantCancelFromReceive() {
     let upstream = TimeOpsUpstream<Int, Never>()
     let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }

@@ -90,8 +90,9 @@ enum DelayDelivery {}
 ///
 /// Demand goes straight upstream; the demand the downstream returns from a scheduled value is requested
 /// upstream after delivery, also while the upstream's completion waits to be delivered, as in Combine. After a
-/// cancel, actions already scheduled deliver nothing. A cancel before the upstream's subscription arrives does
-/// nothing, as in Combine: the subscription is then taken as usual.
+/// cancel, actions already scheduled deliver no value; as in Combine, an upstream completion already scheduled is
+/// still delivered by its own action, and the subscription (with its downstream) lives until then. A cancel before
+/// the upstream's subscription arrives does nothing, as in Combine: the subscription is then taken as usual.
 ///
 /// `Kind` (``ReceiveOnDelivery`` or ``DelayDelivery``) only selects the conformances that describe the subscription.
 // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
@@ -114,10 +115,27 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     /// Whether the upstream's completion has arrived; the link lasts until it is delivered.
     @usableFromInline var hasUpstreamCompleted = false
     @usableFromInline var isFinished = false
+    /// Whether downstream cancelled while the upstream's completion waited to be delivered: the values queued before
+    /// it are then released in turn but not delivered.
+    @usableFromInline var isCancelled = false
     @usableFromInline var outbox = SchedulerOutbox<Event>()
 
     @inlinable
     init() {}
+
+    /// Releases the oldest queued event for a scheduled action; returns it when the action must deliver it now, with
+    /// whether downstream has cancelled.
+    @inlinable
+    mutating func release() -> (Event, isCancelled: Bool)? {
+      guard !isFinished, let event = outbox.release() else { return nil }
+      return (event, isCancelled)
+    }
+
+    /// Returns the next event of a drain in progress, with whether downstream has cancelled.
+    @inlinable
+    mutating func next() -> (Event, isCancelled: Bool)? {
+      outbox.next().map { ($0, isCancelled) }
+    }
   }
 
   @usableFromInline let downstream: Downstream
@@ -209,11 +227,15 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       guard !state.link.isAwaitingSubscription else { return nil }
+      let upstream = state.link.terminate()
+      // An upstream that has completed is not called again, and its completion, if not yet delivered, still is.
+      if state.hasUpstreamCompleted {
+        state.isCancelled = true
+        return nil
+      }
       state.isFinished = true
       state.outbox.removeAll()
-      let upstream = state.link.terminate()
-      // An upstream that has completed is not called again.
-      return state.hasUpstreamCompleted ? nil : upstream
+      return upstream
     }
     upstream?.cancel()
   }
@@ -221,10 +243,11 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress.
   @inlinable
   func deliverNext() {
-    var next = state.withLock { $0.isFinished ? nil : $0.outbox.release() }
-    while let event = next {
+    var next = state.withLock { $0.release() }
+    while let (event, isCancelled) = next {
       switch event {
       case .value(let value):
+        guard !isCancelled else { break }
         let demand = downstream.receive(value)
         if demand > 0 {
           state.withLock { $0.link.upstream }?.request(demand)
@@ -237,7 +260,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
         }
         downstream.receive(completion: completion)
       }
-      next = state.withLock { $0.outbox.next() }
+      next = state.withLock { $0.next() }
     }
   }
 }
