@@ -1,218 +1,117 @@
-/// The lock and state shared by a subject and its conduits: one lock per subject, none per subscriber.
-///
-/// Sends are serialised: while one call is delivering (on any thread, or re-entrantly from a subscriber), later
-/// sends are queued and delivered by the delivering call, in order, once it has offered its value to every
-/// subscriber. So every subscriber sees the values in the order they were sent, and no lock is held while
-/// subscribers run. A value costs the delivering call one lock to claim the first subscriber's demand and one more
-/// per subscriber to return the demand it asks for and claim the next.
-// SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
+/// What a subject hands one of its subscribers: a value, or the completion.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+enum SubjectSignal<Output, Failure: Error> {
+  case value(Output)
+  case completion(Subscribers.Completion<Failure>)
+}
+
+/// What a subject keeps for one subscriber, behind the subject's lock.
+@usableFromInline
+struct SubjectEntry<Output, Failure: Error> {
+  /// Where the entry is in its life.
   @usableFromInline
-  typealias Conduit = SubjectConduitBase<Output, Failure>
-
-  @usableFromInline
-  let state: Locked<SubjectState<Output, Failure>>
-
-  /// The subject's name, for the conduits' descriptions and trap messages.
-  @usableFromInline
-  let name: String
-
-  /// The subject, for the conduits' mirrors; set once by the subject's initializer.
-  @usableFromInline
-  weak var subject: AnyObject?
-
-  @inlinable
-  init(name: String, current: Output?) {
-    self.name = name
-    state = Locked(SubjectState(current: current))
+  enum Phase: UInt8 {
+    /// Subscribed and not being delivered to.
+    case live
+    /// The delivering call is inside the subscriber.
+    case busy
+    /// Cancelled while busy: the delivering call removes the entry when the subscriber returns.
+    case cancelledWhileBusy
   }
 
-  /// Attaches a subscriber, or completes it at once if the subject has ended.
+  /// Tells an entry from a later one that reuses its slot; also the subscription order.
+  @usableFromInline let id: UInt64
+  /// The neighbouring slots in subscription order, or `-1`.
+  @usableFromInline var previous: Int
+  @usableFromInline var next = -1
+  @usableFromInline var demand = Subscribers.Demand.none
+  @usableFromInline var phase = Phase.live
+  /// For `CurrentValueSubject`: the value to deliver when demand arrives.
+  @usableFromInline var latest: Output?
+  /// Hands the subscriber a signal; made where the subscriber's type is known, so it runs specialised code.
+  @usableFromInline let deliver: (SubjectSignal<Output, Failure>) -> Subscribers.Demand
+  /// The subscriber, for the subscription's mirror.
+  @usableFromInline let downstream: Any
+  /// The subscription handed to the subscriber, to record the demand left when the entry leaves the table.
+  @usableFromInline let conduit: SubjectConduit<Output, Failure>
+
   @inlinable
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let (attached, completion) = state.withLock {
-      state -> (SubjectConduit<S>?, Subscribers.Completion<Failure>?) in
-      if let completion = state.completion { return (nil, completion) }
-      let conduit = SubjectConduit(core: self, downstream: subscriber, latest: state.current)
-      state.conduits.append(conduit)
-      return (conduit, nil)
-    }
-    if let attached {
-      subscriber.receive(subscription: attached)
-    } else if let completion {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-    }
+  init(
+    id: UInt64,
+    previous: Int,
+    latest: Output?,
+    deliver: @escaping (SubjectSignal<Output, Failure>) -> Subscribers.Demand,
+    downstream: Any,
+    conduit: SubjectConduit<Output, Failure>
+  ) {
+    self.id = id
+    self.previous = previous
+    self.latest = latest
+    self.deliver = deliver
+    self.downstream = downstream
+    self.conduit = conduit
   }
 
-  /// Sends a value, making it the current value when the subject keeps one.
+  /// Records on the subscription the demand left, for its mirror, as the entry leaves the table.
   @inlinable
-  func send(_ value: Output) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard state.completion == nil else { return .done }
-      if state.current != nil { state.current = value }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Makes `value` the current value, even after completion, and sends it unless the subject has completed.
-  @inlinable
-  func setCurrent(_ value: Output) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      state.current = value
-      guard state.completion == nil else { return .done }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Sends the completion; later sends are ignored.
-  @inlinable
-  func send(completion: Subscribers.Completion<Failure>) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard state.completion == nil else { return .done }
-      state.completion = completion
-      return state.start(.completion(completion))
-    }
-    deliver(first)
-  }
-
-  /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
-  @inlinable
-  func send(subscription: any Subscription) {
-    let demanded = state.withLock { state in
-      state.upstreams.append(subscription)
-      return state.hasDownstreamDemand
-    }
-    if demanded { subscription.request(.unlimited) }
-  }
-
-  /// Cancels the upstream subscriptions; the subject is going away.
-  @inlinable
-  func cancelUpstreams() {
-    let upstreams = state.withLock { state in
-      defer { state.upstreams = [] }
-      return state.upstreams
-    }
-    for upstream in upstreams { upstream.cancel() }
-  }
-
-  /// Adds demand for a conduit, delivering a kept value if it was waiting for it.
-  ///
-  /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
-  @inlinable
-  func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
-    var upstreams: [any Subscription] = []
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard conduit.phase != .ended, conduit.phase != .cancelledWhileBusy else { return .done }
-      conduit.demand += demand
-      if !state.hasDownstreamDemand {
-        state.hasDownstreamDemand = true
-        upstreams = state.upstreams
-      }
-      guard conduit.latest != nil else { return .done }
-      return state.start(.flush(conduit))
-    }
-    for upstream in upstreams { upstream.request(.unlimited) }
-    deliver(first)
-  }
-
-  /// Ends a conduit; returns `true` when the caller must release its subscriber.
-  @inlinable
-  func cancel(_ conduit: Conduit) -> Bool {
-    var removed: Conduit?
-    let releases = state.withLock { state -> Bool in
-      switch conduit.phase {
-      case .ended, .cancelledWhileBusy:
-        return false
-      case .busy:
-        conduit.phase = .cancelledWhileBusy
-        return false
-      case .live:
-        conduit.phase = .ended
-        removed = state.remove(conduit)
-        return true
-      }
-    }
-    // The conduit's kept value, if any, and the subject's reference go here, outside the lock.
-    removed?.latest = nil
-    return releases
-  }
-
-  /// Delivers steps until nothing is left to deliver.
-  @inlinable
-  func deliver(_ first: SubjectState<Output, Failure>.Step) {
-    var step = first
-    while true {
-      switch step {
-      case .done:
-        return
-      case .value(let conduit, let value):
-        let more = conduit._withUnsafeGuaranteedRef { $0.receiveThunk($0, value) }
-        var cancelled: Conduit?
-        step = state.withLock { $0.delivered(conduit, more: more, value: value, cancelled: &cancelled) }
-        cancelled?.releaseDownstream()
-      case .completion(let conduits, let completion):
-        for conduit in conduits { conduit.complete(completion) }
-        step = state.withLock { $0.next() }
-      }
-    }
+  func end() {
+    conduit.recordEnd(demand: demand)
   }
 }
 
 /// The state behind a subject's lock: its subscribers, its completion, and the delivery in progress.
+///
+/// Subscribers are kept in a table of slots, linked in subscription order: subscribing appends, and cancelling
+/// unlinks and frees the slot, both in constant time however many subscribers there are. A subscriber's
+/// subscription names its slot and its entry's `id`, so that a late call for an entry that has gone never
+/// touches a later entry in the same slot.
+///
+/// Sends are serialised: while one call is delivering, later events queue and that call delivers them in order.
+/// A value is offered in subscription order to the subscribers that were there when its delivery began.
 @usableFromInline
 struct SubjectState<Output, Failure: Error> {
   @usableFromInline
-  typealias Conduit = SubjectConduitBase<Output, Failure>
+  typealias Entry = SubjectEntry<Output, Failure>
 
   @usableFromInline
   enum Event {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
-    /// A `CurrentValueSubject` conduit got demand while holding a value.
-    case flush(Conduit)
+    /// A `CurrentValueSubject` subscriber got demand while holding a value.
+    case flush(slot: Int, id: UInt64)
   }
 
   /// What the delivering call does next, outside the lock.
   @usableFromInline
   enum Step {
-    case value(Unmanaged<Conduit>, Output)
-    case completion(ContiguousArray<Conduit>, Subscribers.Completion<Failure>)
+    /// Hands `value` to the subscriber in `slot`, then reports back with ``delivered(slot:more:value:)``.
+    case value((SubjectSignal<Output, Failure>) -> Subscribers.Demand, slot: Int, Output)
+    /// Hands the completion to every subscriber, whose entries have left the table.
+    case completion(ContiguousArray<Entry>, Subscribers.Completion<Failure>)
     case done
   }
 
-  @usableFromInline
-  var conduits = ContiguousArray<Conduit>()
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline var slots = ContiguousArray<Entry?>()
+  @usableFromInline var freeSlots: [Int] = []
+  @usableFromInline var head = -1
+  @usableFromInline var tail = -1
+  @usableFromInline var nextID: UInt64 = 0
+  @usableFromInline var completion: Subscribers.Completion<Failure>?
   /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
-  @usableFromInline
-  var current: Output?
+  @usableFromInline var current: Output?
   /// Subscriptions the subject received as a subscriber; asked for unlimited values once
   /// `hasDownstreamDemand` is set.
-  @usableFromInline
-  var upstreams: [any Subscription] = []
+  @usableFromInline var upstreams: [any Subscription] = []
   /// Whether upstream subscriptions are asked for values: from the start for `CurrentValueSubject`, from a
   /// subscriber's first demand for `PassthroughSubject`.
-  @usableFromInline
-  var hasDownstreamDemand = false
-  @usableFromInline
-  var isSending = false
-  /// Conduits ended during a delivery stay in `conduits`, so indexes hold, until the delivery ends.
-  @usableFromInline
-  var hasEndedConduits = false
-  /// The next conduit to offer the value being delivered, and the end of that delivery's conduits.
-  @usableFromInline
-  var cursor = 0
-  @usableFromInline
-  var end = 0
-  @usableFromInline
-  var queue: [Event] = []
-  @usableFromInline
-  var queueHead = 0
+  @usableFromInline var hasDownstreamDemand = false
+  @usableFromInline var isSending = false
+  /// The last subscriber (by `id`) the value being delivered is offered to.
+  @usableFromInline var lastID: UInt64 = 0
+  @usableFromInline var queue: [Event] = []
+  @usableFromInline var queueHead = 0
+  /// The subject, for the subscriptions' mirrors; set once by the subject's initializer.
+  @usableFromInline weak var subject: AnyObject?
 
   @inlinable
   init(current: Output?) {
@@ -220,6 +119,72 @@ struct SubjectState<Output, Failure: Error> {
     // As in Combine, a current value subject asks its upstream subscriptions for values as soon as it gets
     // them; a passthrough subject waits for a subscriber's demand.
     hasDownstreamDemand = current != nil
+  }
+
+  /// Adds a subscriber after the others; returns its subscription.
+  @inlinable
+  mutating func append(
+    core: SubjectCore<Output, Failure>,
+    deliver: @escaping (SubjectSignal<Output, Failure>) -> Subscribers.Demand,
+    downstream: Any
+  ) -> SubjectConduit<Output, Failure> {
+    let id = nextID
+    nextID += 1
+    let slot = freeSlots.popLast() ?? slots.count
+    let conduit = SubjectConduit(core: core, slot: slot, id: id)
+    let entry = Entry(
+      id: id,
+      previous: tail,
+      latest: current,
+      deliver: deliver,
+      downstream: downstream,
+      conduit: conduit
+    )
+    if slot < slots.count { slots[slot] = entry } else { slots.append(entry) }
+    if tail >= 0 { slots[tail]!.next = slot } else { head = slot }
+    tail = slot
+    return conduit
+  }
+
+  /// The entry in `slot` if it is still the one with `id`.
+  @inlinable
+  func entry(slot: Int, id: UInt64) -> Entry? {
+    guard slot < slots.count, let entry = slots[slot], entry.id == id else { return nil }
+    return entry
+  }
+
+  /// Unlinks the entry in `slot` and frees the slot; returns the entry, to be released outside the lock.
+  @inlinable
+  mutating func remove(slot: Int) -> Entry {
+    let entry = slots[slot].take()!
+    entry.end()
+    if entry.previous >= 0 { slots[entry.previous]!.next = entry.next } else { head = entry.next }
+    if entry.next >= 0 { slots[entry.next]!.previous = entry.previous } else { tail = entry.previous }
+    if head < 0 {
+      // The last subscriber has left: give the table's memory back.
+      slots = []
+      freeSlots = []
+    } else {
+      freeSlots.append(slot)
+    }
+    return entry
+  }
+
+  /// Ends the subscription in `slot`; returns the entry to release outside the lock, if it left the table now.
+  ///
+  /// A subscriber being delivered to leaves the table when it returns.
+  @inlinable
+  mutating func cancel(slot: Int, id: UInt64) -> Entry? {
+    guard let phase = entry(slot: slot, id: id)?.phase else { return nil }
+    switch phase {
+    case .cancelledWhileBusy:
+      return nil
+    case .busy:
+      slots[slot]!.phase = .cancelledWhileBusy
+      return nil
+    case .live:
+      return remove(slot: slot)
+    }
   }
 
   /// Starts delivering `event`, or queues it behind the delivery in progress.
@@ -233,28 +198,20 @@ struct SubjectState<Output, Failure: Error> {
     return begin(event)
   }
 
-  /// Records what a subscriber asked for after a value, and moves on.
+  /// Records what the subscriber in `slot` asked for after a value, and moves on.
+  ///
+  /// Returns the entry too if it was cancelled meanwhile: it leaves the table, to be released outside the lock.
   @inlinable
-  mutating func delivered(
-    _ unmanaged: Unmanaged<Conduit>,
-    more: Subscribers.Demand,
-    value: Output,
-    cancelled: inout Conduit?
-  ) -> Step {
-    let wasCancelled = unmanaged._withUnsafeGuaranteedRef { conduit -> Bool in
-      guard conduit.phase == .busy else {
-        conduit.phase = .ended
-        return true
-      }
-      conduit.phase = .live
-      if more.rawValue != 0 { conduit.demand += more }
-      return false
+  mutating func delivered(slot: Int, more: Subscribers.Demand, value: Output) -> (Step, Entry?) {
+    let next = slots[slot]!.next
+    var removed: Entry?
+    if slots[slot]!.phase == .cancelledWhileBusy {
+      removed = remove(slot: slot)
+    } else {
+      slots[slot]!.phase = .live
+      if more != .none { slots[slot]!.demand += more }
     }
-    if wasCancelled {
-      hasEndedConduits = true
-      cancelled = unmanaged.takeUnretainedValue()
-    }
-    return offer(value)
+    return (offer(value, from: next), removed)
   }
 
   /// The next event's first step, or `.done` when the queue is empty, which ends the delivering call.
@@ -272,10 +229,6 @@ struct SubjectState<Output, Failure: Error> {
       queueHead = 0
     }
     isSending = false
-    if hasEndedConduits {
-      hasEndedConduits = false
-      conduits.removeAll { $0.phase == .ended }
-    }
     return .done
   }
 
@@ -283,60 +236,56 @@ struct SubjectState<Output, Failure: Error> {
   mutating func begin(_ event: Event) -> Step {
     switch event {
     case .value(let value):
-      cursor = 0
-      end = conduits.count
-      return offer(value)
+      guard head >= 0 else { return next() }
+      lastID = slots[tail]!.id
+      return offer(value, from: head)
     case .completion(let completion):
-      var ending = ContiguousArray<Conduit>()
-      ending.reserveCapacity(conduits.count)
-      for conduit in conduits where conduit.phase == .live {
-        conduit.phase = .ended
-        conduit.latest = nil
-        ending.append(conduit)
+      // No subscriber is busy: events start only between deliveries.
+      var ending = ContiguousArray<Entry>()
+      var slot = head
+      while slot >= 0, let entry = slots[slot] {
+        entry.end()
+        ending.append(entry)
+        slot = entry.next
       }
-      conduits = []
-      hasEndedConduits = false
-      cursor = 0
-      end = 0
+      slots = []
+      freeSlots = []
+      head = -1
+      tail = -1
       return .completion(ending, completion)
-    case .flush(let conduit):
-      cursor = 0
-      end = 0
-      guard conduit.phase == .live, conduit.demand > 0, let value = conduit.latest else { return next() }
-      conduit.latest = nil
-      conduit.demand -= 1
-      conduit.phase = .busy
-      return .value(Unmanaged.passUnretained(conduit), value)
+    case .flush(let slot, let id):
+      guard let entry = entry(slot: slot, id: id), entry.phase == .live, entry.demand > 0,
+        let value = entry.latest
+      else { return next() }
+      slots[slot]!.latest = nil
+      slots[slot]!.demand -= 1
+      slots[slot]!.phase = .busy
+      // The next slot is past the last one, so that only this subscriber gets the value.
+      lastID = id
+      return .value(entry.deliver, slot: slot, value)
     }
   }
 
-  /// Offers `value` to the next conduit with demand; one without demand keeps it if the subject keeps values.
+  /// Offers `value` to the next subscriber with demand, starting at `slot`; one without demand keeps it if the
+  /// subject keeps values.
   @inlinable
-  mutating func offer(_ value: Output) -> Step {
-    while cursor < end {
-      let conduit = conduits[cursor]
-      cursor += 1
-      guard conduit.phase == .live else { continue }
-      guard conduit.demand > 0 else {
-        if current != nil { conduit.latest = value }
+  mutating func offer(_ value: Output, from slot: Int) -> Step {
+    var slot = slot
+    while slot >= 0 {
+      let id = slots[slot]!.id
+      guard id <= lastID else { break }
+      let current = slot
+      slot = slots[current]!.next
+      guard slots[current]!.phase == .live else { continue }
+      guard slots[current]!.demand > 0 else {
+        if self.current != nil { slots[current]!.latest = value }
         continue
       }
-      conduit.demand -= 1
-      if current != nil { conduit.latest = nil }
-      conduit.phase = .busy
-      return .value(Unmanaged.passUnretained(conduit), value)
+      slots[current]!.demand -= 1
+      if self.current != nil { slots[current]!.latest = nil }
+      slots[current]!.phase = .busy
+      return .value(slots[current]!.deliver, slot: current, value)
     }
     return next()
-  }
-
-  /// Removes an ended conduit now, or marks it for removal when the delivery in progress ends.
-  @inlinable
-  mutating func remove(_ conduit: Conduit) -> Conduit? {
-    guard !isSending else {
-      hasEndedConduits = true
-      return nil
-    }
-    guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-    return conduits.remove(at: index)
   }
 }
