@@ -7,9 +7,11 @@ extension Publisher {
   /// drop(untilOutputFrom: other):  -----3-4-|
   /// ```
   ///
-  /// It subscribes to `publisher` before upstream and asks it for one element. Dropped elements use up
+  /// It subscribes to `publisher` before upstream and asks it for one element; once that element arrives, it lets
+  /// go of `publisher`'s subscription without cancelling it, as Combine does. Dropped elements use up
   /// downstream's demand, as in Combine. If `publisher` completes before producing an element, upstream is
-  /// cancelled and the stream completes the same way.
+  /// cancelled and the stream completes the same way; an upstream subscription that arrives after that is still
+  /// asked for the demand downstream requested, as in Combine, but no element reaches downstream any more.
   ///
   /// - Parameter publisher: A publisher to monitor for its first emitted element.
   /// - Returns: A publisher that drops elements from the upstream publisher until the `other` publisher produces
@@ -54,37 +56,78 @@ extension Publishers {
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
+/// What `drop(untilOutputFrom:)` knows of an upstream subscription that arrives after the other publisher ended the
+/// stream.
+private enum DropUntilOutputLateLink {
+  /// The stream has not ended that way.
+  case none
+  /// The other publisher completed before the upstream subscription arrived.
+  case awaitingSubscription
+  /// The upstream subscription arrived afterwards and was asked for the demand requested until then.
+  case subscribed(WeakSubscription)
+}
+
+/// A subscription referred to without being retained, so that keeping it cannot keep alive the subscriber it holds.
+private struct WeakSubscription {
+  private weak var object: AnyObject?
+
+  init(_ subscription: any Subscription) {
+    // Only an instance of a class can be referred to weakly; a value has no identity to cancel later.
+    if type(of: subscription) is AnyClass { object = subscription as AnyObject }
+  }
+
+  /// The subscription, while something else keeps it alive.
+  var subscription: (any Subscription)? { object as? any Subscription }
+}
+
 extension Publishers.DropUntilOutput {
   // SAFETY: all mutable state is in `state`; upstream, the other publisher's subscription and downstream are
-  // called outside the lock.
+  // called, and released, outside the lock.
+  //
+  // Whatever ends the stream (a completion from either publisher, or a cancel) lets go of downstream and of both
+  // subscriptions, so no reference cycle through the other publisher outlives it: the other publisher's subscriber
+  // holds this object, and downstream may lead back to the other publisher.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
     private struct State {
+      /// Downstream, until the stream ends.
+      var downstream: Downstream?
       var link = SubscriptionState.awaitingSubscription
+      /// The other publisher's subscription, until it delivers or completes.
+      ///
+      /// As in Combine, once it has delivered its value it is let go of, not cancelled, and the slot takes a new
+      /// subscription again.
       var trigger = SubscriptionState.awaitingSubscription
       var isTriggered = false
+      /// Demand requested before the upstream subscription arrived.
       var pendingDemand = Subscribers.Demand.none
+      var late = DropUntilOutputLateLink.none
     }
 
-    private let downstream: Downstream
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(downstream: Downstream) {
-      self.downstream = downstream
+      state = Locked(State(downstream: downstream))
     }
 
     var description: String { "DropUntilOutput" }
 
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in
-        guard state.link.subscribe(subscription) else { return nil }
+        if !state.link.subscribe(subscription) {
+          guard case .awaitingSubscription = state.late else { return nil }
+          // As in Combine, a subscription that arrives after the other publisher ended the stream is still asked
+          // for the demand requested until then, and a cancel from downstream still reaches it. It is not
+          // retained: downstream has its completion, and nothing should keep the pipeline alive for it.
+          state.late = .subscribed(WeakSubscription(subscription))
+        }
         defer { state.pendingDemand = .none }
         return state.pendingDemand
       }
@@ -96,32 +139,51 @@ extension Publishers.DropUntilOutput {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let isTriggered = state.withLock { $0.link.isSubscribed && $0.isTriggered }
-      return isTriggered ? downstream.receive(input) : .none
+      let downstream = state.withLock { $0.link.isSubscribed && $0.isTriggered ? $0.downstream : nil }
+      return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let trigger = state.withLock { state -> (any Subscription)?? in
-        guard state.link.terminate() != nil else { return nil }
-        return .some(state.trigger.terminate())
+      let (trigger, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+        guard !state.link.isTerminal else {
+          // The late subscription has ended: there is nothing left to cancel.
+          state.late = .none
+          return (nil, nil)
+        }
+        state.link = .terminal
+        return (state.trigger.terminate(), state.downstream.take())
       }
-      guard let trigger else { return }
       trigger?.cancel()
-      downstream.receive(completion: completion)
+      downstream?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       let upstream = state.withLock { state -> (any Subscription)? in
-        if state.link.isAwaitingSubscription { state.pendingDemand += demand }
-        return state.link.upstream
+        switch (state.link.phase, state.late) {
+        case (.subscribed, _):
+          return state.link.upstream
+        case (.awaitingSubscription, _), (.terminal, .awaitingSubscription):
+          state.pendingDemand += demand
+          return nil
+        case (.terminal, .subscribed(let late)):
+          return late.subscription
+        case (.terminal, .none):
+          return nil
+        }
       }
       upstream?.request(demand)
     }
 
     func cancel() {
-      let (upstream, trigger) = state.withLock { ($0.link.terminate(), $0.trigger.terminate()) }
+      let (upstream, trigger, downstream) = state.withLock { state in
+        var upstream = state.link.terminate()
+        if case .subscribed(let late) = state.late { upstream = late.subscription }
+        state.late = .none
+        return (upstream, state.trigger.terminate(), state.downstream.take())
+      }
       upstream?.cancel()
       trigger?.cancel()
+      _ = downstream
     }
 
     func receiveTrigger(subscription: any Subscription) {
@@ -135,33 +197,56 @@ extension Publishers.DropUntilOutput {
 
     func receiveTrigger() {
       let trigger = state.withLock { state -> (any Subscription)? in
-        guard let trigger = state.trigger.terminate() else { return nil }
+        guard state.trigger.isSubscribed else { return nil }
         state.isTriggered = true
+        let trigger = state.trigger.terminate()
+        state.trigger = .awaitingSubscription
         return trigger
       }
-      trigger?.cancel()
+      // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
+      _ = trigger
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
-      let upstream = state.withLock { state -> (any Subscription)?? in
-        guard state.trigger.terminate() != nil, !state.link.isTerminal else { return nil }
-        return .some(state.link.terminate())
+      let (trigger, upstream, downstream) = state.withLock {
+        state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+        guard state.trigger.isSubscribed else { return (nil, nil, nil) }
+        guard !state.isTriggered else {
+          // A subscription taken after the trigger has ended; the stream goes on.
+          let trigger = state.trigger.terminate()
+          state.trigger = .awaitingSubscription
+          return (trigger, nil, nil)
+        }
+        if state.link.isAwaitingSubscription { state.late = .awaitingSubscription }
+        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
       }
-      guard let upstream else { return }
+      _ = trigger
       upstream?.cancel()
-      downstream.receive(completion: completion)
+      downstream?.receive(completion: completion)
     }
   }
 
   /// Subscribes the inner subscription to the other publisher.
-  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  ///
+  /// As in Combine, it shares the subscription's identifier, description and mirror.
+  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Other.Output
 
     let inner: Inner<Downstream>
-    let combineIdentifier = CombineIdentifier()
+    let combineIdentifier: CombineIdentifier
 
-    var description: String { "DropUntilOutput" }
+    init(inner: Inner<Downstream>) {
+      self.inner = inner
+      combineIdentifier = inner.combineIdentifier
+    }
+
+    var description: String { inner.description }
+
+    var customMirror: Mirror { inner.customMirror }
+
+    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)

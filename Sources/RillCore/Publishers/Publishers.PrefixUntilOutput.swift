@@ -8,8 +8,8 @@ extension Publisher {
   /// ```
   ///
   /// It subscribes to `publisher` before upstream and asks it for one element; that element cancels upstream
-  /// and `publisher` and finishes the stream. If `publisher` completes without an element, upstream simply
-  /// continues.
+  /// and finishes the stream, and `publisher`'s subscription, which owes nothing more, is let go without a
+  /// cancel, as in Combine. If `publisher` completes without an element, upstream simply continues.
   ///
   /// - Parameter publisher: A second publisher.
   /// - Returns: A publisher that republishes elements until the second publisher publishes an element.
@@ -45,73 +45,59 @@ extension Publishers {
   }
 }
 
-/// What the inner subscription does with upstream's subscription.
-private enum PrefixUntilOutputSubscriptionAction {
-  case accept
-  case reject
-  case finishAtOnce
-}
-
 extension Publishers.PrefixUntilOutput {
   // SAFETY: all mutable state is in `state`; upstream, the other publisher's subscription and downstream are
-  // called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  // called, and released, outside the lock.
+  //
+  // Whatever ends the stream (upstream's completion, the other publisher's value, or a cancel) lets go of
+  // downstream and of both subscriptions, so no reference cycle through the other publisher outlives it: the other
+  // publisher's subscriber holds this object, and downstream may lead back to the other publisher.
+  //
+  // As in Combine, neither this subscription nor the subscriber given to the other publisher customises its
+  // description or mirror: a debugger shows the type's name.
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
     private struct State {
+      /// Downstream, until the stream ends.
+      var downstream: Downstream?
       var link = SubscriptionState.awaitingSubscription
+      /// The other publisher's subscription, until it delivers or completes.
       var trigger = SubscriptionState.awaitingSubscription
-      var isTriggeredEarly = false
     }
 
-    private let downstream: Downstream
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(downstream: Downstream) {
-      self.downstream = downstream
+      state = Locked(State(downstream: downstream))
     }
 
-    var description: String { "PrefixUntilOutput" }
-
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      let action = state.withLock { state -> PrefixUntilOutputSubscriptionAction in
-        if state.isTriggeredEarly, state.link.isAwaitingSubscription {
-          state.link = .terminal
-          return .finishAtOnce
-        }
-        return state.link.subscribe(subscription) ? .accept : .reject
-      }
-      switch action {
-      case .accept:
-        downstream.receive(subscription: self)
-      case .reject:
+      let downstream = state.withLock { state in state.link.subscribe(subscription) ? state.downstream : nil }
+      guard let downstream else {
         subscription.cancel()
-      case .finishAtOnce:
-        subscription.cancel()
-        downstream.receive(subscription: self)
-        downstream.receive(completion: .finished)
+        return
       }
+      downstream.receive(subscription: self)
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard state.withLock({ $0.link.upstream }) != nil else { return .none }
-      return downstream.receive(input)
+      let downstream = state.withLock { $0.link.isSubscribed ? $0.downstream : nil }
+      return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let trigger = state.withLock { state -> (any Subscription)?? in
-        guard state.link.terminate() != nil else { return nil }
-        return .some(state.trigger.terminate())
+      let (trigger, downstream, isSubscribed) = state.withLock { state -> ((any Subscription)?, Downstream?, Bool) in
+        guard !state.link.isTerminal else { return (nil, nil, false) }
+        let isSubscribed = state.link.isSubscribed
+        state.link = .terminal
+        return (state.trigger.terminate(), state.downstream.take(), isSubscribed)
       }
-      guard let trigger else { return }
       trigger?.cancel()
-      downstream.receive(completion: completion)
+      // As in Combine, a completion before the subscription ends the stream without reaching downstream, which has
+      // no subscription yet.
+      if isSubscribed { downstream?.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -119,9 +105,12 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func cancel() {
-      let (upstream, trigger) = state.withLock { ($0.link.terminate(), $0.trigger.terminate()) }
+      let (upstream, trigger, downstream) = state.withLock {
+        ($0.link.terminate(), $0.trigger.terminate(), $0.downstream.take())
+      }
       upstream?.cancel()
       trigger?.cancel()
+      _ = downstream
     }
 
     func receiveTrigger(subscription: any Subscription) {
@@ -134,35 +123,47 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receiveTrigger() {
-      let (trigger, upstream) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
-        guard let trigger = state.trigger.terminate() else { return (nil, nil) }
-        if state.link.isAwaitingSubscription {
-          state.isTriggeredEarly = true
-          return (trigger, nil)
-        }
-        return (trigger, state.link.terminate())
+      let (trigger, upstream, downstream, isSubscribed) = state.withLock {
+        state -> ((any Subscription)?, (any Subscription)?, Downstream?, Bool) in
+        guard state.trigger.isSubscribed else { return (nil, nil, nil, false) }
+        let isSubscribed = state.link.isSubscribed
+        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take(), isSubscribed)
       }
-      trigger?.cancel()
-      guard let upstream else { return }
-      upstream.cancel()
+      // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
+      _ = trigger
+      guard let downstream else { return }
+      if isSubscribed {
+        upstream?.cancel()
+      } else {
+        // Upstream has not subscribed yet: Combine finishes downstream at once, and so does Rill, after handing it
+        // its subscription; the upstream subscription that arrives later is cancelled.
+        downstream.receive(subscription: self)
+      }
       downstream.receive(completion: .finished)
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Other.Failure>) {
-      _ = state.withLock { $0.trigger.terminate() }
+      // The other publisher ended without a value: upstream goes on, and its subscription is let go.
+      let trigger = state.withLock { $0.trigger.isSubscribed ? $0.trigger.terminate() : nil }
+      _ = trigger
     }
   }
 
   /// Subscribes the inner subscription to the other publisher.
-  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  ///
+  /// As in Combine, it shares the subscription's identifier.
+  private struct Trigger<Downstream: Subscriber>: Subscriber
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Other.Output
     typealias Failure = Other.Failure
 
     let inner: Inner<Downstream>
-    let combineIdentifier = CombineIdentifier()
+    let combineIdentifier: CombineIdentifier
 
-    var description: String { "PrefixUntilOutput" }
+    init(inner: Inner<Downstream>) {
+      self.inner = inner
+      combineIdentifier = inner.combineIdentifier
+    }
 
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)

@@ -21,7 +21,48 @@ import Testing
     upstream.send(completion: .finished)
     #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
     #expect(other.requestedDemands == [.max(1)])
-    #expect(other.isCancelled)
+    // Issue 15: as in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
+    #expect(!other.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, once the other publisher has delivered, its subscriber takes a new subscription (and
+  /// asks it for one value); a second one while the first is live is cancelled.
+  @Test func theOtherSubscriberTakesANewSubscriptionAfterTheTrigger() throws {
+    let other = SubscriberHolder<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    TransformUpstream().drop(untilOutputFrom: other).subscribe(subscriber)
+    let first = CombiningTestSubscription()
+    let second = CombiningTestSubscription()
+    let third = CombiningTestSubscription()
+    let trigger = try #require(other.subscriber)
+    trigger.receive(subscription: first)
+    trigger.receive(subscription: second)
+    #expect(second.isCancelled)
+    #expect(trigger.receive(0) == .none)
+    trigger.receive(subscription: third)
+    #expect(third.requests == [.max(1)])
+    subscriber.cancel()
+    #expect(third.isCancelled)
+    #expect(first.requests == [.max(1)])
+    #expect(!first.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, the subscriber given to the other publisher shares the subscription's identifier,
+  /// description and (empty) mirror.
+  @Test func theOtherSubscriberLooksLikeTheSubscription() throws {
+    let upstream = SubscriberHolder<Int, TransformTestError>()
+    let other = SubscriberHolder<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
+    let inner = try #require(upstream.rawSubscriber as? any Subscriber)
+    let trigger = try #require(other.rawSubscriber as? any Subscriber)
+    #expect(inner.combineIdentifier == trigger.combineIdentifier)
+    for subscriber in [inner, trigger] {
+      #expect((subscriber as? any CustomStringConvertible)?.description == "DropUntilOutput")
+      #expect(
+        (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput"
+      )
+      #expect((subscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    }
   }
 
   @Test func upstreamFailurePassesAndCancelsTheOther() {
@@ -103,6 +144,59 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription"])
   }
 
+  /// Issue 15: when the other publisher finishes before the upstream has subscribed, a late upstream subscription
+  /// is still asked for the demand requested so far, as in Combine (`DropUntilOutputTests.testLateSubscription` of
+  /// its behaviour suite), while downstream, which already has its completion, hears nothing more; a cancel still
+  /// reaches the subscription, and a second one is cancelled.
+  @Test func lateUpstreamSubscriptionAfterTheOtherFinishedGetsThePendingDemand() throws {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>(
+      initialDemand: .none,
+      onSubscription: { _, subscription in
+        subscription.request(.max(10))
+        subscription.request(.max(4))
+        subscription.request(.none)
+      }
+    )
+    upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.requests == [.max(14)])
+    #expect(!late.isCancelled)
+    let second = CombiningTestSubscription()
+    upstream.sendSubscription(second)
+    #expect(second.isCancelled && second.requests.isEmpty)
+    try #require(upstream.operatorSubscription).cancel()
+    #expect(late.isCancelled)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+  }
+
+  @Test func lateUpstreamEventsAfterTheOtherFinishedAreIgnored() {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+    upstream.sendSubscription(CombiningTestSubscription())
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+  }
+
+  /// Issue 15: a completion from upstream before its subscription reaches downstream, which has its subscription
+  /// already, as in Combine, and ends the stream: the other publisher is cancelled and a later subscription too.
+  @Test func upstreamCompletionBeforeItsSubscriptionEndsTheStream() throws {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let other = TransformUpstream()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    #expect(other.isCancelled)
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.isCancelled && late.requests.isEmpty)
+  }
+
   @Test func isEquatable() {
     let publisher = Publishers.DropUntilOutput(upstream: Just(1), other: Just(2))
     #expect(publisher == Publishers.DropUntilOutput(upstream: Just(1), other: Just(2)))
@@ -121,6 +215,74 @@ import Testing
       upstream.send(completion: .finished)
     }
     #expect(weakSubscriber == nil)
+  }
+
+  /// Issue 15: whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
+  /// downstream that leads back to the other publisher is not kept alive by it (the leak that reverted 424ae8e).
+  @Test func pipelineIsFreedAfterTheTriggerAndUpstreamsCompletion() {
+    expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
+      other.send(0)
+      upstream.send(1)
+      upstream.send(completion: .finished)
+      #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+      #expect(!other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterUpstreamFailsBeforeTheTrigger() {
+    expectUntilOutputPipelineFreed(.drop) { upstream, _, subscriber in
+      upstream.send(completion: .failure(.upstream))
+      #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    }
+  }
+
+  @Test func pipelineIsFreedAfterTheOtherPublisherFails() {
+    expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
+      other.send(completion: .failure(.thrown))
+      #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
+      #expect(upstream.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterCancelAfterTheTrigger() {
+    expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
+      other.send(0)
+      subscriber.cancel()
+      #expect(upstream.isCancelled)
+      #expect(!other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterCancelBeforeTheTrigger() {
+    expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
+      subscriber.cancel()
+      #expect(upstream.isCancelled && other.isCancelled)
+    }
+  }
+
+  /// Issue 15: the upstream subscription that arrives after the other publisher finished is asked for demand but
+  /// not retained, so an upstream that keeps it (and the operator's subscriber with it) frees the pipeline.
+  @Test func pipelineIsFreedWhenUpstreamSubscribesAfterTheOtherFinished() {
+    weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
+    weak var weakUpstream: TransformUpstream?
+    weak var weakUpstreamSubscription: TestSubscription?
+    do {
+      let upstream = TransformUpstream()
+      let subscriber = TestSubscriber<Int, TransformTestError>(
+        initialDemand: .max(3),
+        onCompletion: { _, _ in withExtendedLifetime(upstream) {} }
+      )
+      upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+      #expect(upstream.requestedDemands == [.max(3)])
+      #expect(!upstream.isCancelled)
+      weakSubscriber = subscriber
+      weakUpstream = upstream
+      weakUpstreamSubscription = upstream.subscriptions.first
+    }
+    #expect(weakSubscriber == nil)
+    #expect(weakUpstream == nil)
+    #expect(weakUpstreamSubscription == nil)
   }
 
   @Test func docMarble() {

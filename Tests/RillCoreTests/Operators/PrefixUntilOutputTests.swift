@@ -21,7 +21,58 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
     #expect(upstream.isCancelled)
     #expect(other.requestedDemands == [.max(1)])
+    // Issue 15: as in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
+    #expect(!other.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, an upstream completion before the upstream subscription cancels the other publisher
+  /// and reaches nobody; a subscription after it is cancelled.
+  @Test func completionBeforeTheSubscriptionCancelsTheOther() throws {
+    let upstream = SubscriberHolder<Int, TransformTestError>()
+    let other = TestPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
+    try #require(upstream.subscriber).receive(completion: .finished)
     #expect(other.isCancelled)
+    #expect(subscriber.eventDescriptions == [])
+    let late = CombiningTestSubscription()
+    try #require(upstream.subscriber).receive(subscription: late)
+    #expect(late.isCancelled)
+  }
+
+  /// Issue 15: as in Combine, a value from the other publisher before upstream's subscription finishes downstream
+  /// at once (Rill hands it the subscription first) and lets go of the other publisher without a cancel; the
+  /// upstream subscription that arrives afterwards is cancelled.
+  @Test func otherValueBeforeTheUpstreamSubscriptionFinishesAtOnce() throws {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let other = TestPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
+    #expect(subscriber.eventDescriptions == [])
+    other.send("stop")
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    #expect(!other.isCancelled)
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.isCancelled && late.requests.isEmpty)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+  }
+
+  /// Issue 15: as in Combine, the operator's subscribers do not customise their description or mirror, and the one
+  /// given to the other publisher shares the subscription's identifier.
+  @Test func subscribersKeepTheDefaultDescriptionAndShareAnIdentifier() throws {
+    let upstream = SubscriberHolder<Int, TransformTestError>()
+    let other = SubscriberHolder<String, Never>()
+    upstream.prefix(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
+    let inner = try #require(upstream.rawSubscriber as? any Subscriber)
+    let trigger = try #require(other.rawSubscriber as? any Subscriber)
+    #expect(inner.combineIdentifier == trigger.combineIdentifier)
+    for subscriber in [inner, trigger] {
+      #expect(!(subscriber is any CustomStringConvertible))
+      #expect(!(subscriber is any CustomReflectable))
+      #expect(!(subscriber is any CustomPlaygroundDisplayConvertible))
+    }
+    #expect(String(describing: inner).contains("PrefixUntilOutput"))
   }
 
   /// Combine forwards a request for `.none` upstream as it is.
@@ -102,6 +153,51 @@ import Testing
     }
     #expect(weakSubscriber == nil)
     #expect(weakSubscription == nil)
+  }
+
+  /// Issue 15: whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
+  /// downstream that leads back to the other publisher is not kept alive by it (the leak that reverted 424ae8e).
+  @Test func pipelineIsFreedAfterTheTrigger() {
+    expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
+      upstream.send(1)
+      other.send(0)
+      #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+      #expect(upstream.isCancelled)
+      #expect(!other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterUpstreamCompletes() {
+    expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
+      upstream.send(completion: .finished)
+      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+      #expect(other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterTheOtherFinishesAndUpstreamFails() {
+    expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
+      other.send(completion: .finished)
+      upstream.send(completion: .failure(.upstream))
+      #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+      #expect(!other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterCancel() {
+    expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
+      subscriber.cancel()
+      #expect(upstream.isCancelled && other.isCancelled)
+    }
+  }
+
+  @Test func pipelineIsFreedAfterCancelOnceTheOtherFinished() {
+    expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
+      other.send(completion: .failure(.thrown))
+      subscriber.cancel()
+      #expect(upstream.isCancelled)
+      #expect(!other.isCancelled)
+    }
   }
 
   @Test func docMarble() {
