@@ -22,9 +22,6 @@ struct DownstreamHold<Downstream> {
     return ended.flatMap { $0 as? Downstream }
   }
 
-  /// Whether the subscription has not ended yet.
-  var isHeld: Bool { held != nil }
-
   /// Stops keeping the subscriber alive, once the subscription ended.
   ///
   /// Returns the subscriber that was held, for the caller to drop after unlocking: a subscriber's deinit is the

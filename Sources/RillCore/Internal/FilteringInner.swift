@@ -39,7 +39,8 @@ struct FilteringTraits<Memory> {
   /// The traits of the operators that Combine builds as plain pass-throughs: every element and every failure of the
   /// step goes through, an early cancel does nothing, and the mirror has no children.
   static var passThrough: FilteringTraits {
-    FilteringTraits(forwardsEveryElement: true, forwardsEveryFailure: true, earlyCancelEndsLink: false) { _, _, _ in []
+    FilteringTraits(forwardsEveryElement: true, forwardsEveryFailure: true, earlyCancelEndsLink: false) { _, _, _ in
+      []
     }
   }
 }
