@@ -7,7 +7,7 @@ extension Collection where Element: Publisher {
   /// ```
   ///
   /// The publishers are taken in the collection's order, in batches of `size` (the last one may be smaller). Each
-  /// batch is zipped with ``Swift/Collection/zip()``: it publishes arrays with one value of each of its publishers,
+  /// batch is zipped with `Collection.zip()`: it publishes arrays with one value of each of its publishers,
   /// in the batch's order, and ends when zip does. The next batch is subscribed only once the one before has
   /// finished; a failure ends everything at once. An empty collection finishes without a value.
   ///

@@ -32,7 +32,7 @@ extension Publisher {
   /// combineLatest(with: a, b).map { $0.joined() }:  ----'1ax'--'1ay'-'2ay'-----|
   /// ```
   ///
-  /// See ``RillCore/Publisher/combineLatest(with:)-(Others)`` for when an array is published and when the stream ends.
+  /// See `combineLatest(with:)` for when an array is published and when the stream ends.
   ///
   /// - Parameter others: The publishers to combine with this one.
   /// - Returns: A publisher of arrays with the latest value of each publisher.
@@ -51,7 +51,7 @@ extension Collection where Element: Publisher {
   /// combineLatest().map { $0.joined() }:  --'1x'--'2x'-'2y'-----|
   /// ```
   ///
-  /// See ``RillCore/Publisher/combineLatest(with:)-(Others)`` for when an array is published and when the stream
+  /// See `combineLatest(with:)` for when an array is published and when the stream
   /// ends. An empty collection publishes one empty array, then finishes.
   ///
   /// - Returns: A publisher of arrays with the latest value of each publisher.

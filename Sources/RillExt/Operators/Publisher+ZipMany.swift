@@ -32,7 +32,7 @@ extension Publisher {
   /// zip(with: a, b).map { $0.joined() }:  ---'1ax'---'2by'-|
   /// ```
   ///
-  /// See ``RillCore/Publisher/zip(with:)-(Others)`` for how the values are put together and when the stream ends.
+  /// See `zip(with:)` for how the values are put together and when the stream ends.
   ///
   /// - Parameter others: The publishers to zip with this one.
   /// - Returns: A publisher of arrays with one value of each publisher.
@@ -51,7 +51,7 @@ extension Collection where Element: Publisher {
   /// zip().map { $0.joined() }:  --'1x'--'2y'---|
   /// ```
   ///
-  /// See ``RillCore/Publisher/zip(with:)-(Others)`` for when the stream ends. An empty collection publishes one empty
+  /// See `zip(with:)` for when the stream ends. An empty collection publishes one empty
   /// array, then finishes.
   ///
   /// - Returns: A publisher of arrays with one value of each publisher.
