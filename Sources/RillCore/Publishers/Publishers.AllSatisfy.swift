@@ -69,7 +69,7 @@ extension Publishers {
         mapFailure: { $0 },
         satisfies: { .success(predicate($0)) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -101,7 +101,7 @@ extension Publishers {
         mapFailure: { $0 },
         satisfies: { input in Result { try predicate(input) } }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -52,7 +52,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-      upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
     }
   }
 }

@@ -99,7 +99,7 @@ extension Publishers {
         receiveOutput: receiveOutput,
         receiveCompletion: receiveCompletion
       )
-      upstream.receive(subscriber: inner)
+      upstream.subscribe(inner)
     }
   }
 }

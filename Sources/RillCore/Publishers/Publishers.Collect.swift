@@ -54,8 +54,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(
-        subscriber: ReducingSubscription(rule: CollectRule<Upstream.Output, Failure>(), downstream: subscriber)
+      upstream.subscribe(
+        ReducingSubscription(rule: CollectRule<Upstream.Output, Failure>(), downstream: subscriber)
       )
     }
   }
@@ -80,7 +80,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+      upstream.subscribe(Inner(downstream: subscriber, count: count))
     }
   }
 }

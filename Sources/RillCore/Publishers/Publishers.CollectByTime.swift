@@ -61,7 +61,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(subscriber: Inner(downstream: subscriber, strategy: strategy, options: options))
+      upstream.subscribe(Inner(downstream: subscriber, strategy: strategy, options: options))
     }
   }
 }

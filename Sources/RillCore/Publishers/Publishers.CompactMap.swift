@@ -50,7 +50,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
   }
 
@@ -76,8 +76,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let transform = self.transform
-      upstream.receive(
-        subscriber: FilteringInner("TryCompactMap", downstream: subscriber, memory: (), convertFailure: { $0 }) {
+      upstream.subscribe(
+        FilteringInner("TryCompactMap", downstream: subscriber, memory: (), convertFailure: { $0 }) {
           _,
           input in
           do { return try transform(input).map { .send($0) } ?? .drop } catch { return .fail(error) }

@@ -138,7 +138,7 @@ extension Publishers {
         mapFailure: { $0 },
         areInIncreasingOrder: { .success(areInIncreasingOrder($0, $1)) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -172,7 +172,7 @@ extension Publishers {
         mapFailure: { $0 },
         areInIncreasingOrder: { lhs, rhs in Result { try areInIncreasingOrder(lhs, rhs) } }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

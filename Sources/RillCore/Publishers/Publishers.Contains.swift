@@ -83,7 +83,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success($0 == output) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -114,7 +114,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -146,7 +146,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

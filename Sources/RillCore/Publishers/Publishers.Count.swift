@@ -31,8 +31,8 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, S.Input == Int {
-      upstream.receive(
-        subscriber: ReducingSubscription(rule: CountRule<Upstream.Output, Failure>(), downstream: subscriber)
+      upstream.subscribe(
+        ReducingSubscription(rule: CountRule<Upstream.Output, Failure>(), downstream: subscriber)
       )
     }
   }

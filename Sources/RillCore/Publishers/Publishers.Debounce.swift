@@ -57,7 +57,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, publisher: self))
+      upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
   }
 }

@@ -75,8 +75,8 @@ extension Publishers {
       let interval = self.interval
       let tolerance = self.tolerance
       let options = self.options
-      upstream.receive(
-        subscriber: ScheduledDeliveryInner(downstream: subscriber, kind: DelayDelivery.self) { action in
+      upstream.subscribe(
+        ScheduledDeliveryInner(downstream: subscriber, kind: DelayDelivery.self) { action in
           scheduler.schedule(
             after: scheduler.now.advanced(by: interval),
             tolerance: tolerance,

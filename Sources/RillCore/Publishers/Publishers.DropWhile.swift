@@ -56,8 +56,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "DropWhile",
           downstream: subscriber,
           memory: true,
@@ -96,8 +96,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "TryDropWhile",
           downstream: subscriber,
           memory: true,

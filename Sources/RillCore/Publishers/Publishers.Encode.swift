@@ -61,8 +61,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let encoder = self.encoder
-      upstream.receive(
-        subscriber: CodingInner<Upstream, S>(downstream: subscriber, name: "Encode") { try encoder.encode($0) }
+      upstream.subscribe(
+        CodingInner<Upstream, S>(downstream: subscriber, name: "Encode") { try encoder.encode($0) }
       )
     }
   }
@@ -89,8 +89,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let decoder = self.decoder
-      upstream.receive(
-        subscriber: CodingInner<Upstream, S>(downstream: subscriber, name: "Decode") {
+      upstream.subscribe(
+        CodingInner<Upstream, S>(downstream: subscriber, name: "Decode") {
           try decoder.decode(Output.self, from: $0)
         }
       )

@@ -55,7 +55,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
     }
   }
 }
@@ -81,8 +81,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let isIncluded = self.isIncluded
-      upstream.receive(
-        subscriber: FilteringInner("TryFilter", downstream: subscriber, memory: (), convertFailure: { $0 }) {
+      upstream.subscribe(
+        FilteringInner("TryFilter", downstream: subscriber, memory: (), convertFailure: { $0 }) {
           _,
           input in
           do { return try isIncluded(input) ? .send(input) : .drop } catch { return .fail(error) }

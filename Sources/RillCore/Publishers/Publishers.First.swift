@@ -72,7 +72,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { _ in .success(true) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -105,7 +105,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -138,7 +138,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

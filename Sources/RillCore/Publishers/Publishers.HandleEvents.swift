@@ -89,7 +89,7 @@ extension Publishers {
         receiveCancel: receiveCancel,
         receiveRequest: receiveRequest
       )
-      upstream.receive(subscriber: Inner(events: events, downstream: subscriber))
+      upstream.subscribe(Inner(events: events, downstream: subscriber))
     }
   }
 }

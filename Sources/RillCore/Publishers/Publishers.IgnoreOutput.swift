@@ -33,7 +33,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      upstream.subscribe(Inner(downstream: subscriber))
     }
   }
 }

@@ -73,7 +73,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { _ in .success(true) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -107,7 +107,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { .success(predicate($0)) }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -141,7 +141,7 @@ extension Publishers {
         mapFailure: { $0 },
         matches: { input in Result { try predicate(input) } }
       )
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -67,7 +67,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
   }
 }
@@ -92,8 +92,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let transform = self.transform
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "TryMap",
           downstream: subscriber,
           memory: (),

@@ -39,7 +39,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
   }
 }

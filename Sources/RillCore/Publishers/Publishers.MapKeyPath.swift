@@ -98,8 +98,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-      upstream.receive(
-        subscriber: MapKeyPathInner(name: "ValueForKeys", downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
+      upstream.subscribe(
+        MapKeyPathInner(name: "ValueForKeys", downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
         }
       )
@@ -138,8 +138,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-      upstream.receive(
-        subscriber: MapKeyPathInner(
+      upstream.subscribe(
+        MapKeyPathInner(
           name: "ValueForKeys",
           downstream: subscriber,
           keyPaths: [keyPath0, keyPath1, keyPath2]

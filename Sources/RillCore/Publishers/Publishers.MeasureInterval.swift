@@ -44,7 +44,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
-      upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler))
+      upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
     }
   }
 }

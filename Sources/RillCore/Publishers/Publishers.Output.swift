@@ -67,8 +67,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let (lower, last) = (range.lowerBound, range.upperBound - 1)
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "Output",
           downstream: subscriber,
           memory: 0,

@@ -55,8 +55,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
-      upstream.receive(
-        subscriber: FilteringInner("PrefixWhile", downstream: subscriber, memory: (), convertFailure: { $0 }) {
+      upstream.subscribe(
+        FilteringInner("PrefixWhile", downstream: subscriber, memory: (), convertFailure: { $0 }) {
           _,
           input in
           predicate(input) ? .send(input) : .finish
@@ -87,8 +87,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
-      upstream.receive(
-        subscriber: FilteringInner("TryPrefixWhile", downstream: subscriber, memory: (), convertFailure: { $0 }) {
+      upstream.subscribe(
+        FilteringInner("TryPrefixWhile", downstream: subscriber, memory: (), convertFailure: { $0 }) {
           _,
           input in
           do { return try predicate(input) ? .send(input) : .finish } catch { return .fail(error) }

@@ -57,7 +57,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, stream: stream))
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
     }
   }
 }

@@ -49,8 +49,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let scheduler = self.scheduler
       let options = self.options
-      upstream.receive(
-        subscriber: ScheduledDeliveryInner(
+      upstream.subscribe(
+        ScheduledDeliveryInner(
           downstream: subscriber,
           kind: ReceiveOnDelivery.self,
           schedule: { action in scheduler.schedule(options: options, action) },

@@ -75,7 +75,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let rule = ReduceRule<Upstream.Output, Output, Failure>(initial: initial, next: nextPartialResult)
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 
@@ -110,7 +110,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let rule = TryReduceRule<Upstream.Output, Output, Upstream.Failure>(initial: initial, next: nextPartialResult)
-      upstream.receive(subscriber: ReducingSubscription(rule: rule, downstream: subscriber))
+      upstream.subscribe(ReducingSubscription(rule: rule, downstream: subscriber))
     }
   }
 }

@@ -74,8 +74,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let isDuplicate = predicate
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "RemoveDuplicates",
           downstream: subscriber,
           memory: Output?.none,
@@ -114,8 +114,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let isDuplicate = predicate
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "TryRemoveDuplicates",
           downstream: subscriber,
           memory: Output?.none,

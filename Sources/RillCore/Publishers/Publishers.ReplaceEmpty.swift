@@ -37,7 +37,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
   }
 }

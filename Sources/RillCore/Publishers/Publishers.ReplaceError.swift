@@ -36,7 +36,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Never {
-      upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
   }
 }

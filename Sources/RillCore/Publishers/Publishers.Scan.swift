@@ -76,7 +76,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, initialResult: initialResult, next: nextPartialResult))
+      upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult, next: nextPartialResult))
     }
   }
 }
@@ -111,8 +111,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let next = nextPartialResult
-      upstream.receive(
-        subscriber: FilteringInner(
+      upstream.subscribe(
+        FilteringInner(
           "TryScan",
           downstream: subscriber,
           memory: initialResult,

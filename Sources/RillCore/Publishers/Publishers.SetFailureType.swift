@@ -30,7 +30,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      upstream.subscribe(Inner(downstream: subscriber))
     }
 
     /// Changes the failure type again, without adding another stage.

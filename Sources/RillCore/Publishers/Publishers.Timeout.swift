@@ -73,7 +73,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      upstream.receive(subscriber: Inner(downstream: subscriber, publisher: self))
+      upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
   }
 }

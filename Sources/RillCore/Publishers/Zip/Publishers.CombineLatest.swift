@@ -200,8 +200,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let engine = ZipSubscription<ZipBuffers2<A.Output, B.Output>, S>.start(subscriber, mode: .combineLatest, count: 2)
-      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
-      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
+      a.subscribe(engine.child(0) { $0.a.append($1) })
+      b.subscribe(engine.child(1) { $0.b.append($1) })
     }
   }
 }
@@ -262,9 +262,9 @@ extension Publishers {
         mode: .combineLatest,
         count: 3
       )
-      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
-      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
-      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
+      a.subscribe(engine.child(0) { $0.a.append($1) })
+      b.subscribe(engine.child(1) { $0.b.append($1) })
+      c.subscribe(engine.child(2) { $0.c.append($1) })
     }
   }
 }
@@ -331,10 +331,10 @@ extension Publishers {
         mode: .combineLatest,
         count: 4
       )
-      a.receive(subscriber: engine.child(0) { $0.a.append($1) })
-      b.receive(subscriber: engine.child(1) { $0.b.append($1) })
-      c.receive(subscriber: engine.child(2) { $0.c.append($1) })
-      d.receive(subscriber: engine.child(3) { $0.d.append($1) })
+      a.subscribe(engine.child(0) { $0.a.append($1) })
+      b.subscribe(engine.child(1) { $0.b.append($1) })
+      c.subscribe(engine.child(2) { $0.c.append($1) })
+      d.subscribe(engine.child(3) { $0.d.append($1) })
     }
   }
 }
