@@ -57,8 +57,11 @@ extension Publishers.Retry {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
+    /// As in Combine, the only phases are "running" (`downstream` set) and "ended": between a failure and the
+    /// next subscription, and before the first one, upstream's values and completions are taken as usual.
     struct State {
-      var link = SubscriptionState.awaitingSubscription
+      /// The current upstream subscription; `nil` before the first one and between a failure and the next one.
+      var upstream: (any Subscription)?
       /// `nil` once downstream has completed or cancelled.
       var downstream: Downstream?
       var hasSentSubscription = false
@@ -95,10 +98,11 @@ extension Publishers.Retry {
 
     func receive(subscription: any Subscription) {
       let action = state.withLock { state -> (Downstream?, Subscribers.Demand)? in
-        guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
+        guard state.downstream != nil, state.upstream == nil else { return nil }
+        state.upstream = subscription
         if state.hasSentSubscription { return (nil, state.demand) }
         state.hasSentSubscription = true
-        return (state.downstream, .none)
+        return (state.downstream, state.demand)
       }
       guard let (downstream, demand) = action else {
         subscription.cancel()
@@ -110,9 +114,12 @@ extension Publishers.Retry {
 
     /// As in Combine, the demand downstream returns is requested from upstream's subscription rather than
     /// returned.
+    ///
+    /// A value that arrives while no subscription is held (as a resubscribed publisher may send before
+    /// handing over its subscription) is delivered like any other; one beyond the outstanding demand is not.
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let downstream = state.withLock { state -> Downstream? in
-        guard state.link.isSubscribed else { return nil }
+        guard state.downstream != nil, state.demand > 0 else { return nil }
         state.demand -= 1
         return state.downstream
       }
@@ -122,18 +129,20 @@ extension Publishers.Retry {
       let upstream = state.withLock { state -> (any Subscription)? in
         guard state.downstream != nil else { return nil }
         state.demand += more
-        return state.link.upstream
+        return state.upstream
       }
       upstream?.request(more)
       return .none
     }
 
+    /// As in Combine, a completion counts whenever downstream is still running, also before the first
+    /// subscription and between a failure and the next subscription.
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let action = state.withLock { state -> CompletionAction in
-        guard state.link.isSubscribed, let downstream = state.downstream else { return .ignore }
+        guard let downstream = state.downstream else { return .ignore }
         if case .failure = completion, state.remaining.map({ $0 > 0 }) ?? true {
           state.remaining = state.remaining.map { $0 - 1 }
-          state.link = .awaitingSubscription
+          state.upstream = nil
           if state.isResubscribing {
             state.needsResubscribe = true
             return .ignore
@@ -141,7 +150,7 @@ extension Publishers.Retry {
           state.isResubscribing = true
           return .resubscribe
         }
-        _ = state.link.terminate()
+        state.upstream = nil
         state.downstream = nil
         return .complete(downstream)
       }
@@ -168,15 +177,18 @@ extension Publishers.Retry {
       let upstream = state.withLock { state -> (any Subscription)? in
         guard state.downstream != nil else { return nil }
         state.demand += demand
-        return state.link.upstream
+        return state.upstream
       }
       upstream?.request(demand)
     }
 
     func cancel() {
       let (upstream, downstream) = state.withLock { state in
-        defer { state.downstream = nil }
-        return (state.link.terminate(), state.downstream)
+        defer {
+          state.downstream = nil
+          state.upstream = nil
+        }
+        return (state.downstream == nil ? nil : state.upstream, state.downstream)
       }
       upstream?.cancel()
       _ = downstream

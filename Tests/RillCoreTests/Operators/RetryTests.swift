@@ -175,4 +175,28 @@ import Testing
     upstream.complete(.failure(OpsMiscError(1)))
     #expect(upstream.requests == [.max(7)])
   }
+
+  /// Issue 15: as in Combine, a value the resubscribed upstream sends before its subscription is delivered, and
+  /// the subscription is then asked for the demand outstanding.
+  @Test func valueBeforeTheResubscriptionIsDelivered() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3)) { _ in .max(2) }
+    upstream.retry(1).subscribe(recorder)
+    #expect(upstream.requests == [.max(3)])
+    upstream.prepareSubscription = { _ in _ = upstream.send(1) }
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.requests == [.max(4)])
+  }
+
+  /// Issue 15: as in Combine, a completion before the subscription is passed on; a value is not, as there is no
+  /// demand for it.
+  @Test func completionBeforeSubscriptionIsPassedOn() throws {
+    let holder = SubscriberHolder<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    holder.retry(3).subscribe(recorder)
+    #expect(try #require(holder.subscriber).receive(7) == .none)
+    try #require(holder.subscriber).receive(completion: .finished)
+    #expect(recorder.events == [.finished])
+  }
 }
