@@ -66,6 +66,8 @@ import Testing
     #expect(pipe.upstream.isCancelled)
   }
 
+  /// Issue 15: as in Combine, the child stays current after the upstream fails: a value it still sends reaches
+  /// downstream while there is demand, and its completions are ignored.
   @Test func upstreamFailureFailsAndCancelsTheChild() {
     let pipe = Pipeline()
     pipe.switchTo(0)
@@ -73,7 +75,10 @@ import Testing
     #expect(pipe.recorder.completion == .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     pipe.children[0].send("late")
-    #expect(pipe.recorder.values.isEmpty)
+    pipe.children[0].send(completion: .finished)
+    pipe.children[0].send(completion: .failure(.other))
+    #expect(pipe.recorder.values == ["late"])
+    #expect(pipe.recorder.completions == [.failure(.boom)])
   }
 
   @Test func requestsUnlimitedUpstreamAndForwardsDemandToTheChild() {
@@ -251,5 +256,65 @@ import Testing
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }
       #expect(mine == mine.sorted())
     }
+  }
+
+  /// Issue 15: as in Combine, the upstream's finish counts before its subscription.
+  @Test func upstreamFinishBeforeSubscriptionFinishes() throws {
+    let outer = SubscriberHolder<Child, CombiningError>()
+    let recorder = CombiningRecorder<String, CombiningError>()
+    outer.switchToLatest().subscribe(recorder)
+    try #require(outer.subscriber).receive(completion: .finished)
+    #expect(recorder.completions == [.finished])
+  }
+
+  /// Issue 15: as in Combine, each completion of the upstream is passed on.
+  @Test func everyUpstreamCompletionIsPassedOn() {
+    let pipe = Pipeline(demand: .none)
+    pipe.upstream.send(completion: .finished)
+    pipe.upstream.send(completion: .failure(.boom))
+    pipe.upstream.send(completion: .finished)
+    #expect(pipe.recorder.completions == [.finished, .failure(.boom), .finished])
+  }
+
+  /// Issue 15: as in Combine, a child that hands over its subscription after the upstream failed is asked for the
+  /// outstanding demand, and a value it sends before its subscription returns downstream's demand to it.
+  @Test func lateChildSubscriptionAfterUpstreamFailureIsAskedForDemand() throws {
+    let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
+    let child = SubscriberHolder<String, CombiningError>()
+    let recorder = CombiningRecorder<String, CombiningError>(demand: .unlimited) { _ in .max(42) }
+    outer.switchToLatest().subscribe(recorder)
+    outer.send(child)
+    #expect(try #require(child.subscriber).receive("a") == .max(42))
+    outer.send(completion: .failure(.boom))
+    let late = CombiningTestSubscription()
+    try #require(child.subscriber).receive(subscription: late)
+    #expect(late.requests == [.unlimited])
+    #expect(!late.isCancelled)
+    #expect(recorder.values == ["a"])
+    #expect(recorder.completions == [.failure(.boom)])
+  }
+
+  /// Issue 15: as in Combine, a child that has finished stays current until the next one: a subscription it hands
+  /// over afterwards is kept, and the finished child's subscription is let go.
+  @Test func finishedChildsLateSubscriptionIsKept() throws {
+    let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
+    let child = SubscriberHolder<String, CombiningError>()
+    let recorder = CombiningRecorder<String, CombiningError>(demand: .none)
+    outer.switchToLatest().subscribe(recorder)
+    outer.send(child)
+    weak var weakFirst: CombiningTestSubscription?
+    do {
+      let first = CombiningTestSubscription()
+      weakFirst = first
+      try #require(child.subscriber).receive(subscription: first)
+      try #require(child.subscriber).receive(completion: .finished)
+      #expect(first.requests.isEmpty)
+      #expect(!first.isCancelled)
+    }
+    #expect(weakFirst == nil)
+    let late = CombiningTestSubscription()
+    try #require(child.subscriber).receive(subscription: late)
+    #expect(!late.isCancelled)
+    #expect(late.requests.isEmpty)
   }
 }

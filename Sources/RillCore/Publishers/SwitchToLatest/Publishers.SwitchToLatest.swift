@@ -155,21 +155,13 @@ extension Publishers.SwitchToLatest {
       }
     }
 
+    /// As in Combine, the demand downstream returns for a value it was handed directly goes back to the child
+    /// that sent it.
     fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
-      let (step, child) = machine.withLock { $0.childValue(index, value) }
-      guard case .deliver(let value) = step else { return .none }
+      guard case .deliver(let value) = machine.withLock({ $0.childValue(index, value) }) else { return .none }
       let additional = downstream.receive(value)
-      let (next, forwardTo) = machine.withLock { $0.delivered(additional) }
-      var returning = Subscribers.Demand.none
-      if let forwardTo {
-        if forwardTo.combineIdentifier == child?.combineIdentifier {
-          returning = additional
-        } else {
-          forwardTo.request(additional)
-        }
-      }
-      drain(next)
-      return returning
+      drain(machine.withLock { $0.delivered(additional, forwarding: false) }.0)
+      return additional
     }
 
     fileprivate func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
@@ -189,12 +181,12 @@ extension Publishers.SwitchToLatest {
         switch step {
         case .deliver(let value):
           let additional = downstream.receive(value)
-          let (next, forwardTo) = machine.withLock { $0.delivered(additional) }
+          let (next, forwardTo) = machine.withLock { $0.delivered(additional, forwarding: true) }
           forwardTo?.request(additional)
           step = next
         case .complete(let completion):
           downstream.receive(completion: completion)
-          return
+          step = machine.withLock { $0.completed() }
         case .idle:
           return
         }

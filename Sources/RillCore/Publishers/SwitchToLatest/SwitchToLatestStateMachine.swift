@@ -4,6 +4,12 @@
 ///
 /// Downstream is called by one thread at a time: an event that arrives while another thread delivers is queued
 /// and the delivering thread (the drainer) sends it; values of a child that has been replaced are dropped.
+///
+/// Its rules are Combine's. Only downstream's cancel silences it. A completion does not: each completion of the
+/// upstream is passed on (a finish once no child is current or awaited), and the current child stays current after
+/// the upstream fails, so its values still reach downstream while there is demand, and a subscription it hands over
+/// late is asked for the outstanding demand. A child that has finished stays current until the next one, so a
+/// subscription it hands over afterwards is kept.
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   private enum Event {
     case value(Value)
@@ -11,13 +17,22 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   private var upstream = SubscriptionState.awaitingSubscription
+  /// Set once the upstream has completed: it sends no more children.
   private var isUpstreamFinished = false
-  private var current: (index: Int, subscription: (any Subscription)?)?
+  /// The index of the latest child, once there is one.
+  private var currentIndex: Int?
+  /// The latest child's subscription, while it has one and has not completed.
+  private var currentSubscription: (any Subscription)?
+  /// Whether the latest child has not yet handed over its subscription.
+  private var isAwaitingChildSubscription = false
   private var nextIndex = 0
   private var demand = Subscribers.Demand.none
   private var isDelivering = false
   private var queue: [Event] = []
-  private var isTerminated = false
+  /// Set once a completion has been sent for a child's finish or failure or for the upstream's failure.
+  private var hasSentCompletion = false
+  /// Set by downstream's cancel or a child's failure: nothing more reaches downstream from a child.
+  private var isCancelled = false
 
   init() {}
 
@@ -27,17 +42,18 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscriptionAction {
-    guard !isTerminated, upstream.subscribe(subscription) else { return .cancel(subscription) }
+    guard !isCancelled, upstream.subscribe(subscription) else { return .cancel(subscription) }
     return .requestUnlimited(subscription)
   }
 
   /// Makes a new child current; returns its index and the previous child's subscription to cancel.
   mutating func upstreamValue() -> (index: Int, cancelling: (any Subscription)?)? {
-    guard !isTerminated, upstream.isSubscribed else { return nil }
-    let previous = current?.subscription
+    guard !isCancelled, !isUpstreamFinished else { return nil }
+    let previous = currentSubscription.take()
     let index = nextIndex
     nextIndex += 1
-    current = (index, nil)
+    currentIndex = index
+    isAwaitingChildSubscription = true
     return (index, previous)
   }
 
@@ -48,16 +64,17 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, upstream.terminate() != nil else { return .none }
+    _ = upstream.terminate()
     isUpstreamFinished = true
+    guard !isCancelled else { return .none }
     switch completion {
     case .finished:
-      guard current == nil else { return .none }
-      return complete(.finished, cancelling: nil)
+      guard !isAwaitingChildSubscription, currentSubscription == nil else { return .none }
+      hasSentCompletion = true
+      return .deliver(send(.completion(completion)), cancelling: nil)
     case .failure:
-      let cancelling = current?.subscription
-      current = nil
-      return complete(completion, cancelling: cancelling)
+      hasSentCompletion = true
+      return .deliver(send(.completion(completion)), cancelling: currentSubscription.take())
     }
   }
 
@@ -68,10 +85,9 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isTerminated, let current, current.index == index, current.subscription == nil else {
-      return .cancel(subscription)
-    }
-    self.current = (index, subscription)
+    guard !isCancelled, currentIndex == index, currentSubscription == nil else { return .cancel(subscription) }
+    currentSubscription = subscription
+    isAwaitingChildSubscription = false
     return demand > 0 ? .request(subscription, demand) : .none
   }
 
@@ -81,78 +97,88 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     case idle
   }
 
-  /// A value from child `index`: deliver it now (`.deliver`, with the child's subscription), or `.idle` when it
-  /// was queued or dropped.
-  mutating func childValue(_ index: Int, _ value: Value) -> (DrainStep, child: (any Subscription)?) {
-    guard !isTerminated, let current, current.index == index else { return (.idle, nil) }
+  /// A value from child `index`: deliver it now (`.deliver`), or `.idle` when it was queued or dropped.
+  ///
+  /// A value beyond the outstanding demand is dropped (Combine traps on it).
+  mutating func childValue(_ index: Int, _ value: Value) -> DrainStep {
+    guard !isCancelled, currentIndex == index, demand > 0 else { return .idle }
     demand -= 1
-    guard !isDelivering else {
-      queue.append(.value(value))
-      return (.idle, nil)
-    }
-    isDelivering = true
-    return (.deliver(value), current.subscription)
+    return send(.value(value))
   }
 
   mutating func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, current?.index == index else { return .none }
-    current = nil
+    guard !isCancelled, currentIndex == index else { return .none }
+    currentSubscription = nil
+    isAwaitingChildSubscription = false
+    guard !hasSentCompletion else { return .none }
     switch completion {
     case .finished:
-      return isUpstreamFinished ? complete(.finished, cancelling: nil) : .none
+      guard isUpstreamFinished else { return .none }
+      hasSentCompletion = true
+      return .deliver(send(.completion(completion)), cancelling: nil)
     case .failure:
-      return complete(completion, cancelling: upstream.terminate())
+      isCancelled = true
+      hasSentCompletion = true
+      return .deliver(send(.completion(completion)), cancelling: upstream.terminate())
     }
   }
 
   /// Adds downstream demand; returns the current child to forward it to.
   mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
-    guard !isTerminated else { return nil }
     demand += more
-    return current?.subscription
+    return currentSubscription
   }
 
   /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
-  /// step and the child to forward `additional` to.
-  mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, forwardTo: (any Subscription)?) {
+  /// step and, when `forwarding`, the current child to forward `additional` to.
+  mutating func delivered(
+    _ additional: Subscribers.Demand,
+    forwarding: Bool
+  ) -> (DrainStep, forwardTo: (any Subscription)?) {
     var forwardTo: (any Subscription)?
-    if additional > 0, !isTerminated {
+    if additional > 0 {
       demand += additional
-      forwardTo = current?.subscription
+      if forwarding { forwardTo = currentSubscription }
     }
-    guard !queue.isEmpty else {
-      isDelivering = false
-      return (.idle, forwardTo)
+    return (next(), forwardTo)
+  }
+
+  /// Records that the drainer sent a completion; returns the next step.
+  mutating func completed() -> DrainStep {
+    next()
+  }
+
+  /// Terminates on downstream's cancel; returns the subscriptions to cancel, the current child first.
+  mutating func cancel() -> [any Subscription] {
+    isCancelled = true
+    queue.removeAll()
+    return [currentSubscription.take(), upstream.terminate()].compactMap { $0 }
+  }
+
+  /// Delivers `event` now if no one is delivering, or queues it for the drainer.
+  private mutating func send(_ event: Event) -> DrainStep {
+    guard !isDelivering else {
+      queue.append(event)
+      return .idle
     }
-    switch queue.removeFirst() {
-    case .value(let value): return (.deliver(value), forwardTo)
-    case .completion(let completion):
+    isDelivering = true
+    return step(for: event)
+  }
+
+  /// The drainer's next step: the next queued event, or idle.
+  private mutating func next() -> DrainStep {
+    guard !isCancelled, !queue.isEmpty else {
       queue.removeAll()
       isDelivering = false
-      return (.complete(completion), forwardTo)
+      return .idle
     }
+    return step(for: queue.removeFirst())
   }
 
-  /// Terminates on downstream's cancel; returns the subscriptions to cancel.
-  mutating func cancel() -> [any Subscription] {
-    guard !isTerminated else { return [] }
-    isTerminated = true
-    queue.removeAll()
-    let subscriptions = [current?.subscription, upstream.terminate()].compactMap { $0 }
-    current = nil
-    return subscriptions
-  }
-
-  private mutating func complete(
-    _ completion: Subscribers.Completion<Failure>,
-    cancelling: (any Subscription)?
-  ) -> CompletionAction {
-    isTerminated = true
-    _ = upstream.terminate()
-    guard !isDelivering else {
-      queue.append(.completion(completion))
-      return .deliver(.idle, cancelling: cancelling)
+  private func step(for event: Event) -> DrainStep {
+    switch event {
+    case .value(let value): .deliver(value)
+    case .completion(let completion): .complete(completion)
     }
-    return .deliver(.complete(completion), cancelling: cancelling)
   }
 }
