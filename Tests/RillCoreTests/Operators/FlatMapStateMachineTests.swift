@@ -74,7 +74,7 @@ import Testing
       Issue.record("expected delivery")
       return
     }
-    guard case .none = machine.childValue(second, "b") else {
+    guard case .queued(returning: .none) = machine.childValue(second, "b") else {
       Issue.record("expected queueing while delivering")
       return
     }
@@ -132,9 +132,10 @@ import Testing
       Issue.record("expected cancellation only")
       return
     }
-    #expect(cancelling.count == 2)
+    // As in Combine, a child's failure leaves the outer upstream running.
+    #expect(cancelling.count == 1)
     #expect(cancelling.contains { isSame($0, firstChild) })
-    #expect(cancelling.contains { isSame($0, upstream) })
+    #expect(!cancelling.contains { isSame($0, upstream) })
     guard case (.fail(.boom), _) = machine.delivered(.max(3)) else {
       Issue.record("expected the drainer to fail")
       return
@@ -185,10 +186,6 @@ import Testing
       Issue.record("expected the new child to be asked for values")
       return
     }
-    guard case .none = machine.childCompleted(first, .failure(.boom)) else {
-      Issue.record("a finished child's late failure must be ignored")
-      return
-    }
     guard case .none = machine.outerCompleted(.finished) else {
       Issue.record("the new child is alive")
       return
@@ -230,6 +227,55 @@ import Testing
     }
     guard case .finish = machine.childCompleted(Machine.mergedChild(1), .finished) else {
       Issue.record("expected finish")
+      return
+    }
+  }
+
+  /// Issue 15: as in Combine, a failure from a child that has finished still fails the stream.
+  @Test func aFinishedChildsLateFailureFails() {
+    var (machine, _) = subscribed()
+    let first = machine.outerValue()!
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childCompleted(first, .finished)
+    guard case .fail(.boom, _) = machine.childCompleted(first, .failure(.boom)) else {
+      Issue.record("expected the late failure to fail the stream")
+      return
+    }
+    guard case .idle = machine.completed() else {
+      Issue.record("expected nothing more to deliver")
+      return
+    }
+  }
+
+  /// Issue 15: values queued for lack of demand are dropped by a failure; a value paid for while another was being
+  /// delivered goes before it.
+  @Test func failureWhileDeliveringKeepsPaidValuesAheadOfIt() {
+    var (machine, _) = subscribed()
+    _ = machine.request(.max(2))
+    let first = machine.outerValue()!
+    let second = machine.outerValue()!
+    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    _ = machine.childValue(first, "a")
+    guard case .queued(returning: .max(1)) = machine.childValue(second, "b") else {
+      Issue.record("expected the value to be paid for")
+      return
+    }
+    guard case .none = machine.childValue(second, "c") else {
+      Issue.record("expected the value to wait for demand")
+      return
+    }
+    _ = machine.outerCompleted(.failure(.boom))
+    guard case (.deliver("b", _), _) = machine.delivered(.none) else {
+      Issue.record("expected the paid value first")
+      return
+    }
+    guard case (.fail(.boom), _) = machine.delivered(.none) else {
+      Issue.record("expected the failure next")
+      return
+    }
+    guard case .idle = machine.completed() else {
+      Issue.record("expected the unpaid value to be dropped")
       return
     }
   }

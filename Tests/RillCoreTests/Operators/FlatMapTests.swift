@@ -60,7 +60,9 @@ import Testing
     #expect(pipe.recorder.completions.isEmpty)
   }
 
-  @Test func childFailureFailsAndCancelsTheOtherChildrenAndUpstream() {
+  /// Issue 15: as in Combine, a child's failure cancels the other children but leaves the upstream running (its
+  /// later values are ignored), and a value a child still sends afterwards reaches downstream while there is demand.
+  @Test func childFailureFailsAndCancelsTheOtherChildrenButNotUpstream() {
     let pipe = Pipeline()
     pipe.upstream.send(0)
     pipe.upstream.send(1)
@@ -68,12 +70,13 @@ import Testing
     #expect(pipe.recorder.completion == .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     #expect(!pipe.children[1].isCancelled)
-    #expect(pipe.upstream.isCancelled)
+    #expect(!pipe.upstream.isCancelled)
     pipe.children[0].send("late")
     pipe.children[0].send(completion: .failure(.other))
     pipe.upstream.send(2)
-    #expect(pipe.recorder.values.isEmpty)
+    #expect(pipe.recorder.values == ["late"])
     #expect(pipe.recorder.completions.count == 1)
+    #expect(pipe.children[2].subscriptionCount == 0)
   }
 
   @Test func upstreamFailureFailsAndCancelsEveryChild() {
@@ -246,7 +249,7 @@ import Testing
     #expect(pipe.recorder.values == ["a"])
     #expect(pipe.recorder.completion == .failure(.boom))
     #expect(pipe.children[0].isCancelled)
-    #expect(pipe.upstream.isCancelled)
+    #expect(!pipe.upstream.isCancelled)
   }
 
   @Test func synchronousChildren() {
@@ -409,5 +412,107 @@ private struct TwiceSubscribingPublisher: Publisher {
     let childMirror = (child.rawSubscriber! as? any CustomReflectable)?.customMirror
     #expect(childMirror?.children.first?.label == "parentSubscription")
     #expect(childMirror?.children.first?.value as? CombineIdentifier == outerSubscriber.combineIdentifier)
+  }
+
+  /// Issue 15: a value another child sends while one is being delivered, and that demand covers, is paid for at
+  /// once, as Combine, which delivers it nested, does: its child gets `.max(1)` back and is not asked again later.
+  @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
+    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let children = (0..<2).map { _ in CombiningTestPublisher<String, CombiningError>() }
+    let recorder = CombiningRecorder<String, CombiningError>(demand: .max(2))
+    upstream.flatMap { children[$0] }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    recorder.onValue = { value in
+      if value == "a" { #expect(children[1].send("b") == .max(1)) }
+      return .none
+    }
+    #expect(children[0].send("a") == .max(1))
+    #expect(recorder.values == ["a", "b"])
+    #expect(recorder.overlappingCalls == 0)
+    #expect(children[0].requests == [.max(1)])
+    #expect(children[1].requests == [.max(1)])
+  }
+
+  /// Issue 15: as in Combine, a value a child sends from inside downstream's failure handler is delivered after the
+  /// failure while demand remains, and neither the outer upstream nor the child is cancelled or asked for more.
+  @Test func valueSentFromTheFailureHandlerIsDeliveredAfterIt() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(5))
+    upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
+    upstream.send(0)
+    recorder.onCompletion = { _ in child.send(1) }
+    child.complete(.failure(OpsMiscError()))
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)"), .value(1)])
+    #expect(upstream.requests == [.max(1)])
+    #expect(!upstream.subscription.isCancelled)
+    #expect(child.requests == [.max(1)])
+    #expect(!child.subscription.isCancelled)
+  }
+
+  /// Issue 15: after the completion, a child's value reaches downstream only within the demand left; as in Combine, a
+  /// request after the completion adds none.
+  @Test func valuesAfterTheCompletionNeedDemand() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    upstream.flatMap { _ in child }.subscribe(recorder)
+    upstream.send(0)
+    upstream.complete(.failure(OpsMiscError()))
+    #expect(child.send(1) == .max(1))
+    #expect(child.send(2) == .none)
+    recorder.request(.max(1))
+    #expect(child.send(3) == .none)
+    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)"), .value(1)])
+  }
+
+  /// Issue 15: as in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
+  /// finish the child repeats.
+  @Test func repeatedChildFinishAsksTheBoundedOuterForMore() {
+    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
+    upstream.send(0)
+    child.complete(.finished)
+    child.complete(.finished)
+    #expect(upstream.requests == [.max(1), .max(1), .max(1)])
+    #expect(recorder.events == [.subscription])
+  }
+
+  /// Issue 15: as in Combine, the outer upstream's finish counts before its subscription; a subscription that
+  /// follows is cancelled.
+  @Test func outerFinishBeforeSubscriptionFinishes() throws {
+    let outer = SubscriberHolder<Int, Never>()
+    let recorder = OpsMiscRecorder<Int, Never>()
+    outer.flatMap { Just($0) }.subscribe(recorder)
+    try #require(outer.subscriber).receive(completion: .finished)
+    #expect(recorder.events == [.subscription, .finished])
+    let late = OpsMiscSubscription()
+    try #require(outer.subscriber).receive(subscription: late)
+    #expect(late.isCancelled)
+  }
+
+  /// Issue 15: a child's failure leaves the upstream running, so the pipeline lives on until the upstream lets go of
+  /// it; then everything is freed.
+  @Test func releasedAfterAChildFailsOnceTheUpstreamLetsGo() {
+    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakSubscription: AnyObject?
+    do {
+      let upstream = CombiningTestPublisher<Int, CombiningError>()
+      let child = CombiningTestPublisher<String, CombiningError>()
+      let recorder = CombiningRecorder<String, CombiningError>()
+      weakRecorder = recorder
+      upstream.flatMap { _ in child }.subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      upstream.send(0)
+      child.send(completion: .failure(.boom))
+      #expect(weakSubscription != nil)
+      child.release()
+      upstream.release()
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
   }
 }

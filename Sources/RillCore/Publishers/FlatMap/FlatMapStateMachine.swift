@@ -9,6 +9,15 @@
 /// for one more with `request(.max(1))`. Once downstream demand is unlimited, every child is asked for
 /// `.unlimited` and no per-value requests follow.
 ///
+/// The demand rules are Combine's: a value that arrives while another is being delivered, and that the outstanding
+/// demand covers, is paid for at once (its child gets `.max(1)` back, as from Combine, which delivers it nested) and
+/// is delivered after the current one; only values queued for lack of demand are paid for later with
+/// `request(.max(1))`. So are `flatMap`'s rules around completion: a child's value that arrives after a failure or a
+/// finish still reaches downstream while there is demand (only downstream's cancel silences the children; a merge
+/// drops the value), a child's failure does not cancel the outer upstream, the outer upstream's values and finish
+/// count before its subscription, and each finish of a child, also a repeated one, asks a bounded outer upstream
+/// for one more publisher.
+///
 /// Children live in `slots`, an array with a free list: a child's key names its slot, and its `id` (given in
 /// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
 @usableFromInline
@@ -21,6 +30,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   @usableFromInline let maxPublishers: Subscribers.Demand
+  /// Whether a child's value that arrives after the completion still reaches downstream, as in Combine's `flatMap`;
+  /// a merge drops it.
+  @usableFromInline let deliversAfterCompletion: Bool
   @usableFromInline var outer: OuterPhase
   /// The outer upstream's subscription while `outer` is `.subscribed`.
   @usableFromInline var outerSubscription = FlatMapHeldSubscription.nothing
@@ -29,17 +41,31 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline var freeSlot = -1
   @usableFromInline var liveChildren = 0
   @usableFromInline var nextChild = 0
-  @usableFromInline var queue: [(child: FlatMapChildKey, value: Value)] = []
+  /// Values waiting for the drainer; a `paid` one took its demand when it was queued, and asks its child for nothing.
+  @usableFromInline var queue: [(child: FlatMapChildKey, value: Value, paid: Bool)] = []
   @usableFromInline var queueHead = 0
+  /// How many queued values are not `paid`.
+  @usableFromInline var unpaidQueued = 0
+  /// Downstream demand not yet taken by a delivered or paid value.
   @usableFromInline var demand = Subscribers.Demand.none
+  /// Whether a thread is calling downstream (a value or a completion).
   @usableFromInline var isDelivering = false
+  /// Whether the drainer is about to ask a child for one more value after a queued one: a value the child sends
+  /// in answer is queued unpaid, as Combine buffers it.
+  @usableFromInline var isRequestingChild = false
+  /// Set once the completion is decided or downstream has cancelled: no more children, no more requests upstream.
   @usableFromInline var isTerminated = false
+  /// Set once downstream has cancelled: nothing more reaches it.
+  @usableFromInline var isCancelled = false
+  /// A failure decided while another thread delivers; the drainer sends it after `valuesBeforeFailure` more values.
   @usableFromInline var pendingFailure: Failure?
+  @usableFromInline var valuesBeforeFailure = 0
 
   /// Creates the state of a `flatMap` subscription that subscribes to at most `maxPublishers` children at once.
   @inlinable
   init(maxPublishers: Subscribers.Demand) {
     self.maxPublishers = maxPublishers
+    deliversAfterCompletion = true
     outer = .awaitingSubscription
   }
 
@@ -47,6 +73,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @inlinable
   init(mergingCount count: Int) {
     maxPublishers = .unlimited
+    deliversAfterCompletion = false
     outer = .finished
     nextChild = count
     liveChildren = count
@@ -59,7 +86,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     FlatMapChildKey(slot: index, id: index)
   }
 
-  /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished`.
+  /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished` (then
+  /// ``completed()``).
   @inlinable
   mutating func finishIfEmpty() -> Bool {
     !isTerminated && finishIfDone()
@@ -85,9 +113,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
+  ///
+  /// As in Combine, a value that arrives before the outer subscription counts.
   @inlinable
   mutating func outerValue() -> FlatMapChildKey? {
-    guard !isTerminated, case .subscribed = outer else { return nil }
+    guard !isTerminated, outer != .finished else { return nil }
     let id = nextChild
     nextChild += 1
     liveChildren += 1
@@ -118,9 +148,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   @usableFromInline
   enum CompletionAction {
-    /// Send `.finished` downstream.
+    /// Send `.finished` downstream, then report ``completed()``.
     case finish
-    /// Cancel these subscriptions, then send the failure downstream.
+    /// Cancel these subscriptions, then send the failure downstream, then report ``completed()``.
     case fail(Failure, cancelling: [any Subscription])
     /// Cancel these subscriptions; the drainer sends the failure.
     case cancel([any Subscription])
@@ -129,9 +159,10 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case none
   }
 
+  /// As in Combine, a completion that arrives before the outer subscription counts.
   @inlinable
   mutating func outerCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, case .subscribed = outer else { return .none }
+    guard !isTerminated, outer != .finished else { return .none }
     switch completion {
     case .finished:
       outer = .finished
@@ -140,7 +171,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case .failure(let error):
       outer = .finished
       outerSubscription = .nothing
-      return terminate(failure: error, except: nil)
+      return terminate(failure: error, except: nil, cancellingOuter: false)
     }
   }
 
@@ -169,15 +200,37 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// Become the drainer: deliver `value`, queued before the child's own, then ask `thenRequest` (if any) for one
     /// more value; return `.none` from the child's `receive`.
     case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
-    /// The value is queued (or dropped after termination); return `.none` from the child's `receive`.
+    /// The value is queued for the drainer, paid for if `returning` is `.max(1)`; return `returning` from the
+    /// child's `receive`.
+    case queued(returning: Subscribers.Demand)
+    /// The value is queued unpaid, or dropped (after downstream's cancel, or beyond demand after termination);
+    /// return `.none` from the child's `receive`.
     case none
   }
 
   @inlinable
   mutating func childValue(_ child: FlatMapChildKey, _ value: Value) -> ChildValueAction {
-    guard !isTerminated else { return .none }
-    guard !isDelivering, demand > 0 else {
-      queue.append((child, value))
+    guard !isCancelled, deliversAfterCompletion || !isTerminated else { return .none }
+    if isDelivering {
+      if demand == .unlimited {
+        queue.append((child, value, true))
+        return .queued(returning: .none)
+      }
+      if !isRequestingChild, demand > unpaidQueued {
+        demand -= 1
+        queue.append((child, value, true))
+        return .queued(returning: .max(1))
+      }
+      // After termination, Combine never delivers a value it had to buffer.
+      guard !isTerminated else { return .none }
+      queue.append((child, value, false))
+      unpaidQueued += 1
+      return .none
+    }
+    guard demand > 0 else {
+      guard !isTerminated else { return .none }
+      queue.append((child, value, false))
+      unpaidQueued += 1
       return .none
     }
     isDelivering = true
@@ -186,17 +239,20 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       demand -= 1
       return .deliver(value, returning: returning)
     }
-    queue.append((child, value))
+    queue.append((child, value, false))
+    unpaidQueued += 1
     let (value, request) = dequeue()
     return .deliverQueued(value, thenRequest: request)
   }
 
+  /// As in Combine, each finish of a child that does not end the stream asks a bounded outer upstream for one more
+  /// publisher, also a repeated finish; and a failure fails the stream, also one from a child that has finished.
   @inlinable
   mutating func childCompleted(
     _ child: FlatMapChildKey,
     _ completion: Subscribers.Completion<Failure>
   ) -> CompletionAction {
-    guard !isTerminated, isLive(child) else { return .none }
+    guard !isTerminated else { return .none }
     release(child)
     switch completion {
     case .finished:
@@ -204,7 +260,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       if let upstream = outerToAskForMore() { return .requestOuter(upstream) }
       return .none
     case .failure(let error):
-      return terminate(failure: error, except: child.id)
+      return terminate(failure: error, except: child.id, cancellingOuter: false)
     }
   }
 
@@ -234,7 +290,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case .deliverQueued(let value, let request):
       release(child)
       return .deliverQueued(value, thenRequest: request)
-    case .none:
+    case .queued, .none:
       return .completed(childCompleted(child, .finished))
     }
   }
@@ -254,7 +310,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   enum DrainStep {
     /// Deliver `value` downstream, then ask `thenRequest` (if any) for one more value, then report `delivered`.
     case deliver(Value, thenRequest: FlatMapHeldSubscription)
+    /// Send `.finished` downstream, then report ``completed()``.
     case finish
+    /// Send the failure downstream, then report ``completed()``.
     case fail(Failure)
     case idle
     /// Idle, and a `Just` child that finished during the drain asks the outer upstream for one more value.
@@ -279,29 +337,43 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     _ additional: Subscribers.Demand,
     finishingJust: Bool = false
   ) -> (DrainStep, upgrade: [any Subscription]) {
-    guard !isTerminated else {
+    isRequestingChild = false
+    guard !isCancelled else {
       isDelivering = false
-      defer { pendingFailure = nil }
-      return (pendingFailure.map(DrainStep.fail) ?? .idle, [])
+      return (.idle, [])
     }
+    // As in Combine, demand keeps counting after a completion: a child's later value may use it.
     let upgrade = additional > 0 ? addDemand(additional) : []
-    if demand > 0, queueHead < queue.count {
+    if let failure = pendingFailure, valuesBeforeFailure == 0 {
+      pendingFailure = nil
+      return (.fail(failure), upgrade)
+    }
+    if queueHead < queue.count, queue[queueHead].paid || demand > 0 {
       let (value, request) = dequeue()
       return (.deliver(value, thenRequest: request), upgrade)
     }
     isDelivering = false
+    if isTerminated { return (.idle, upgrade) }
     if finishIfDone() { return (.finish, upgrade) }
     if finishingJust, let upstream = outerToAskForMore() { return (.requestOuter(upstream), upgrade) }
     return (.idle, upgrade)
   }
 
+  /// Records that the drainer sent the completion; returns the next step: a child's value that arrived meanwhile
+  /// and that demand covers, or idle.
+  @inlinable
+  mutating func completed() -> DrainStep {
+    delivered(.none).0
+  }
+
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
   @inlinable
   mutating func cancel() -> [any Subscription] {
-    guard !isTerminated else { return [] }
+    guard !isCancelled else { return [] }
+    isCancelled = true
     isTerminated = true
     pendingFailure = nil
-    return releaseAll(except: nil)
+    return releaseAll(except: nil, cancellingOuter: true)
   }
 
   // MARK: Helpers
@@ -326,16 +398,21 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return liveSubscriptions(except: nil)
   }
 
+  /// Takes the next queued value: an unpaid one takes its demand now and names its child to ask for one more.
   @inlinable
   mutating func dequeue() -> (Value, FlatMapHeldSubscription) {
-    let (child, value) = queue[queueHead]
+    let (child, value, paid) = queue[queueHead]
     queueHead += 1
     if queueHead == queue.count {
       queue.removeAll(keepingCapacity: true)
       queueHead = 0
     }
+    if pendingFailure != nil { valuesBeforeFailure -= 1 }
+    if paid { return (value, .nothing) }
+    unpaidQueued -= 1
     demand -= 1
     guard demand != .unlimited, isLive(child) else { return (value, .nothing) }
+    isRequestingChild = true
     return (value, slots[child.slot].subscription)
   }
 
@@ -347,35 +424,52 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return outerSubscription.subscription
   }
 
+  /// Decides the finish once the outer upstream and every child have finished and nothing is queued or being
+  /// delivered; the caller, now the drainer, sends `.finished` and reports ``completed()``.
   @inlinable
   mutating func finishIfDone() -> Bool {
     guard case .finished = outer, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
     isTerminated = true
+    isDelivering = true
     return true
   }
 
+  /// Decides a failure: cancels the live children but `except`, and the outer upstream if `cancellingOuter`.
+  ///
+  /// Values queued for lack of demand are dropped; paid ones, queued while a value was being delivered, go first.
   @inlinable
-  mutating func terminate(failure: Failure, except id: Int?) -> CompletionAction {
+  mutating func terminate(failure: Failure, except id: Int?, cancellingOuter: Bool) -> CompletionAction {
     isTerminated = true
-    queue.removeAll()
-    queueHead = 0
-    let cancelling = releaseAll(except: id)
+    let cancelling = releaseAll(except: id, cancellingOuter: cancellingOuter)
     guard !isDelivering else {
+      queue = queue[queueHead...].filter { $0.paid }
+      queueHead = 0
+      unpaidQueued = 0
       pendingFailure = failure
+      valuesBeforeFailure = queue.count
       return .cancel(cancelling)
     }
+    queue.removeAll()
+    queueHead = 0
+    unpaidQueued = 0
+    isDelivering = true
     return .fail(failure, cancelling: cancelling)
   }
 
+  /// Forgets every child and the outer upstream; returns the subscriptions to cancel: the live children's but
+  /// `except`, oldest first, then the outer upstream's if `cancellingOuter`.
   @inlinable
-  mutating func releaseAll(except id: Int?) -> [any Subscription] {
+  mutating func releaseAll(except id: Int?, cancellingOuter: Bool) -> [any Subscription] {
     var cancelling = liveSubscriptions(except: id)
     slots.removeAll()
     freeSlot = -1
     liveChildren = 0
-    queue.removeAll()
-    queueHead = 0
-    if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
+    if cancellingOuter {
+      queue.removeAll()
+      queueHead = 0
+      unpaidQueued = 0
+      if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
+    }
     outer = .finished
     outerSubscription = .nothing
     return cancelling

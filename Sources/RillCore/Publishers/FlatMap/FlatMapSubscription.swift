@@ -46,7 +46,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   static func merging(_ downstream: Downstream, count: Int) -> FlatMapSubscription {
     let merger = FlatMapSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
     downstream.receive(subscription: merger)
-    if merger.machine.withLock({ $0.finishIfEmpty() }) { downstream.receive(completion: .finished) }
+    if merger.machine.withLock({ $0.finishIfEmpty() }) { merger.complete(.finished) }
     return merger
   }
 
@@ -141,6 +141,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     case .deliverQueued(let value, let request):
       deliver(value, thenRequest: request)
       return .none
+    case .queued(let returning):
+      return returning
     case .none:
       return .none
     }
@@ -189,10 +191,10 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   func perform(_ action: consuming Machine.CompletionAction) {
     switch consume action {
     case .finish:
-      downstream.receive(completion: .finished)
+      complete(.finished)
     case .fail(let error, let cancelling):
       for subscription in cancelling { subscription.cancel() }
-      downstream.receive(completion: .failure(error))
+      complete(.failure(error))
     case .cancel(let cancelling):
       for subscription in cancelling { subscription.cancel() }
     case .requestOuter(let upstream):
@@ -209,14 +211,21 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     case .deliver(let value, let child):
       deliver(value, thenRequest: child)
     case .finish:
-      downstream.receive(completion: .finished)
+      complete(.finished)
     case .fail(let error):
-      downstream.receive(completion: .failure(error))
+      complete(.failure(error))
     case .idle:
       break
     case .requestOuter(let upstream):
       upstream.request(.max(1))
     }
+  }
+
+  /// Sends the completion the machine decided, then delivers what arrived meanwhile and demand covers.
+  @inlinable
+  func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    downstream.receive(completion: completion)
+    drain(machine.withLock { $0.completed() })
   }
 
   /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
@@ -239,10 +248,10 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
         value = nextValue
         child = nextChild
       case .finish:
-        downstream.receive(completion: .finished)
+        complete(.finished)
         return
       case .fail(let error):
-        downstream.receive(completion: .failure(error))
+        complete(.failure(error))
         return
       case .idle:
         return
