@@ -36,7 +36,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Attaches a subscriber, or completes it at once if the subject has ended.
   @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let deliver = { (signal: SubjectSignal<Output, Failure>) -> Subscribers.Demand in
+    let deliver = SubjectReceiver<Output, Failure> { signal in
       switch signal {
       case .value(let value):
         return subscriber.receive(value)
@@ -118,13 +118,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   func request(_ demand: Subscribers.Demand, slot: Int, id: UInt64) {
     var upstreams: [any Subscription] = []
     let first = state.withLock { state -> State.Step in
-      guard let entry = state.entry(slot: slot, id: id), entry.phase != .cancelledWhileBusy else { return .done }
-      state.slots[slot]!.demand += demand
+      guard state.holds(slot: slot, id: id), state.links[slot].phase != .cancelledWhileBusy else { return .done }
+      state.links[slot].demand += demand
       if !state.hasDownstreamDemand {
         state.hasDownstreamDemand = true
         upstreams = state.upstreams
       }
-      guard entry.latest != nil else { return .done }
+      guard state.slots[slot]!.latest != nil else { return .done }
       return state.start(.flush(slot: slot, id: id))
     }
     for upstream in upstreams { upstream.request(.unlimited) }
@@ -202,11 +202,12 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   @usableFromInline
   var customMirror: Mirror {
     let (subject, downstream, demand) = core.state.withLock { state -> (AnyObject?, Any?, Subscribers.Demand) in
-      guard let entry = state.entry(slot: slot, id: id) else {
+      guard state.holds(slot: slot, id: id) else {
         return (nil, nil, Subscribers.Demand(rawValue: demandAtEnd.load(ordering: .relaxed)))
       }
-      guard entry.phase != .cancelledWhileBusy else { return (nil, nil, entry.demand) }
-      return (state.subject, entry.downstream, entry.demand)
+      let link = state.links[slot]
+      guard link.phase != .cancelledWhileBusy else { return (nil, nil, link.demand) }
+      return (state.subject, state.slots[slot]!.downstream, link.demand)
     }
     return Mirror(
       self,

@@ -5,12 +5,37 @@ enum SubjectSignal<Output, Failure: Error> {
   case completion(Subscribers.Completion<Failure>)
 }
 
-/// What a subject keeps for one subscriber, behind the subject's lock.
+/// How a subject reaches one subscriber: a closure made where the subscriber's type is known, so that it runs
+/// specialised code.
+///
+/// The closure travels in this struct rather than as a bare function value: a closure stored in a generic type
+/// and read out as a value of a concrete function type is wrapped in a reabstraction thunk, one allocation per
+/// read, while a closure called where it is stored is not.
 @usableFromInline
-struct SubjectEntry<Output, Failure: Error> {
-  /// Where the entry is in its life.
+struct SubjectReceiver<Output, Failure: Error> {
+  @usableFromInline let deliver: (SubjectSignal<Output, Failure>) -> Subscribers.Demand
+
+  @inlinable
+  init(_ deliver: @escaping (SubjectSignal<Output, Failure>) -> Subscribers.Demand) {
+    self.deliver = deliver
+  }
+
+  /// Hands the subscriber a signal; returns the demand it adds.
+  @inlinable
+  func callAsFunction(_ signal: SubjectSignal<Output, Failure>) -> Subscribers.Demand {
+    deliver(signal)
+  }
+}
+
+/// Where a subscriber is in a subject's order, and its demand: the fields a delivery reads for every subscriber,
+/// kept apart from ``SubjectEntry`` in plain values that cost no reference counting to read.
+@usableFromInline
+struct SubjectLink {
+  /// Where a subscriber is in its life.
   @usableFromInline
   enum Phase: UInt8 {
+    /// The slot holds no subscriber.
+    case free
     /// Subscribed and not being delivered to.
     case live
     /// The delivering call is inside the subscriber.
@@ -19,17 +44,28 @@ struct SubjectEntry<Output, Failure: Error> {
     case cancelledWhileBusy
   }
 
-  /// Tells an entry from a later one that reuses its slot; also the subscription order.
-  @usableFromInline let id: UInt64
+  /// Tells a subscriber from a later one that reuses its slot; also the subscription order.
+  @usableFromInline var id: UInt64
   /// The neighbouring slots in subscription order, or `-1`.
   @usableFromInline var previous: Int
   @usableFromInline var next = -1
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var phase = Phase.live
+
+  @inlinable
+  init(id: UInt64, previous: Int) {
+    self.id = id
+    self.previous = previous
+  }
+}
+
+/// What a subject keeps for one subscriber besides its ``SubjectLink``, behind the subject's lock.
+@usableFromInline
+struct SubjectEntry<Output, Failure: Error> {
   /// For `CurrentValueSubject`: the value to deliver when demand arrives.
   @usableFromInline var latest: Output?
-  /// Hands the subscriber a signal; made where the subscriber's type is known, so it runs specialised code.
-  @usableFromInline let deliver: (SubjectSignal<Output, Failure>) -> Subscribers.Demand
+  /// Hands the subscriber a signal.
+  @usableFromInline let deliver: SubjectReceiver<Output, Failure>
   /// The subscriber, for the subscription's mirror.
   @usableFromInline let downstream: Any
   /// The subscription handed to the subscriber, to record the demand left when the entry leaves the table.
@@ -37,25 +73,15 @@ struct SubjectEntry<Output, Failure: Error> {
 
   @inlinable
   init(
-    id: UInt64,
-    previous: Int,
     latest: Output?,
-    deliver: @escaping (SubjectSignal<Output, Failure>) -> Subscribers.Demand,
+    deliver: SubjectReceiver<Output, Failure>,
     downstream: Any,
     conduit: SubjectConduit<Output, Failure>
   ) {
-    self.id = id
-    self.previous = previous
     self.latest = latest
     self.deliver = deliver
     self.downstream = downstream
     self.conduit = conduit
-  }
-
-  /// Records on the subscription the demand left, for its mirror, as the entry leaves the table.
-  @inlinable
-  func end() {
-    conduit.recordEnd(demand: demand)
   }
 }
 
@@ -85,12 +111,14 @@ struct SubjectState<Output, Failure: Error> {
   @usableFromInline
   enum Step {
     /// Hands `value` to the subscriber in `slot`, then reports back with ``delivered(slot:more:value:)``.
-    case value((SubjectSignal<Output, Failure>) -> Subscribers.Demand, slot: Int, Output)
+    case value(SubjectReceiver<Output, Failure>, slot: Int, Output)
     /// Hands the completion to every subscriber, whose entries have left the table.
     case completion(ContiguousArray<Entry>, Subscribers.Completion<Failure>)
     case done
   }
 
+  /// Each slot's place in the order and demand, and its entry (`nil` when the slot is free).
+  @usableFromInline var links = ContiguousArray<SubjectLink>()
   @usableFromInline var slots = ContiguousArray<Entry?>()
   @usableFromInline var freeSlots: [Int] = []
   @usableFromInline var head = -1
@@ -125,44 +153,46 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   mutating func append(
     core: SubjectCore<Output, Failure>,
-    deliver: @escaping (SubjectSignal<Output, Failure>) -> Subscribers.Demand,
+    deliver: SubjectReceiver<Output, Failure>,
     downstream: Any
   ) -> SubjectConduit<Output, Failure> {
     let id = nextID
     nextID += 1
     let slot = freeSlots.popLast() ?? slots.count
     let conduit = SubjectConduit(core: core, slot: slot, id: id)
-    let entry = Entry(
-      id: id,
-      previous: tail,
-      latest: current,
-      deliver: deliver,
-      downstream: downstream,
-      conduit: conduit
-    )
-    if slot < slots.count { slots[slot] = entry } else { slots.append(entry) }
-    if tail >= 0 { slots[tail]!.next = slot } else { head = slot }
+    let entry = Entry(latest: current, deliver: deliver, downstream: downstream, conduit: conduit)
+    let link = SubjectLink(id: id, previous: tail)
+    if slot < slots.count {
+      slots[slot] = entry
+      links[slot] = link
+    } else {
+      slots.append(entry)
+      links.append(link)
+    }
+    if tail >= 0 { links[tail].next = slot } else { head = slot }
     tail = slot
     return conduit
   }
 
-  /// The entry in `slot` if it is still the one with `id`.
+  /// Whether `slot` still holds the subscriber with `id`.
   @inlinable
-  func entry(slot: Int, id: UInt64) -> Entry? {
-    guard slot < slots.count, let entry = slots[slot], entry.id == id else { return nil }
-    return entry
+  func holds(slot: Int, id: UInt64) -> Bool {
+    slot < links.count && links[slot].id == id && links[slot].phase != .free
   }
 
   /// Unlinks the entry in `slot` and frees the slot; returns the entry, to be released outside the lock.
   @inlinable
   mutating func remove(slot: Int) -> Entry {
     let entry = slots[slot].take()!
-    entry.end()
-    if entry.previous >= 0 { slots[entry.previous]!.next = entry.next } else { head = entry.next }
-    if entry.next >= 0 { slots[entry.next]!.previous = entry.previous } else { tail = entry.previous }
+    let link = links[slot]
+    links[slot].phase = .free
+    entry.conduit.recordEnd(demand: link.demand)
+    if link.previous >= 0 { links[link.previous].next = link.next } else { head = link.next }
+    if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
     if head < 0 {
       // The last subscriber has left: give the table's memory back.
       slots = []
+      links = []
       freeSlots = []
     } else {
       freeSlots.append(slot)
@@ -175,12 +205,12 @@ struct SubjectState<Output, Failure: Error> {
   /// A subscriber being delivered to leaves the table when it returns.
   @inlinable
   mutating func cancel(slot: Int, id: UInt64) -> Entry? {
-    guard let phase = entry(slot: slot, id: id)?.phase else { return nil }
-    switch phase {
-    case .cancelledWhileBusy:
+    guard holds(slot: slot, id: id) else { return nil }
+    switch links[slot].phase {
+    case .cancelledWhileBusy, .free:
       return nil
     case .busy:
-      slots[slot]!.phase = .cancelledWhileBusy
+      links[slot].phase = .cancelledWhileBusy
       return nil
     case .live:
       return remove(slot: slot)
@@ -203,13 +233,13 @@ struct SubjectState<Output, Failure: Error> {
   /// Returns the entry too if it was cancelled meanwhile: it leaves the table, to be released outside the lock.
   @inlinable
   mutating func delivered(slot: Int, more: Subscribers.Demand, value: Output) -> (Step, Entry?) {
-    let next = slots[slot]!.next
+    let next = links[slot].next
     var removed: Entry?
-    if slots[slot]!.phase == .cancelledWhileBusy {
+    if links[slot].phase == .cancelledWhileBusy {
       removed = remove(slot: slot)
     } else {
-      slots[slot]!.phase = .live
-      if more != .none { slots[slot]!.demand += more }
+      links[slot].phase = .live
+      if more != .none { links[slot].demand += more }
     }
     return (offer(value, from: next), removed)
   }
@@ -237,32 +267,33 @@ struct SubjectState<Output, Failure: Error> {
     switch event {
     case .value(let value):
       guard head >= 0 else { return next() }
-      lastID = slots[tail]!.id
+      lastID = links[tail].id
       return offer(value, from: head)
     case .completion(let completion):
       // No subscriber is busy: events start only between deliveries.
       var ending = ContiguousArray<Entry>()
       var slot = head
       while slot >= 0, let entry = slots[slot] {
-        entry.end()
+        entry.conduit.recordEnd(demand: links[slot].demand)
         ending.append(entry)
-        slot = entry.next
+        slot = links[slot].next
       }
       slots = []
+      links = []
       freeSlots = []
       head = -1
       tail = -1
       return .completion(ending, completion)
     case .flush(let slot, let id):
-      guard let entry = entry(slot: slot, id: id), entry.phase == .live, entry.demand > 0,
-        let value = entry.latest
+      guard holds(slot: slot, id: id), links[slot].phase == .live, links[slot].demand > 0,
+        let value = slots[slot]!.latest
       else { return next() }
       slots[slot]!.latest = nil
-      slots[slot]!.demand -= 1
-      slots[slot]!.phase = .busy
+      links[slot].demand -= 1
+      links[slot].phase = .busy
       // The next slot is past the last one, so that only this subscriber gets the value.
       lastID = id
-      return .value(entry.deliver, slot: slot, value)
+      return .value(slots[slot]!.deliver, slot: slot, value)
     }
   }
 
@@ -272,18 +303,18 @@ struct SubjectState<Output, Failure: Error> {
   mutating func offer(_ value: Output, from slot: Int) -> Step {
     var slot = slot
     while slot >= 0 {
-      let id = slots[slot]!.id
-      guard id <= lastID else { break }
+      let link = links[slot]
+      guard link.id <= lastID else { break }
       let current = slot
-      slot = slots[current]!.next
-      guard slots[current]!.phase == .live else { continue }
-      guard slots[current]!.demand > 0 else {
+      slot = link.next
+      guard link.phase == .live else { continue }
+      guard link.demand > 0 else {
         if self.current != nil { slots[current]!.latest = value }
         continue
       }
-      slots[current]!.demand -= 1
+      links[current].demand -= 1
       if self.current != nil { slots[current]!.latest = nil }
-      slots[current]!.phase = .busy
+      links[current].phase = .busy
       return .value(slots[current]!.deliver, slot: current, value)
     }
     return next()

@@ -9,12 +9,15 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
+    /// The sink's closures.
+    ///
+    /// They travel in this struct rather than as bare function values: a closure stored in a generic type and read
+    /// out as a value of a concrete function type is wrapped in a reabstraction thunk, one allocation per read,
+    /// while a closure called where it is stored is not.
     @usableFromInline
-    struct State {
-      @usableFromInline var link = SubscriptionState.awaitingSubscription
-      /// The closures until the sink ends.
-      @usableFromInline var receiveValue: ((Input) -> Void)?
-      @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    struct Closures {
+      @usableFromInline let receiveValue: (Input) -> Void
+      @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
       @inlinable
       init(
@@ -24,16 +27,24 @@ extension Subscribers {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
       }
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      /// The closures until the sink ends.
+      @usableFromInline var closures: Closures?
+
+      @inlinable
+      init(_ closures: Closures) {
+        self.closures = closures
+      }
 
       /// Ends the sink: returns the upstream, if any, and hands over the closures, for the caller to call and
       /// release outside the lock.
       @inlinable
-      mutating func end() -> (
-        upstream: (any Subscription)?,
-        receiveValue: ((Input) -> Void)?,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-      ) {
-        (link.terminate(), receiveValue.take(), receiveCompletion.take())
+      mutating func end() -> (upstream: (any Subscription)?, closures: Closures?) {
+        (link.terminate(), closures.take())
       }
     }
 
@@ -41,12 +52,12 @@ extension Subscribers {
 
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
-      state.withLock { $0.receiveValue } ?? { _ in }
+      state.withLock { $0.closures?.receiveValue } ?? { _ in }
     }
 
     /// The closure to execute on completion; a no-op once the sink has ended.
     public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-      state.withLock { state in state.link.isTerminal ? nil : state.receiveCompletion ?? { _ in } } ?? { _ in }
+      state.withLock { $0.closures?.receiveCompletion } ?? { _ in }
     }
 
     /// Initializes a sink with the provided closures.
@@ -55,13 +66,13 @@ extension Subscribers {
       receiveCompletion: @escaping ((Subscribers.Completion<Failure>) -> Void),
       receiveValue: @escaping ((Input) -> Void)
     ) {
-      state = Locked(State(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+      state = Locked(State(Closures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)))
     }
 
     /// Initializes a sink that ignores completion, without allocating a no-op completion closure.
     @inlinable
     init(ignoringCompletion receiveValue: @escaping ((Input) -> Void)) {
-      state = Locked(State(receiveValue: receiveValue, receiveCompletion: nil))
+      state = Locked(State(Closures(receiveValue: receiveValue, receiveCompletion: nil)))
     }
 
     public var description: String { "Sink" }
@@ -81,14 +92,14 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      state.withLock { $0.receiveValue }?(value)
+      state.withLock { $0.closures }?.receiveValue(value)
       return .none
     }
 
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
       let ended = state.withLock { state in state.link.isTerminal ? nil : state.end() }
-      ended?.receiveCompletion?(completion)
+      ended?.closures?.receiveCompletion?(completion)
     }
 
     @inlinable
