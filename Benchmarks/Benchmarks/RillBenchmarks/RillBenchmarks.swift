@@ -42,6 +42,7 @@ let benchmarks: @Sendable () -> Void = {
       }
     }
   }
+  registerSubjectScaling()
 }
 
 /// Values sent per iteration by a workload with threads of its own: enough for each thread to outlast the

@@ -1,0 +1,1 @@
+../RillWorkloads/SubjectScaling.swift
