@@ -11,7 +11,12 @@ extension Publisher {
   /// go of `publisher`'s subscription without cancelling it, as Combine does. Dropped elements use up
   /// downstream's demand, as in Combine. If `publisher` completes before producing an element, upstream is
   /// cancelled and the stream completes the same way; an upstream subscription that arrives after that is still
-  /// asked for the demand downstream requested, as in Combine, but no element reaches downstream any more.
+  /// asked for the demand downstream requested, as in Combine.
+  ///
+  /// As in Combine, the two publishers are followed apart once the stream has ended: each completion of `publisher`
+  /// before its element reaches downstream, and so does upstream's first completion, whichever came first; an
+  /// element of `publisher`, even after its completion, lets upstream's elements through again. After the end,
+  /// downstream is reached only while something else keeps it alive, and after a cancel not at all.
   ///
   /// - Parameter publisher: A publisher to monitor for its first emitted element.
   /// - Returns: A publisher that drops elements from the upstream publisher until the `other` publisher produces
@@ -84,17 +89,21 @@ extension Publishers.DropUntilOutput {
   // SAFETY: all mutable state is in `state`; upstream, the other publisher's subscription and downstream are
   // called, and released, outside the lock.
   //
-  // Whatever ends the stream (a completion from either publisher, or a cancel) lets go of downstream and of both
-  // subscriptions, so no reference cycle through the other publisher outlives it: the other publisher's subscriber
-  // holds this object, and downstream may lead back to the other publisher.
+  // As in Combine, the two publishers are followed apart: a completion from the other publisher before its value is
+  // passed on each time it arrives, and so is upstream's first completion, whichever came first; once the other
+  // publisher has delivered, upstream's values go on reaching downstream until upstream completes or downstream
+  // cancels. Whatever ends the stream first (a completion from either publisher, or a cancel) lets go of both
+  // subscriptions and holds downstream only weakly from then on (`DownstreamHold`), so no reference cycle through the
+  // other publisher outlives it: the other publisher's subscriber holds this object, and downstream may lead back to
+  // the other publisher.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
     private struct State {
-      /// Downstream, until the stream ends.
-      var downstream: Downstream?
+      /// Downstream: held while the stream lasts, reached only while something else keeps it afterwards.
+      var downstream: DownstreamHold<Downstream>
       var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
       ///
@@ -102,15 +111,27 @@ extension Publishers.DropUntilOutput {
       /// subscription again.
       var trigger = SubscriptionState.awaitingSubscription
       var isTriggered = false
+      /// Whether upstream completed or downstream cancelled: from then on nothing of upstream's reaches downstream.
+      var isUpstreamDone = false
+      /// Whether downstream cancelled: from then on nothing reaches it.
+      var isCancelled = false
       /// Demand requested before the upstream subscription arrived.
       var pendingDemand = Subscribers.Demand.none
       var late = DropUntilOutputLateLink.none
+
+      /// Whether upstream has handed over a subscription, before or after the other publisher ended the stream.
+      var hasUpstreamSubscribed: Bool {
+        switch (link.phase, late) {
+        case (.awaitingSubscription, _), (.terminal, .awaitingSubscription): false
+        case (.subscribed, _), (.terminal, .none), (.terminal, .subscribed): true
+        }
+      }
     }
 
     private let state: Locked<State>
 
     init(downstream: Downstream) {
-      state = Locked(State(downstream: downstream))
+      state = Locked(State(downstream: DownstreamHold(downstream)))
     }
 
     var description: String { "DropUntilOutput" }
@@ -139,19 +160,26 @@ extension Publishers.DropUntilOutput {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { $0.link.isSubscribed && $0.isTriggered ? $0.downstream : nil }
+      // As in Combine, a value after the trigger reaches downstream even once the other publisher's completion has
+      // cancelled upstream; a value before the trigger is dropped, and so is one before upstream's subscription.
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.isTriggered, !state.isUpstreamDone, state.hasUpstreamSubscribed else { return nil }
+        return state.downstream.subscriber
+      }
       return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let (trigger, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-        guard !state.link.isTerminal else {
-          // The late subscription has ended: there is nothing left to cancel.
-          state.late = .none
-          return (nil, nil)
-        }
-        state.link = .terminal
-        return (state.trigger.terminate(), state.downstream.take())
+        guard !state.isUpstreamDone else { return (nil, nil) }
+        state.isUpstreamDone = true
+        // The late subscription, if any, has ended: there is nothing left to cancel.
+        state.late = .none
+        _ = state.link.terminate()
+        // The first end of the stream cancels the other publisher; after the other publisher's own completion, as
+        // in Combine, upstream's completion still reaches downstream.
+        guard let held = state.downstream.release() else { return (nil, state.downstream.subscriber) }
+        return (state.trigger.terminate(), held)
       }
       trigger?.cancel()
       downstream?.receive(completion: completion)
@@ -176,10 +204,12 @@ extension Publishers.DropUntilOutput {
 
     func cancel() {
       let (upstream, trigger, downstream) = state.withLock { state in
+        state.isCancelled = true
+        state.isUpstreamDone = true
         var upstream = state.link.terminate()
         if case .subscribed(let late) = state.late { upstream = late.subscription }
         state.late = .none
-        return (upstream, state.trigger.terminate(), state.downstream.take())
+        return (upstream, state.trigger.terminate(), state.downstream.release())
       }
       upstream?.cancel()
       trigger?.cancel()
@@ -197,8 +227,10 @@ extension Publishers.DropUntilOutput {
 
     func receiveTrigger() {
       let trigger = state.withLock { state -> (any Subscription)? in
-        guard state.trigger.isSubscribed else { return nil }
+        guard !state.isCancelled else { return nil }
+        // As in Combine, any value from the other publisher opens the gate, also one that follows its completion.
         state.isTriggered = true
+        guard state.trigger.isSubscribed else { return nil }
         let trigger = state.trigger.terminate()
         state.trigger = .awaitingSubscription
         return trigger
@@ -210,15 +242,19 @@ extension Publishers.DropUntilOutput {
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
       let (trigger, upstream, downstream) = state.withLock {
         state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-        guard state.trigger.isSubscribed else { return (nil, nil, nil) }
+        guard !state.isCancelled else { return (nil, nil, nil) }
         guard !state.isTriggered else {
           // A subscription taken after the trigger has ended; the stream goes on.
+          guard state.trigger.isSubscribed else { return (nil, nil, nil) }
           let trigger = state.trigger.terminate()
           state.trigger = .awaitingSubscription
           return (trigger, nil, nil)
         }
+        // As in Combine, every completion before the trigger reaches downstream, also one that follows the end of
+        // the stream (a second completion, or one after upstream's).
         if state.link.isAwaitingSubscription { state.late = .awaitingSubscription }
-        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
+        let downstream = state.downstream.release() ?? state.downstream.subscriber
+        return (state.trigger.terminate(), state.link.terminate(), downstream)
       }
       _ = trigger
       upstream?.cancel()

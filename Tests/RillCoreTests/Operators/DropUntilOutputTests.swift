@@ -172,14 +172,106 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription", "finished"])
   }
 
-  @Test func lateUpstreamEventsAfterTheOtherFinishedAreIgnored() {
+  /// As in Combine, the two publishers are followed apart: once the other publisher has finished the stream, a late
+  /// upstream's values are still dropped (no trigger came), but its completion reaches downstream too.
+  @Test func lateUpstreamCompletionAfterTheOtherFinishedReachesDownstream() {
     let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
     upstream.sendSubscription(CombiningTestSubscription())
     #expect(upstream.send(1) == .none)
     upstream.send(completion: .failure(.upstream))
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(upstream)"])
+  }
+
+  /// As in Combine (`DropUntilOutputTests.testOtherCompletesBeforeTriggering` of its behaviour suite): each completion
+  /// of the other publisher before its value reaches downstream, upstream is cancelled once, and a value from the
+  /// other publisher even after its completion opens the gate for upstream's values.
+  @Test func otherCompletionsBeforeTheTriggerEachReachDownstream() {
+    let upstream = CombiningTestPublisher<Int, TransformTestError>()
+    let other = CombiningTestPublisher<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>(initialDemand: .max(100), demandPerValue: .max(5))
+    upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    other.send(completion: .finished)
+    other.send(completion: .failure(.thrown))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)"])
+    #expect(upstream.subscription.requests == [.max(100)])
+    #expect(upstream.subscription.cancelCount == 1)
+    #expect(other.subscription.requests == [.max(1)] && !other.isCancelled)
+    #expect(upstream.send(2) == .none)
+    #expect(other.send(0) == .none)
+    #expect(upstream.send(3) == .max(5))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)", "value(3)"])
+    #expect(upstream.subscription.cancelCount == 1)
+    #expect(!other.isCancelled)
+  }
+
+  /// As in Combine (`testDropUntilOutputReceiveCompletionBeforeSubscription`): when the other publisher finishes at
+  /// once, an upstream completion before upstream's subscription still reaches downstream; only the first one does.
+  @Test func upstreamCompletionBeforeItsSubscriptionAfterTheOtherFinishedReachesDownstream() {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "finished"])
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.isCancelled && late.requests.isEmpty)
+  }
+
+  /// As in Combine (`testDropUntilOutputOtherReceiveCompletionBeforeSubscription`): once upstream has finished the
+  /// stream, a completion from the other publisher, even before its subscription, still reaches downstream.
+  @Test func otherCompletionAfterUpstreamFinishedReachesDownstream() throws {
+    let other = SubscriberHolder<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    Empty<Int, TransformTestError>().drop(untilOutputFrom: other).subscribe(subscriber)
     #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    try #require(other.subscriber).receive(completion: .failure(.thrown))
+    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)"])
+  }
+
+  /// After a cancel nothing reaches downstream, from either publisher; upstream's completion is passed on once.
+  @Test func nothingReachesDownstreamAfterACancel() throws {
+    let upstream = CombiningTestPublisher<Int, TransformTestError>()
+    let other = CombiningTestPublisher<Int, TransformTestError>()
+    let subscriber = TestSubscriber<Int, TransformTestError>()
+    upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+    other.send(0)
+    try #require(subscriber.subscription).cancel()
+    #expect(upstream.send(1) == .none)
+    other.send(completion: .finished)
+    upstream.send(completion: .finished)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    let upstream2 = CombiningTestPublisher<Int, TransformTestError>()
+    let other2 = CombiningTestPublisher<Int, TransformTestError>()
+    let subscriber2 = TestSubscriber<Int, TransformTestError>()
+    upstream2.drop(untilOutputFrom: other2).subscribe(subscriber2)
+    other2.send(0)
+    upstream2.send(completion: .finished)
+    upstream2.send(completion: .finished)
+    #expect(subscriber2.eventDescriptions == ["subscription", "finished"])
+  }
+
+  /// What reaches downstream after the end of the stream does so only while something else keeps downstream: the
+  /// operator holds it weakly from then on.
+  @Test func afterTheEndDownstreamIsReachedOnlyWhileSomethingElseKeepsIt() {
+    let upstream = CombiningTestPublisher<Int, TransformTestError>()
+    let other = CombiningTestPublisher<Int, TransformTestError>()
+    weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
+    do {
+      let subscriber = TestSubscriber<Int, TransformTestError>()
+      upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+      weakSubscriber = subscriber
+      other.send(completion: .finished)
+      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    }
+    #expect(weakSubscriber == nil)
+    other.send(0)
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .finished)
   }
 
   /// Issue 15: a completion from upstream before its subscription reaches downstream, which has its subscription
