@@ -9,7 +9,9 @@ extension Publisher {
   ///
   /// It subscribes to `publisher` before upstream and asks it for one element; that element cancels upstream
   /// and finishes the stream, and `publisher`'s subscription, which owes nothing more, is let go without a
-  /// cancel, as in Combine. If `publisher` completes without an element, upstream simply continues.
+  /// cancel, as in Combine. If that element comes before upstream's subscription, downstream receives `.finished`
+  /// without a subscription, as in Combine, and the upstream subscription is cancelled when it arrives. If
+  /// `publisher` completes without an element, upstream simply continues.
   ///
   /// - Parameter publisher: A second publisher.
   /// - Returns: A publisher that republishes elements until the second publisher publishes an element.
@@ -123,23 +125,17 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receiveTrigger() {
-      let (trigger, upstream, downstream, isSubscribed) = state.withLock {
-        state -> ((any Subscription)?, (any Subscription)?, Downstream?, Bool) in
-        guard state.trigger.isSubscribed else { return (nil, nil, nil, false) }
-        let isSubscribed = state.link.isSubscribed
-        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take(), isSubscribed)
+      let (trigger, upstream, downstream) = state.withLock {
+        state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+        guard state.trigger.isSubscribed else { return (nil, nil, nil) }
+        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
       }
       // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
       _ = trigger
-      guard let downstream else { return }
-      if isSubscribed {
-        upstream?.cancel()
-      } else {
-        // Upstream has not subscribed yet: Combine finishes downstream at once, and so does Rill, after handing it
-        // its subscription; the upstream subscription that arrives later is cancelled.
-        downstream.receive(subscription: self)
-      }
-      downstream.receive(completion: .finished)
+      // As in Combine, downstream finishes at once, also when upstream has not subscribed yet: it then receives its
+      // completion without a subscription, and the upstream subscription that arrives later is cancelled.
+      upstream?.cancel()
+      downstream?.receive(completion: .finished)
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Other.Failure>) {

@@ -40,22 +40,38 @@ import Testing
     #expect(late.isCancelled)
   }
 
-  /// Issue 15: as in Combine, a value from the other publisher before upstream's subscription finishes downstream
-  /// at once (Rill hands it the subscription first) and lets go of the other publisher without a cancel; the
-  /// upstream subscription that arrives afterwards is cancelled.
-  @Test func otherValueBeforeTheUpstreamSubscriptionFinishesAtOnce() throws {
+  /// As in Combine (`PrefixUntilOutputTests.testTerminatorEmitsValueBeforeUpstreamSendsSubscription` of its
+  /// behaviour suite), a value from the other publisher before upstream's subscription finishes downstream at once,
+  /// without a subscription, and lets go of the other publisher without a cancel; the upstream subscription that
+  /// arrives afterwards is cancelled and downstream hears nothing more.
+  @Test func otherValueBeforeTheUpstreamSubscriptionFinishesAtOnceWithoutASubscription() throws {
     let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
     let other = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
     #expect(subscriber.eventDescriptions == [])
     other.send("stop")
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    #expect(subscriber.eventDescriptions == ["finished"])
     #expect(!other.isCancelled)
     let late = CombiningTestSubscription()
     upstream.sendSubscription(late)
     #expect(late.isCancelled && late.requests.isEmpty)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    #expect(subscriber.eventDescriptions == ["finished"])
+  }
+
+  /// A `sink` hears the completion that arrives before any subscription, as Combine's does.
+  @Test func aSinkHearsTheCompletionThatComesWithoutASubscription() {
+    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    var completions: [Subscribers.Completion<TransformTestError>] = []
+    let cancellable = upstream.prefix(untilOutputFrom: Just(())).sink(
+      receiveCompletion: { completions.append($0) },
+      receiveValue: { _ in }
+    )
+    #expect(completions == [.finished])
+    let late = CombiningTestSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.isCancelled)
+    withExtendedLifetime(cancellable) {}
   }
 
   /// Issue 15: as in Combine, the operator's subscribers do not customise their description or mirror, and the one
@@ -110,7 +126,7 @@ import Testing
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.prefix(untilOutputFrom: Just(())).subscribe(subscriber)
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    #expect(subscriber.eventDescriptions == ["finished"])
     #expect(upstream.isCancelled)
   }
 
