@@ -372,6 +372,31 @@ import Testing
       #expect(mine == Array(0..<perProducer))
     }
   }
+
+  /// Issue 15: children sending from several threads while one of them fails: downstream is never called twice at
+  /// once, sees the one failure, never more values than it asked for, and each child's values in order.
+  @Test(.tags(.stress)) func childFailureRacingWithValuesFromManyThreads() {
+    for _ in 0..<20 {
+      let upstream = PassthroughSubject<Int, CombiningError>()
+      let children = (0..<4).map { _ in PassthroughSubject<Int, CombiningError>() }
+      let recorder = CombiningRecorder<Int, CombiningError>(demand: .max(300))
+      upstream.flatMap { children[$0] }.subscribe(recorder)
+      for index in 0..<4 { upstream.send(index) }
+      combiningConcurrently(4) { producer in
+        for value in 0..<200 {
+          if producer == 0, value == 100 { children[0].send(completion: .failure(.boom)) }
+          children[producer].send(producer * 1_000_000 + value)
+        }
+      }
+      #expect(recorder.overlappingCalls == 0)
+      #expect(recorder.completions == [.failure(.boom)])
+      #expect(recorder.values.count <= 300)
+      for producer in 0..<4 {
+        let mine = recorder.values.filter { $0 / 1_000_000 == producer }
+        #expect(mine == mine.sorted())
+      }
+    }
+  }
 }
 
 /// A publisher that hands its subscriber two subscriptions, the second of which must be cancelled.
