@@ -42,7 +42,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, upstream: upstream, retries: retries))
+      upstream.subscribe(Inner(downstream: subscriber, upstream: upstream, retries: retries))
     }
   }
 }
@@ -162,7 +162,7 @@ extension Publishers.Retry {
       case .resubscribe:
         var again = true
         while again {
-          upstream.receive(subscriber: self)
+          upstream.subscribe(self)
           again = state.withLock { state in
             defer { state.needsResubscribe = false }
             state.isResubscribing = state.needsResubscribe

@@ -158,7 +158,7 @@ extension Publishers {
         name: "FlatMap"
       )
       subscriber.receive(subscription: subscription)
-      upstream.receive(subscriber: Inner(parent: subscription, transform: transform))
+      upstream.subscribe(Inner(parent: subscription, transform: transform))
     }
   }
 }
@@ -231,7 +231,7 @@ extension Publishers.FlatMap {
         parent.childValueAndFinish(key, value)
         return .none
       }
-      child.receive(subscriber: FlatMapChildSubscriber(key: key, parent: parent))
+      child.subscribe(FlatMapChildSubscriber(key: key, parent: parent))
       return .none
     }
 

@@ -299,8 +299,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 2)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge3.

@@ -39,9 +39,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 3)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge4.
@@ -245,10 +245,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 4)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
-      d.receive(subscriber: merger.child(3))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge5.

@@ -53,11 +53,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 5)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
-      d.receive(subscriber: merger.child(3))
-      e.receive(subscriber: merger.child(4))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+      e.subscribe(merger.child(4))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge6.
@@ -203,12 +203,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 6)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
-      d.receive(subscriber: merger.child(3))
-      e.receive(subscriber: merger.child(4))
-      f.receive(subscriber: merger.child(5))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+      e.subscribe(merger.child(4))
+      f.subscribe(merger.child(5))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge7.
@@ -340,13 +340,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 7)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
-      d.receive(subscriber: merger.child(3))
-      e.receive(subscriber: merger.child(4))
-      f.receive(subscriber: merger.child(5))
-      g.receive(subscriber: merger.child(6))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+      e.subscribe(merger.child(4))
+      f.subscribe(merger.child(5))
+      g.subscribe(merger.child(6))
     }
 
     /// Merges this publisher's upstreams with another publisher into a Merge8.
@@ -460,14 +460,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: 8)
-      a.receive(subscriber: merger.child(0))
-      b.receive(subscriber: merger.child(1))
-      c.receive(subscriber: merger.child(2))
-      d.receive(subscriber: merger.child(3))
-      e.receive(subscriber: merger.child(4))
-      f.receive(subscriber: merger.child(5))
-      g.receive(subscriber: merger.child(6))
-      h.receive(subscriber: merger.child(7))
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+      e.subscribe(merger.child(4))
+      f.subscribe(merger.child(5))
+      g.subscribe(merger.child(6))
+      h.subscribe(merger.child(7))
     }
   }
 }

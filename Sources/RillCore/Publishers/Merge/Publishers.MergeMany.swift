@@ -50,7 +50,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let merger = FlatMapSubscription.merging(subscriber, count: publishers.count)
       for (index, publisher) in publishers.enumerated() {
-        publisher.receive(subscriber: merger.child(index))
+        publisher.subscribe(merger.child(index))
       }
     }
 
