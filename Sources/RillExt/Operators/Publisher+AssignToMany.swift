@@ -35,7 +35,7 @@ extension Publisher where Failure == Never {
   /// ```
   ///
   /// Each value is assigned to `object1`, `object2`, then `object3`; see
-  /// ``Combine/Publisher/assign(to:on:and:on:)``.
+  /// ``RillCore/Publisher/assign(to:on:and:on:)``.
   ///
   /// - Parameters:
   ///   - keyPath1: The property of `object1` to assign.

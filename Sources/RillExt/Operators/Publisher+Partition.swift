@@ -1,5 +1,5 @@
 extension Publisher {
-  /// One side of ``Combine/Publisher/partition(_:)``: the values of this publisher on that side.
+  /// One side of ``RillCore/Publisher/partition(_:)``: the values of this publisher on that side.
   public typealias Partition = AnyPublisher<Output, Failure>
 
   /// Splits this publisher's values in two: those that satisfy `predicate`, and those that do not.

@@ -30,7 +30,7 @@ extension Publisher {
 extension Publishers {
   /// A publisher that subscribes to its upstream again each time a trigger, made from its failures, sends a value.
   ///
-  /// Create one with ``Combine/Publisher/retryWhen(_:)``.
+  /// Create one with ``RillCore/Publisher/retryWhen(_:)``.
   public final class RetryWhen<Upstream, RetryTrigger, Output, Failure>: Publisher
   where Upstream: Publisher, Upstream.Output == Output, Upstream.Failure == Failure, RetryTrigger: Publisher {
     typealias ErrorTrigger = (AnyPublisher<Upstream.Failure, Never>) -> RetryTrigger

@@ -1,0 +1,46 @@
+import RillExt
+import RillTesting
+import Testing
+
+@Suite struct ImmediatePublisherTests {
+  @Test func theFactoriesPublishBeforeSubscribeReturns() {
+    let just = TestSubscriber<Int, Never>()
+    AnyImmediatePublisher.just(1).subscribe(just)
+    #expect(just.eventDescriptions == ["subscription", "value(1)", "finished"])
+
+    let typed = TestSubscriber<Int, ExtTestError>()
+    AnyImmediatePublisher.just(2, failureType: ExtTestError.self).subscribe(typed)
+    AnyImmediatePublisher<Int, ExtTestError>.fail(.upstream).subscribe(typed)
+    AnyImmediatePublisher.fail(ExtTestError.other, outputType: Int.self).subscribe(typed)
+    #expect(
+      typed.eventDescriptions == [
+        "subscription", "value(2)", "finished", "subscription", "failure(upstream)", "subscription", "failure(other)",
+      ]
+    )
+  }
+
+  @Test func theErasedPublisherForwardsDemandAndCancel() {
+    let (upstream, subscriber) = extSubscribe(
+      { TrustedUpstream(upstream: $0).eraseToAnyImmediatePublisher() },
+      initialDemand: .max(2)
+    )
+    #expect(upstream.requestedDemands == [.max(2)])
+    _ = upstream.send(1)
+    _ = upstream.send(2)
+    #expect(subscriber.values == [1, 2])
+    subscriber.cancel()
+    #expect(upstream.isCancelled)
+  }
+
+  @Test func theErasedPipelineIsFreed() {
+    let make = { (upstream: ExtUpstream) in TrustedUpstream(upstream: upstream).eraseToAnyImmediatePublisher() }
+    #expect(extPipelineIsFreed(make, drive: { upstream, _ in upstream.send(completion: .finished) }))
+    #expect(extPipelineIsFreed(make, drive: { _, subscriber in subscriber.cancel() }))
+  }
+
+  @Test func failuresReachEachSubscriber() {
+    let failing = TestSubscriber<Int, ExtTestError>()
+    AnyImmediatePublisher<Int, ExtTestError>.fail(.upstream).subscribe(failing)
+    #expect(failing.eventDescriptions == ["subscription", "failure(upstream)"])
+  }
+}

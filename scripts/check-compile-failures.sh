@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Type-checks each file of Tests/RillExtCompileFailures against the built RillExt and expects it to fail with the
+# error its `// expected-error:` line names: proof that the trait conformances refuse publishers that can break a
+# trait's promise. Builds RillExt first (debug); pass --skip-build when it is built already.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" != "--skip-build" ]]; then
+  swift build --target RillExt
+fi
+modules="$(swift build --show-bin-path)/Modules"
+
+status=0
+for file in Tests/RillExtCompileFailures/*.swift; do
+  expected="$(sed -n 's|^// expected-error: ||p' "$file")"
+  if [[ -z "$expected" ]]; then
+    echo "FAIL $file: no '// expected-error:' line"
+    status=1
+    continue
+  fi
+  if output="$(swiftc -typecheck -swift-version 6 -I "$modules" "$file" 2>&1)"; then
+    echo "FAIL $file: type-checked, but it must not"
+    status=1
+  elif [[ "$(grep -c "^[^ ].*: error: " <<<"$output")" != 1 ]]; then
+    echo "FAIL $file: expected exactly one error"
+    echo "$output" | grep "^[^ ].*: error: " | sed 's/^/     /'
+    status=1
+  elif grep -qF -- "$expected" <<<"$output"; then
+    echo "ok   $file"
+  else
+    echo "FAIL $file: did not report: $expected"
+    echo "$output" | grep "error:" | sed 's/^/     /'
+    status=1
+  fi
+done
+exit "$status"
