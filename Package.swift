@@ -23,7 +23,8 @@ let package = Package(
   targets: [
     .target(name: "RillCore", swiftSettings: strict),
     .target(name: "Rill", dependencies: ["RillCore"], swiftSettings: strict),
-    // Depends on Rill for the Foundation parts of CombineTraits' API (URLSession's data task publisher, operations).
+    // Depends on Rill for the Foundation parts: URLSession's data task publisher as a single publisher, and the
+    // scheduler helpers on DispatchQueue, RunLoop and OperationQueue.
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
     .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
     // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.

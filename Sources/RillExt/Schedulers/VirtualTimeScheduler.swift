@@ -1,0 +1,222 @@
+public import Dispatch
+public import Foundation
+public import Rill
+
+/// A scheduler with any time type whose clock moves only when a test tells it to.
+///
+/// It is what combine-schedulers calls `TestScheduler`: code hard-wired to a dispatch queue, run loop or operation
+/// queue takes `DispatchQueue.test`, `RunLoop.test` or `OperationQueue.test` (each a ``TestSchedulerOf``) in a
+/// test, and the test moves time with ``advance(by:)``, ``advance(to:)`` or ``run()``:
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// var fired: [String] = []
+/// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { fired.append("two") }
+/// scheduler.schedule { fired.append("now") }
+/// scheduler.advance()                      // fired == ["now"]
+/// scheduler.advance(by: .seconds(2))       // fired == ["now", "two"]
+/// ```
+///
+/// Its name is not combine-schedulers' `TestScheduler` because RillTesting already has a `TestScheduler`, with a
+/// time type of its own counted in ticks for marble tests; a second generic type of that name would make
+/// `TestScheduler` ambiguous in every test that imports both modules. ``TestSchedulerOf`` keeps combine-schedulers'
+/// spelling where users write it.
+///
+/// Actions run on the thread that advances the clock, in date order; actions due at the same date run in the order
+/// they were first scheduled. An action may schedule, cancel or advance further. A date in the past means now: the
+/// clock never moves backwards. The scheduler is thread-safe and never runs an action while holding its lock.
+// SAFETY: all mutable state is in `state`; actions run after the lock is released.
+public final class VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
+  @unchecked Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
+  private struct Entry {
+    let sequence: Int
+    let date: SchedulerTimeType
+    let interval: SchedulerTimeType.Stride?
+    let action: () -> Void
+  }
+
+  private struct State {
+    var now: SchedulerTimeType
+    var lastSequence = 0
+    /// Sorted by date, then by sequence.
+    var queue: [Entry] = []
+
+    mutating func nextSequence() -> Int {
+      lastSequence += 1
+      return lastSequence
+    }
+
+    mutating func insert(_ entry: Entry) {
+      var index = queue.endIndex
+      while index > queue.startIndex,
+        queue[index - 1].date > entry.date
+          || (queue[index - 1].date == entry.date && queue[index - 1].sequence > entry.sequence)
+      {
+        index -= 1
+      }
+      queue.insert(entry, at: index)
+    }
+
+    mutating func enqueue(
+      date: SchedulerTimeType,
+      interval: SchedulerTimeType.Stride?,
+      action: @escaping () -> Void
+    ) -> Int {
+      let sequence = nextSequence()
+      insert(Entry(sequence: sequence, date: Swift.max(date, now), interval: interval, action: action))
+      return sequence
+    }
+
+    /// Takes the first action due by `instant`, moving the clock to its date and queueing its next repetition.
+    mutating func takeNext(until instant: SchedulerTimeType) -> (() -> Void)? {
+      guard let first = queue.first, first.date <= Swift.max(instant, now) else { return nil }
+      queue.removeFirst()
+      if first.date > now { now = first.date }
+      if let interval = first.interval {
+        insert(
+          Entry(
+            sequence: first.sequence,
+            date: first.date.advanced(by: interval),
+            interval: interval,
+            action: first.action
+          )
+        )
+      }
+      return first.action
+    }
+  }
+
+  private let state: Locked<State>
+
+  /// Creates a virtual-time scheduler whose clock starts at `now`.
+  ///
+  /// - Parameter now: The starting time.
+  public init(now: SchedulerTimeType) {
+    state = Locked(State(now: now))
+  }
+
+  /// The scheduler's current virtual time.
+  public var now: SchedulerTimeType { state.withLock { $0.now } }
+
+  /// Zero: virtual time is exact.
+  public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+  /// The number of actions waiting to run, counting each repeating action once.
+  public var scheduledActionCount: Int { state.withLock { $0.queue.count } }
+
+  /// Schedules `action` to run at the current time, on the next advance.
+  ///
+  /// - Parameters:
+  ///   - options: Ignored.
+  ///   - action: The action to run.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    state.withLock { _ = $0.enqueue(date: $0.now, interval: nil, action: action) }
+  }
+
+  /// Schedules `action` to run when the clock reaches `date`.
+  ///
+  /// - Parameters:
+  ///   - date: The time to run the action at; a past date means now.
+  ///   - tolerance: Ignored: virtual time is exact.
+  ///   - options: Ignored.
+  ///   - action: The action to run.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) {
+    state.withLock { _ = $0.enqueue(date: date, interval: nil, action: action) }
+  }
+
+  /// Schedules `action` to run at `date` and then every `interval`, until the returned cancellable cancels.
+  ///
+  /// The cancellable removes the action, and with it everything the action captured; releasing the cancellable
+  /// cancels too, as a dispatch queue's timer does.
+  ///
+  /// - Parameters:
+  ///   - date: The time of the first run; a past date means now.
+  ///   - interval: The time between runs; it must be greater than zero.
+  ///   - tolerance: Ignored: virtual time is exact.
+  ///   - options: Ignored.
+  ///   - action: The action to run.
+  /// - Returns: A cancellable that stops the repetition.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    precondition(interval > .zero, "VirtualTimeScheduler: a repeating action needs an interval greater than zero")
+    let sequence = state.withLock { $0.enqueue(date: date, interval: interval, action: action) }
+    return AnyCancellable { [weak self] in
+      // The removed entry is released after the lock, in case releasing its action runs code that calls back.
+      let removed = self?.state.withLock { state -> [Entry] in
+        let removed = state.queue.filter { $0.sequence == sequence }
+        state.queue.removeAll { $0.sequence == sequence }
+        return removed
+      }
+      _ = removed
+    }
+  }
+
+  /// Moves the clock forward by `duration`, running every action that falls due on the way, in order.
+  ///
+  /// - Parameter duration: How far to move the clock. The default, zero, runs the actions due now.
+  public func advance(by duration: SchedulerTimeType.Stride = .zero) {
+    advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves the clock forward to `instant`, running every action that falls due on the way, in order.
+  ///
+  /// An instant in the past runs the actions due now and leaves the clock where it is.
+  ///
+  /// - Parameter instant: The time to move the clock to.
+  public func advance(to instant: SchedulerTimeType) {
+    while let action = state.withLock({ $0.takeNext(until: instant) }) {
+      action()
+    }
+    state.withLock { state in
+      if instant > state.now { state.now = instant }
+    }
+  }
+
+  /// Runs actions, moving the clock to each one's date, until none is left.
+  ///
+  /// A repeating action that nobody cancels keeps the queue from ever emptying, so `run()` does not return; end
+  /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)``.
+  public func run() {
+    while let next = state.withLock({ $0.queue.first?.date }) {
+      advance(to: next)
+    }
+  }
+}
+
+/// A virtual-time scheduler with the time and options types of scheduler `S`.
+///
+/// combine-schedulers' spelling for its `TestScheduler`; here it names a ``VirtualTimeScheduler``.
+public typealias TestSchedulerOf<S: Scheduler> = VirtualTimeScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+
+extension DispatchQueue {
+  /// A new virtual-time scheduler with a dispatch queue's time type, its clock at one nanosecond of uptime.
+  public static var test: TestSchedulerOf<DispatchQueue> {
+    // DispatchTime(uptimeNanoseconds: 0) means "now" to Dispatch, so the clock starts at 1.
+    VirtualTimeScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+  }
+}
+
+extension RunLoop {
+  /// A new virtual-time scheduler with a run loop's time type, its clock at the 1970 reference date.
+  public static var test: TestSchedulerOf<RunLoop> {
+    VirtualTimeScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+  }
+}
+
+extension OperationQueue {
+  /// A new virtual-time scheduler with an operation queue's time type, its clock at the 1970 reference date.
+  public static var test: TestSchedulerOf<OperationQueue> {
+    VirtualTimeScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+  }
+}
