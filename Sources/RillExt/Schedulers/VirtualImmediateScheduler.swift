@@ -19,7 +19,7 @@ public import Rill
 /// ```
 ///
 /// Its name is not combine-schedulers' `ImmediateScheduler` because Combine's own non-generic
-/// ``RillCore/ImmediateScheduler`` has that name; ``ImmediateSchedulerOf`` keeps combine-schedulers' spelling.
+/// `ImmediateScheduler` has that name; ``ImmediateSchedulerOf`` keeps combine-schedulers' spelling.
 ///
 /// Delays are ignored: `schedule(after:...)` runs its action at once. A repeating action runs once, at once, as in
 /// combine-schedulers; for repeating timers or delays, use a ``VirtualTimeScheduler``.
