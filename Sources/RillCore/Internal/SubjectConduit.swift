@@ -1,197 +1,142 @@
-public import Synchronization
-
-/// The lock and state shared by a subject and its subscriptions: one lock per subject, none per subscriber.
+/// What a subject keeps for each subscriber: the subscriber, its demand and its place in delivery.
 ///
-/// Sends are serialised: while one call is delivering (on any thread, or re-entrantly from a subscriber), later
-/// sends are queued and delivered by the delivering call, in order, once it has offered its value to every
-/// subscriber. So every subscriber sees the values in the order they were sent, and no lock is held while
-/// subscribers run. A value costs the delivering call one lock to claim the first subscriber's demand and one more
-/// per subscriber to return the demand it asks for and claim the next.
-// SAFETY: all mutable state is in `state`; subscribers, upstreams and released entries are called or released
-// outside the lock.
+/// A conduit has no lock of its own. Its fields are guarded by its subject's lock (``SubjectCore``), except the
+/// downstream subscriber, which only one thread touches at a time: the subject's delivering call while the
+/// conduit is ``Phase/busy``, or, once the conduit has ended, the call that ended it. A cancel that arrives while
+/// the conduit is busy marks it, and the delivering call releases the subscriber when it returns.
+// SAFETY: the mutable fields are guarded by the subject's lock, or owned by one thread as described above.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+class SubjectConduitBase<Output, Failure: Error>: SubjectConduitLatest<Output?>, @unchecked Sendable {
+  /// Where a conduit is in its life.
   @usableFromInline
-  typealias State = SubjectState<Output, Failure>
-
-  @usableFromInline
-  let state: Locked<State>
-
-  /// The subject's name, for the subscriptions' descriptions and trap messages.
-  @usableFromInline
-  let name: String
-
-  @inlinable
-  init(name: String, current: Output?) {
-    self.name = name
-    state = Locked(State(current: current))
+  enum Phase {
+    /// Subscribed and not being delivered to.
+    case live
+    /// The subject's delivering call is inside the subscriber.
+    case busy
+    /// Cancelled while busy: the delivering call releases the subscriber when it returns.
+    case cancelledWhileBusy
+    /// Cancelled or completed; the subject drops it.
+    case ended
   }
 
-  /// Records the subject, for its subscriptions' mirrors; called once by the subject's initializer.
-  @inlinable
-  func setSubject(_ subject: AnyObject) {
-    state.withLock { $0.subject = subject }
-  }
+  @usableFromInline @exclusivity(unchecked)
+  final var demand = Subscribers.Demand.none
 
-  /// Attaches a subscriber, or completes it at once if the subject has ended.
-  @inlinable
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let deliver = SubjectReceiver<Output, Failure> { signal in
-      switch signal {
-      case .value(let value):
-        return subscriber.receive(value)
-      case .completion(let completion):
-        subscriber.receive(completion: completion)
-        return .none
-      }
-    }
-    let (attached, completion) = state.withLock {
-      state -> (SubjectConduit<Output, Failure>?, Subscribers.Completion<Failure>?) in
-      if let completion = state.completion { return (nil, completion) }
-      return (state.append(core: self, deliver: deliver, downstream: subscriber), nil)
-    }
-    if let attached {
-      subscriber.receive(subscription: attached)
-    } else if let completion {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-    }
-  }
+  @usableFromInline @exclusivity(unchecked)
+  final var phase = Phase.live
 
-  /// Sends a value, making it the current value when the subject keeps one.
-  @inlinable
-  func send(_ value: Output) {
-    let first = state.withLock { state -> State.Step in
-      guard state.completion == nil else { return .done }
-      if state.current != nil { state.current = value }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Makes `value` the current value, even after completion, and sends it unless the subject has completed.
-  @inlinable
-  func setCurrent(_ value: Output) {
-    let first = state.withLock { state -> State.Step in
-      state.current = value
-      guard state.completion == nil else { return .done }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Sends the completion; later sends are ignored.
-  @inlinable
-  func send(completion: Subscribers.Completion<Failure>) {
-    let first = state.withLock { state -> State.Step in
-      guard state.completion == nil else { return .done }
-      state.completion = completion
-      return state.start(.completion(completion))
-    }
-    deliver(first)
-  }
-
-  /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
-  @inlinable
-  func send(subscription: any Subscription) {
-    let demanded = state.withLock { state in
-      state.upstreams.append(subscription)
-      return state.hasDownstreamDemand
-    }
-    if demanded { subscription.request(.unlimited) }
-  }
-
-  /// Cancels the upstream subscriptions; the subject is going away.
-  @inlinable
-  func cancelUpstreams() {
-    let upstreams = state.withLock { state in
-      defer { state.upstreams = [] }
-      return state.upstreams
-    }
-    for upstream in upstreams { upstream.cancel() }
-  }
-
-  /// Adds demand for the subscriber in `slot`, delivering a kept value if it was waiting for it.
+  /// Delivers a value to the concrete conduit's subscriber without a virtual call.
   ///
-  /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
+  /// It is made where the conduit is created, in client code that knows the subscriber's type, so it runs
+  /// specialised code: a virtual call would land in the unspecialised generic implementation, which looks up
+  /// generic metadata at run time on every value.
+  @usableFromInline
+  let receiveThunk: (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand
+
+  /// Runs the concrete conduit's `cancelNow` in specialised code; `cancel` arrives through `any Subscription` or
+  /// `any Cancellable`, which lands in the unspecialised generic implementation.
+  @usableFromInline
+  let cancelThunk: (SubjectConduitBase<Output, Failure>) -> Void
+
   @inlinable
-  func request(_ demand: Subscribers.Demand, slot: Int, id: UInt64) {
-    var upstreams: [any Subscription] = []
-    let first = state.withLock { state -> State.Step in
-      guard state.holds(slot: slot, id: id), state.links[slot].phase != .cancelledWhileBusy else { return .done }
-      state.links[slot].demand += demand
-      if !state.hasDownstreamDemand {
-        state.hasDownstreamDemand = true
-        upstreams = state.upstreams
-      }
-      guard state.slots[slot]!.latest != nil else { return .done }
-      return state.start(.flush(slot: slot, id: id))
-    }
-    for upstream in upstreams { upstream.request(.unlimited) }
-    deliver(first)
+  init(
+    latest: Output?,
+    receive: @escaping (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand,
+    cancel: @escaping (SubjectConduitBase<Output, Failure>) -> Void
+  ) {
+    receiveThunk = receive
+    cancelThunk = cancel
+    super.init(latest: latest)
   }
 
-  /// Ends the subscription in `slot`.
+  /// Delivers the completion and releases the subscriber; called by the thread that ended the conduit.
   @inlinable
-  func cancel(slot: Int, id: UInt64) {
-    let removed = state.withLock { $0.cancel(slot: slot, id: id) }
-    // The subscriber and its kept value, if any, are let go here, outside the lock.
-    _ = removed
-  }
+  func complete(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
-  /// Delivers steps until nothing is left to deliver.
+  /// Releases the subscriber; called by the thread that ended the conduit.
   @inlinable
-  func deliver(_ first: State.Step) {
-    var step = first
-    while true {
-      switch step {
-      case .done:
-        return
-      case .value(let deliver, let slot, let value):
-        let more = deliver(.value(value))
-        let (next, removed) = state.withLock { $0.delivered(slot: slot, more: more, value: value) }
-        _ = removed
-        step = next
-      case .completion(let entries, let completion):
-        for entry in entries { _ = entry.deliver(.completion(completion)) }
-        step = state.withLock { $0.next() }
-      }
-    }
-  }
+  func releaseDownstream() { fatalError("abstract") }
 }
 
-/// A subscriber's subscription to a subject: the slot of its entry in the subject's table.
-///
-/// It holds nothing mutable but the demand left when it ended, which its mirror shows, as Combine's does.
+// SAFETY: see `SubjectConduitBase`; `held` is only touched by the thread that owns the subscriber at the time.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, Sendable
+final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  @usableFromInline
+  typealias Output = Downstream.Input
+
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
-  @usableFromInline
-  let slot: Int
+  /// The subscriber, retained, reached so that a value costs no retain and release.
+  ///
+  /// Reading a subscriber out of a `var` before calling it costs a retain and a release, two atomic operations per
+  /// value; calling through an object kept alive for the call costs none. A `Sink` is such an object itself and
+  /// is held directly; any other subscriber is held through an immutable box (``SubjectHeldSubscriber``). Either
+  /// is released when the conduit ends, which breaks the cycle with a subscriber that keeps its subscription.
+  @usableFromInline @exclusivity(unchecked)
+  var held: UnsafeMutableRawPointer?
 
+  /// Whether `held` is the subscriber itself (a `Sink`) rather than a box around it.
   @usableFromInline
-  let id: UInt64
-
-  /// The demand left when the subscription ended, as `Subscribers.Demand.rawValue`; written under the subject's
-  /// lock as the entry leaves the table.
-  @usableFromInline
-  let demandAtEnd = Atomic<UInt>(0)
+  let holdsSubscriberItself: Bool
 
   @inlinable
-  init(core: SubjectCore<Output, Failure>, slot: Int, id: UInt64) {
+  init(core: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
+    typealias Sink = Subscribers.Sink<Output, Failure>
     self.core = core
-    self.slot = slot
-    self.id = id
+    let receive: (SubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand
+    if let sink = downstream as? Sink {
+      held = Unmanaged.passRetained(sink).toOpaque()
+      holdsSubscriberItself = true
+      receive = { conduit, value in
+        Unmanaged<Sink>.fromOpaque(unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.receive(value) }
+      }
+    } else {
+      held = Unmanaged.passRetained(SubjectHeldSubscriber(downstream)).toOpaque()
+      holdsSubscriberItself = false
+      receive = { conduit, value in
+        Unmanaged<SubjectHeldSubscriber<Downstream>>
+          .fromOpaque(unsafeDowncast(conduit, to: SubjectConduit<Downstream>.self).held.unsafelyUnwrapped)
+          ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+      }
+    }
+    super.init(
+      latest: latest,
+      receive: receive,
+      cancel: { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).cancelNow() }
+    )
   }
 
-  /// Records the demand left as the subscription's entry leaves the subject's table, under the subject's lock.
   @inlinable
-  func recordEnd(demand: Subscribers.Demand) {
-    demandAtEnd.store(demand.rawValue, ordering: .relaxed)
+  deinit {
+    // Released as `AnyObject`: naming a generic type here would look up its metadata at run time.
+    if let held { Unmanaged<AnyObject>.fromOpaque(held).release() }
+  }
+
+  /// The subscriber `held` keeps, at +0.
+  @inlinable
+  func subscriber(in held: UnsafeMutableRawPointer) -> Downstream {
+    if holdsSubscriberItself {
+      // Cold paths only (completion, release, reflection): the cast is checked once per call.
+      return Unmanaged<AnyObject>.fromOpaque(held).takeUnretainedValue() as! Downstream
+    }
+    return Unmanaged<SubjectHeldSubscriber<Downstream>>.fromOpaque(held).takeUnretainedValue().subscriber
+  }
+
+  /// Hands out the subscriber and lets go of it; `nil` once released.
+  @inlinable
+  func takeDownstream() -> Downstream? {
+    guard let held else { return nil }
+    self.held = nil
+    defer { Unmanaged<AnyObject>.fromOpaque(held).release() }
+    return subscriber(in: held)
   }
 
   @usableFromInline
@@ -201,14 +146,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   /// and the subscriber are `nil` once the subscription has ended.
   @usableFromInline
   var customMirror: Mirror {
-    let (subject, downstream, demand) = core.state.withLock { state -> (AnyObject?, Any?, Subscribers.Demand) in
-      guard state.holds(slot: slot, id: id) else {
-        return (nil, nil, Subscribers.Demand(rawValue: demandAtEnd.load(ordering: .relaxed)))
-      }
-      let link = state.links[slot]
-      guard link.phase != .cancelledWhileBusy else { return (nil, nil, link.demand) }
-      return (state.subject, state.slots[slot]!.downstream, link.demand)
-    }
+    let (demand, isLive) = core.state.withLock { _ in (self.demand, self.phase == .live || self.phase == .busy) }
+    let subject = isLive ? core.subject : nil
+    let downstream = held.map(subscriber(in:))
     return Mirror(
       self,
       children: [
@@ -221,13 +161,60 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   var playgroundDescription: Any { description }
 
   @inlinable
+  override func complete(_ completion: Subscribers.Completion<Failure>) {
+    takeDownstream()?.receive(completion: completion)
+  }
+
+  @inlinable
+  override func releaseDownstream() {
+    _ = takeDownstream()
+  }
+
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
-    core.request(demand, slot: slot, id: id)
+    core.request(demand, for: self)
   }
 
   @inlinable
   func cancel() {
-    core.cancel(slot: slot, id: id)
+    cancelThunk(self)
+  }
+
+  @inlinable
+  func cancelNow() {
+    if core.cancel(self) {
+      releaseDownstream()
+    }
+  }
+}
+
+/// A subject's subscriber in an immutable box, so that delivery can borrow it (see ``SubjectConduit/held``).
+@usableFromInline
+final class SubjectHeldSubscriber<Downstream> {
+  @usableFromInline
+  let subscriber: Downstream
+
+  @inlinable
+  init(_ subscriber: Downstream) {
+    self.subscriber = subscriber
+  }
+}
+
+/// A conduit's kept value, in a class whose generic parameter is the field's whole type.
+///
+/// A generic class's deinitialiser always runs unspecialised. Declared in `SubjectConduitBase` as `Output?`, the
+/// field would make it look up `Optional<Output>`'s metadata at run time for every conduit freed; here the
+/// metadata is the class's own generic argument.
+// SAFETY: `latest` is guarded by the subject's lock, as the conduit's other fields.
+@usableFromInline
+class SubjectConduitLatest<Latest>: @unchecked Sendable {
+  /// For `CurrentValueSubject`: the value to deliver when demand arrives.
+  @usableFromInline @exclusivity(unchecked)
+  final var latest: Latest
+
+  @inlinable
+  init(latest: Latest) {
+    self.latest = latest
   }
 }

@@ -12,7 +12,7 @@ final class PublishedSubject<Output>: Subject, @unchecked Sendable {
 
   init(_ value: Output) {
     core = SubjectCore(name: "PublishedSubject", current: value)
-    core.setSubject(self)
+    core.subject = self
   }
 
   deinit {

@@ -14,7 +14,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// After completion, setting it still changes the value, as in Combine, but publishes nothing.
   @inlinable
   public var value: Output {
-    get { core.state.withLock { $0.current! } }
+    get { core.state.withLock { $0.current.unsafelyUnwrapped } }
     set { core.setCurrent(newValue) }
   }
 
@@ -22,7 +22,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   @inlinable
   public init(_ value: Output) {
     core = SubjectCore(name: "CurrentValueSubject", current: value)
-    core.setSubject(self)
+    core.subject = self
   }
 
   deinit {

@@ -15,7 +15,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   @inlinable
   public init() {
     core = SubjectCore(name: "PassthroughSubject", current: nil)
-    core.setSubject(self)
+    core.subject = self
   }
 
   deinit {

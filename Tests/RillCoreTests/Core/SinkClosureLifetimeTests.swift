@@ -222,37 +222,3 @@ import Testing
     #expect(recorder.values == [10, 20, 30, 40])
   }
 }
-
-/// Issue 16: the sink is the plain design, its closures in its lock's state, taken out for each call.
-@Suite struct SinkPlainDesignTests {
-  @Test func aValueClosureThatSendsAgainReentrantlyRunsOncePerValueInOrder() {
-    let subject = PassthroughSubject<Int, Never>()
-    var received: [Int] = []
-    let cancellable = subject.sink { value in
-      received.append(value)
-      if value < 3 { subject.send(value + 1) }
-    }
-    subject.send(1)
-    #expect(received == [1, 2, 3])
-    cancellable.cancel()
-  }
-
-  @Test func cancelReleasesTheSubscriptionAndTheClosuresAndASecondCancelDoesNothing() {
-    final class Token {}
-    weak var weakToken: Token?
-    let subject = PassthroughSubject<Int, Never>()
-    let sink: Subscribers.Sink<Int, Never>
-    do {
-      let token = Token()
-      weakToken = token
-      sink = Subscribers.Sink(receiveCompletion: { _ in _ = token }, receiveValue: { _ in _ = token })
-    }
-    subject.subscribe(sink)
-    #expect(weakToken != nil)
-    sink.cancel()
-    #expect(weakToken == nil)
-    sink.cancel()
-    subject.send(1)
-    #expect(sink.description == "Sink")
-  }
-}
