@@ -132,10 +132,10 @@ import Testing
       Issue.record("expected cancellation only")
       return
     }
-    // As in Combine, a child's failure leaves the outer upstream running.
-    #expect(cancelling.count == 1)
-    #expect(cancelling.contains { isSame($0, firstChild) })
-    #expect(!cancelling.contains { isSame($0, upstream) })
+    // Unlike Combine, a child's failure cancels the outer upstream too, after the other children.
+    #expect(cancelling.count == 2)
+    #expect(isSame(cancelling[0], firstChild))
+    #expect(isSame(cancelling[1], upstream))
     guard case (.fail(.boom), _) = machine.delivered(.max(3)) else {
       Issue.record("expected the drainer to fail")
       return

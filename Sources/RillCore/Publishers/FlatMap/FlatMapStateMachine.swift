@@ -14,9 +14,8 @@
 /// is delivered after the current one; only values queued for lack of demand are paid for later with
 /// `request(.max(1))`. So are `flatMap`'s rules around completion: a child's value that arrives after a failure or a
 /// finish still reaches downstream while there is demand (only downstream's cancel silences the children; a merge
-/// drops the value), a child's failure does not cancel the outer upstream, the outer upstream's values and finish
-/// count before its subscription, and each finish of a child, also a repeated one, asks a bounded outer upstream
-/// for one more publisher.
+/// drops the value), the outer upstream's values and finish count before its subscription, and each finish of a
+/// child, also a repeated one, asks a bounded outer upstream for one more publisher.
 ///
 /// Children live in `slots`, an array with a free list: a child's key names its slot, and its `id` (given in
 /// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
@@ -246,7 +245,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   /// As in Combine, each finish of a child that does not end the stream asks a bounded outer upstream for one more
-  /// publisher, also a repeated finish; and a failure fails the stream, also one from a child that has finished.
+  /// publisher, also a repeated finish; and a failure fails the stream, also one from a child that has finished,
+  /// and cancels the other children and the outer upstream.
   @inlinable
   mutating func childCompleted(
     _ child: FlatMapChildKey,
@@ -260,7 +260,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       if let upstream = outerToAskForMore() { return .requestOuter(upstream) }
       return .none
     case .failure(let error):
-      return terminate(failure: error, except: child.id, cancellingOuter: false)
+      // Unlike Combine, which lets go of the outer upstream without cancelling it, a child's failure cancels it:
+      // an upstream left running can keep itself alive with nobody left to cancel it.
+      return terminate(failure: error, except: child.id, cancellingOuter: true)
     }
   }
 

@@ -10,7 +10,9 @@ extension Publisher {
   /// ```
   ///
   /// Values from the new publishers interleave; their completions are swallowed; the result finishes once
-  /// upstream and every new publisher have finished, and fails as soon as any of them fails.
+  /// upstream and every new publisher have finished, and fails as soon as any of them fails. When a new publisher
+  /// fails, the others and the upstream are cancelled; Combine only lets go of the upstream, which can keep a
+  /// pipeline alive after its failure.
   ///
   /// - Parameters:
   ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
