@@ -110,7 +110,7 @@ private final class Empty: ObservableObject {
     #expect(count == 2)
   }
 
-  /// Issue 15: a `@Published` property's subscriptions are named `PublishedSubject`, as in Combine.
+  /// A `@Published` property's subscriptions are named `PublishedSubject`, as in Combine.
   @Test func subscriptionIsNamedPublishedSubject() throws {
     let model = Model()
     let recorder = CoreRecorder<Int, Never>()
@@ -121,7 +121,7 @@ private final class Empty: ObservableObject {
     #expect(String(describing: parent).contains("PublishedSubject"))
   }
 
-  /// Issue 15: `ObservableObjectPublisher` signals every subscriber on each `send()`, whatever its demand, and its
+  /// `ObservableObjectPublisher` signals every subscriber on each `send()`, whatever its demand, and its
   /// subscriptions are named after it and reflect their subscriber only.
   @Test func observableObjectPublisherIgnoresDemand() throws {
     let publisher = ObservableObjectPublisher()

@@ -3,7 +3,7 @@ import RillInteropFixtures
 import Testing
 
 @Suite struct OptionalPublisherBackPortTests {
-  /// Issue 15: Rill's `Optional.publisher` is a disfavoured overload, so a library's back-port does not make
+  /// Rill's `Optional.publisher` is a disfavoured overload, so a library's back-port does not make
   /// every use ambiguous (this file does not compile otherwise): the back-port is chosen without a type.
   @Test func aLibrarysBackPortIsChosenWithoutAmbiguity() {
     let publisher = Optional(1).publisher

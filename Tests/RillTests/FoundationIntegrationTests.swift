@@ -28,7 +28,7 @@ import FoundationNetworking
     #expect(publisher.mode == .default)
   }
 
-  /// Issue 15: the first tick comes one interval after `connect()`, not at once.
+  /// The first tick comes one interval after `connect()`, not at once.
   @Test func firstTickComesOneIntervalAfterConnect() {
     let interval = 0.2
     let publisher = Timer.publish(every: interval, on: .current, in: .default)
@@ -83,7 +83,7 @@ import FoundationNetworking
     probe.subscription?.cancel()
   }
 
-  /// Seed 002: `Timer.publish(every:on:in:).autoconnect().scan` counts firings.
+  /// `Timer.publish(every:on:in:).autoconnect().scan` counts firings.
   @Test func autoconnectScanCounts() {
     var counts: [Int] = []
     let cancellable = Timer.publish(every: 0.01, on: .current, in: .default)

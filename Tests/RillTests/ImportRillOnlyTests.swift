@@ -6,7 +6,7 @@ import RillLoopbackServer
 import Testing
 
 @Suite struct ImportRillOnlyTests {
-  /// Issue 15: `URLSession.shared` and its data task publisher work with only `import Rill`.
+  /// `URLSession.shared` and its data task publisher work with only `import Rill`.
   @Test func sharedURLSessionDataTaskPublisherWorks() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }

@@ -36,7 +36,7 @@ import FoundationNetworking
     textEncodingName: nil
   )
 
-  /// Seed 001, "Making a network request": `map { $0.data }` then decode the JSON.
+  /// "Making a network request": `map { $0.data }` then decode the JSON.
   @Test func decodeJSONFromDataTask() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
@@ -58,7 +58,7 @@ import FoundationNetworking
     cancellable.cancel()
   }
 
-  /// Seed 001, "Stricter request processing": `tryMap` turns a non-200 status into an error.
+  /// "Stricter request processing": `tryMap` turns a non-200 status into an error.
   @Test func tryMapOnStatusCode() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
@@ -91,7 +91,7 @@ import FoundationNetworking
     #expect(error is TestFailureCondition)
   }
 
-  /// Seed 001, "Normalizing errors": `mapError` folds every failure into one API error enum.
+  /// "Normalizing errors": `mapError` folds every failure into one API error enum.
   @Test func mapErrorIntoAPIError() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
@@ -138,7 +138,7 @@ import FoundationNetworking
     }
   }
 
-  /// Seed 001, "Sequencing asynchronous operations": futures created in `flatMap` run in order, the three of
+  /// "Sequencing asynchronous operations": futures created in `flatMap` run in order, the three of
   /// step 2 in parallel through `Publishers.Zip3`, each delivering on a serial queue with `receive(on:)`.
   @Test func futureFlatMapZip3Sequencing() throws {
     let server = try LoopbackHTTPServer()
@@ -185,7 +185,7 @@ import FoundationNetworking
     cancellable.cancel()
   }
 
-  /// Seed 002, "Exerting backpressure": `flatMap(maxPublishers: .max(1))` fetches one URL at a time, so the
+  /// "Exerting backpressure": `flatMap(maxPublishers: .max(1))` fetches one URL at a time, so the
   /// results keep the URLs' order even when the first is the slowest.
   @Test func flatMapMaxPublishersKeepsOrder() throws {
     let server = try LoopbackHTTPServer(slowDelay: 0.3)
@@ -205,7 +205,7 @@ import FoundationNetworking
     cancellable.cancel()
   }
 
-  /// Seed 002, "Failing without terminating": catching inside the `flatMap` keeps a bad URL from ending the
+  /// "Failing without terminating": catching inside the `flatMap` keeps a bad URL from ending the
   /// whole pipeline.
   @Test func failingWithoutTerminating() throws {
     let server = try LoopbackHTTPServer()
@@ -250,7 +250,7 @@ import FoundationNetworking
     second.cancel()
   }
 
-  /// Seed 002: with `maxPublishers: .max(1)`, the second delayed `Just` is not even created until the first has
+  /// With `maxPublishers: .max(1)`, the second delayed `Just` is not even created until the first has
   /// published, so the dates come one delay apart; virtual time makes it exact.
   @Test func maxPublishersWithDelayShowsBackpressureInTime() {
     func run(_ maxPublishers: Subscribers.Demand) -> [String] {
@@ -269,7 +269,7 @@ import FoundationNetworking
     #expect(run(.unlimited) == ["1 made at 0, out at 10", "2 made at 0, out at 10"])
   }
 
-  /// Seed 002 on a real queue: the same backpressure, with coarse timing only.
+  /// The same on a real queue: the same backpressure, with coarse timing only.
   @Test func maxPublishersWithDelayOnDispatchQueue() {
     let recorder = FoundationRecorder<DispatchTime>()
     let cancellable = [1, 2].publisher

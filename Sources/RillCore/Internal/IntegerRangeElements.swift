@@ -2,8 +2,8 @@
 ///
 /// A range's own iterator checks, for every element, that its index is inside the range and that advancing it
 /// does not overflow; in a delivery loop that calls out between elements the optimiser cannot drop those checks,
-/// and they cost more than a simple operator does (`Benchmarks/count.sh`: 18 of 67 instructions per element in
-/// `(0..<n).publisher.flatMap { Just($0) }.sink`). This iterator counts up to the end and checks nothing else.
+/// and in a pipeline such as `(0..<n).publisher.flatMap { Just($0) }.sink` they cost more than a simple operator
+/// does. This iterator counts up to the end and checks nothing else.
 ///
 /// `Element` is the publisher's output, which is `Int` whenever the initialiser succeeds; it is generic only so
 /// that `SequenceSubscription` can name it as the subscriber's input.

@@ -33,7 +33,7 @@ import Testing
     #expect(CombineIdentifier(object) != CombineIdentifier(Object()))
   }
 
-  /// Issue 15: an object's identifier is described by the object's address, as in Combine.
+  /// An object's identifier is described by the object's address, as in Combine.
   @Test func objectIdentifierDescribesTheAddress() {
     final class Object {}
     let object = Object()

@@ -93,7 +93,7 @@ import Testing
     #expect(decoded == [.max(7), .unlimited, .none])
   }
 
-  /// Issue 15: as in Combine, subtracting a negative number past `Int.max` gives `.none`, and a number past
+  /// As in Combine, subtracting a negative number past `Int.max` gives `.none`, and a number past
   /// `Int.max` decodes as `unlimited`.
   @Test func overflowingSubtractionAndOversizedDecoding() throws {
     #expect(Demand.max(5) - (-3) == .max(8))

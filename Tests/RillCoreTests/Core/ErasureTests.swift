@@ -47,7 +47,7 @@ import Testing
     #expect(recorder.events == [.subscription, .value(4), .value(5), .completion(.finished)])
   }
 
-  /// Issue 15: as in Combine, `AnySubscriber(subject)` is described as "Subject", reflects the subscriber that
+  /// As in Combine, `AnySubscriber(subject)` is described as "Subject", reflects the subscriber that
   /// feeds the subject, passes only its first subscription on and cancels the others; an erased subscriber's
   /// playground description is its description.
   @Test func anySubscriberWrappingASubjectIsCombinesSubjectSubscriber() {

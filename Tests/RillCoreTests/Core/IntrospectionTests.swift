@@ -68,7 +68,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
 }
 
 @Suite struct IntrospectionTests {
-  /// Issue 15: `_Introspection` observes the subscriptions made with `subscribe(_:)` while it is enabled, hook
+  /// `_Introspection` observes the subscriptions made with `subscribe(_:)` while it is enabled, hook
   /// before and after each event, with the real subscriber; the subscriber and subscription it puts in between
   /// keep the real ones' identity and description, and a subscriber passed on is not observed twice.
   @Test func observesSubscriptionsMadeWhileEnabled() {
@@ -94,7 +94,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
     #expect(recorder.subscription == nil)
   }
 
-  /// Issue 15: subscribing while no introspection is enabled, or with `receive(subscriber:)`, hands the publisher
+  /// Subscribing while no introspection is enabled, or with `receive(subscriber:)`, hands the publisher
   /// the subscriber itself.
   @Test func receiveSubscriberIsNotObserved() {
     let subject = PassthroughSubject<Int, Never>()

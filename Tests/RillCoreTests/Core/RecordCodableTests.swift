@@ -38,7 +38,7 @@ import Testing
     }
   }
 
-  /// Issue 15: `Record.Recording.encode(into:)` exists, as in Combine, and encodes as `encode(to:)` does.
+  /// `Record.Recording.encode(into:)` exists, as in Combine, and encodes as `encode(to:)` does.
   @Test func recordingEncodeIntoMatchesEncodeTo() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

@@ -8,7 +8,7 @@ import Testing
     var values: [Int] = []
   }
 
-  /// Issue 15: as in Combine, a sink without a subscription keeps its closures on cancel, and releases them on
+  /// As in Combine, a sink without a subscription keeps its closures on cancel, and releases them on
   /// completion.
   @Test func withoutSubscriptionCancelKeepsTheClosuresAndCompletionReleasesThem() {
     weak var weakCaptured: Captured?

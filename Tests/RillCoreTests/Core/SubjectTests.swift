@@ -57,7 +57,7 @@ import Testing
     #expect(second.requestedDemands == [.unlimited])
   }
 
-  /// Issue 15: a current value subject asks each upstream subscription for unlimited values as soon as it
+  /// A current value subject asks each upstream subscription for unlimited values as soon as it
   /// receives it, with or without subscribers, as Combine does; subscribers' demand asks for nothing more.
   @Test func currentValueSubjectAsksUpstreamForValuesAtOnce() {
     let subject = CurrentValueSubject<Int, Never>(0)
@@ -150,7 +150,7 @@ import Testing
     subject.send(2)
     #expect(subject.value == 1)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
-    // Issue 15: as in Combine, setting `value` after completion still changes it, but publishes nothing.
+    // As in Combine, setting `value` after completion still changes it, but publishes nothing.
     subject.value = 3
     #expect(subject.value == 3)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
@@ -283,7 +283,7 @@ import Testing
     #expect(downstream is CoreRecorder<Int, Never>)
   }
 
-  /// Issue 15: a subject's subscription reflects as Combine's: the subject as `parent` and `subject`, the
+  /// A subject's subscription reflects as Combine's: the subject as `parent` and `subject`, the
   /// subscriber, and the demand left, which it keeps once cancelled while the others become `nil`.
   @Test func subscriptionMirrorShowsTheSubjectAndKeepsTheDemand() throws {
     let subject = PassthroughSubject<Int, Never>()

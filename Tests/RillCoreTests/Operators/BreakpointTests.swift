@@ -85,7 +85,7 @@ import Darwin
     )
   }
 
-  /// Issue 15: the subscription keeps only the closures, not the publisher, so an upstream that holds its
+  /// The subscription keeps only the closures, not the publisher, so an upstream that holds its
   /// subscriber (as a relay does) is freed while the subscription is still live.
   @Test func liveSubscriptionDoesNotKeepUpstreamAlive() {
     let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))

@@ -107,7 +107,7 @@ import Testing
     #expect(recorder.events == [.subscription, .finished])
   }
 
-  /// Issue 15: as in Combine, `.finished` with an empty buffer and no outstanding demand waits for the next
+  /// As in Combine, `.finished` with an empty buffer and no outstanding demand waits for the next
   /// request, under both prefetch strategies, also when the last buffered value used up the demand.
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func finishWithAnEmptyBufferWaitsForDemand(prefetch: Publishers.PrefetchStrategy) {
@@ -141,7 +141,7 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
   }
 
-  /// Issue 15: as in Combine, values that a finished upstream still sends are buffered and delivered before the
+  /// As in Combine, values that a finished upstream still sends are buffered and delivered before the
   /// finish; after a failure they are ignored.
   @Test func valuesAfterFinishedAreStillBuffered() {
     let upstream = Upstream()
@@ -166,7 +166,7 @@ import Testing
     #expect(other.events == [.subscription, .failure("OpsMiscError(1)")])
   }
 
-  /// Issue 15: as in Combine, a failure that arrives while buffered values are being delivered goes out before
+  /// As in Combine, a failure that arrives while buffered values are being delivered goes out before
   /// the next one, and the values that the demand already covered follow it.
   @Test func failureDuringDeliveryGoesFirstAndTheCoveredValuesFollow() {
     let upstream = Upstream()
@@ -183,7 +183,7 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(1)"), .value(2), .value(3)])
   }
 
-  /// Issue 15: as in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
+  /// As in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
   /// is asked for the prefetch demand, not cancelled.
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func cancelBeforeTheSubscriptionDoesNothing(prefetch: Publishers.PrefetchStrategy) {
@@ -285,7 +285,7 @@ import Testing
     #expect(upstream.requests == [.max(5), .max(3)])
   }
 
-  /// Issue 15: as in Combine, the subscription keeps its downstream after delivering the completion, also when
+  /// As in Combine, the subscription keeps its downstream after delivering the completion, also when
   /// cancelled afterwards.
   @Test func downstreamIsKeptAfterCompletion() {
     weak var weakRecorder: Recorder?
@@ -358,7 +358,7 @@ import Testing
     )
   }
 
-  /// Issue 15: a negative size with `.keepFull` traps naming `size`, not blaming a subscriber's demand.
+  /// A negative size with `.keepFull` traps naming `size`, not blaming a subscriber's demand.
   @Test func negativeKeepFullSizeTrapsNamingTheSize() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let cancellable = [1, 2, 3].publisher.buffer(size: -1, prefetch: .keepFull, whenFull: .dropNewest).sink { _ in }

@@ -193,7 +193,7 @@ import Testing
 }
 
 extension CatchTests {
-  /// Issue 15: the subscribers that `catch` gives its upstream and its replacement describe and mirror themselves
+  /// The subscribers that `catch` gives its upstream and its replacement describe and mirror themselves
   /// as the subscription does, as Combine's do.
   @Test func subscribersDescribeThemselvesAsTheSubscription() {
     let upstream = SubscriberHolder<Int, OpsMiscError>()

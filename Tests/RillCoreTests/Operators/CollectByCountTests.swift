@@ -144,7 +144,7 @@ import Testing
 }
 
 extension CollectByCountTests {
-  /// Issue 15: as in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
+  /// As in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
   /// is neither cancelled nor asked for anything until downstream asks.
   @Test func cancelBeforeTheSubscriptionDoesNothing() throws {
     let upstream = SubscriberHolder<Int, Never>()
@@ -156,7 +156,7 @@ extension CollectByCountTests {
     #expect(!subscription.isCancelled)
   }
 
-  /// Issue 15: as in Combine, a completion that arrives before the upstream subscription is passed on; it ends the
+  /// As in Combine, a completion that arrives before the upstream subscription is passed on; it ends the
   /// link, so a subscription that comes after it is cancelled.
   @Test func aCompletionBeforeTheSubscriptionIsPassedOn() throws {
     let upstream = SubscriberHolder<Int, Never>()
@@ -169,7 +169,7 @@ extension CollectByCountTests {
     #expect(subscription.isCancelled)
   }
 
-  /// Issue 15: the mirror names downstream, the upstream subscription, the buffer and the count, as Combine's.
+  /// The mirror names downstream, the upstream subscription, the buffer and the count, as Combine's.
   @Test func mirrorChildren() {
     let upstream = SubscriberHolder<Int, Never>()
     upstream.collect(53).subscribe(OpsMiscRecorder<[Int], Never>(demand: .none))

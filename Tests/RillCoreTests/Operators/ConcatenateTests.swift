@@ -180,7 +180,7 @@ import Testing
 }
 
 extension ConcatenateTests {
-  /// Issue 15: as in Combine, values beyond downstream's demand, and events before a side's subscription, are
+  /// As in Combine, values beyond downstream's demand, and events before a side's subscription, are
   /// dropped, and downstream gets its subscription once the prefix has sent one.
   @Test func dropsWhatArrivesBeyondDemandOrBeforeTheSubscription() throws {
     let prefix = SubscriberHolder<Int, Never>()
@@ -201,7 +201,7 @@ extension ConcatenateTests {
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
   }
 
-  /// Issue 15: as in Combine, the subscribers given to the prefix and the suffix are of different types, share the
+  /// As in Combine, the subscribers given to the prefix and the suffix are of different types, share the
   /// subscription's identifier and description, and have empty mirrors; a cancel releases the suffix.
   @Test func sidesLookLikeTheSubscriptionAndCancelReleasesTheSuffix() throws {
     let prefix = SubscriberHolder<Int, Never>()

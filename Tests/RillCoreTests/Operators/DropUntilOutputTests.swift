@@ -21,11 +21,11 @@ import Testing
     upstream.send(completion: .finished)
     #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
     #expect(other.requestedDemands == [.max(1)])
-    // Issue 15: as in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
+    // As in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
     #expect(!other.isCancelled)
   }
 
-  /// Issue 15: as in Combine, once the other publisher has delivered, its subscriber takes a new subscription (and
+  /// As in Combine, once the other publisher has delivered, its subscriber takes a new subscription (and
   /// asks it for one value); a second one while the first is live is cancelled.
   @Test func theOtherSubscriberTakesANewSubscriptionAfterTheTrigger() throws {
     let other = SubscriberHolder<Int, TransformTestError>()
@@ -47,7 +47,7 @@ import Testing
     #expect(!first.isCancelled)
   }
 
-  /// Issue 15: as in Combine, the subscriber given to the other publisher shares the subscription's identifier,
+  /// As in Combine, the subscriber given to the other publisher shares the subscription's identifier,
   /// description and (empty) mirror.
   @Test func theOtherSubscriberLooksLikeTheSubscription() throws {
     let upstream = SubscriberHolder<Int, TransformTestError>()
@@ -144,7 +144,7 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription"])
   }
 
-  /// Issue 15: when the other publisher finishes before the upstream has subscribed, a late upstream subscription
+  /// When the other publisher finishes before the upstream has subscribed, a late upstream subscription
   /// is still asked for the demand requested so far, as in Combine (`DropUntilOutputTests.testLateSubscription` of
   /// its behaviour suite), while downstream, which already has its completion, hears nothing more; a cancel still
   /// reaches the subscription, and a second one is cancelled.
@@ -274,7 +274,7 @@ import Testing
     upstream.send(completion: .finished)
   }
 
-  /// Issue 15: a completion from upstream before its subscription reaches downstream, which has its subscription
+  /// A completion from upstream before its subscription reaches downstream, which has its subscription
   /// already, as in Combine, and ends the stream: the other publisher is cancelled and a later subscription too.
   @Test func upstreamCompletionBeforeItsSubscriptionEndsTheStream() throws {
     let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
@@ -309,7 +309,7 @@ import Testing
     #expect(weakSubscriber == nil)
   }
 
-  /// Issue 15: whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
+  /// Whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
   /// downstream that leads back to the other publisher is not kept alive by it (the leak that reverted 424ae8e).
   @Test func pipelineIsFreedAfterTheTriggerAndUpstreamsCompletion() {
     expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
@@ -352,7 +352,7 @@ import Testing
     }
   }
 
-  /// Issue 15: the upstream subscription that arrives after the other publisher finished is asked for demand but
+  /// The upstream subscription that arrives after the other publisher finished is asked for demand but
   /// not retained, so an upstream that keeps it (and the operator's subscriber with it) frees the pipeline.
   @Test func pipelineIsFreedWhenUpstreamSubscribesAfterTheOtherFinished() {
     weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?

@@ -231,7 +231,7 @@ import Testing
     }
   }
 
-  /// Issue 15: as in Combine, a failure from a child that has finished still fails the stream.
+  /// As in Combine, a failure from a child that has finished still fails the stream.
   @Test func aFinishedChildsLateFailureFails() {
     var (machine, _) = subscribed()
     let first = machine.outerValue()!
@@ -247,7 +247,7 @@ import Testing
     }
   }
 
-  /// Issue 15: values queued for lack of demand are dropped by a failure; a value paid for while another was being
+  /// Values queued for lack of demand are dropped by a failure; a value paid for while another was being
   /// delivered goes before it.
   @Test func failureWhileDeliveringKeepsPaidValuesAheadOfIt() {
     var (machine, _) = subscribed()

@@ -374,7 +374,7 @@ import Testing
     }
   }
 
-  /// Issue 15: children sending from several threads while one of them fails: downstream is never called twice at
+  /// Children sending from several threads while one of them fails: downstream is never called twice at
   /// once, sees the one failure, never more values than it asked for, and each child's values in order.
   @Test(.tags(.stress)) func childFailureRacingWithValuesFromManyThreads() {
     for _ in 0..<20 {
@@ -414,14 +414,14 @@ private struct TwiceSubscribingPublisher: Publisher {
 }
 
 @Suite struct FlatMapCombineFidelityTests {
-  /// Issue 15: as in Combine, `maxPublishers: .none` is requested from upstream as it is.
+  /// As in Combine, `maxPublishers: .none` is requested from upstream as it is.
   @Test func maxPublishersOfNoneIsRequested() {
     let upstream = OpsMiscUpstream<Int, Never>()
     upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(OpsMiscRecorder<Int, Never>(demand: .none))
     #expect(upstream.requests == [.none])
   }
 
-  /// Issue 15: as in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
+  /// As in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
   /// mirror, and each child's subscriber names it as its parent.
   @Test func outerSubscriberIsTheSubscriptionsFace() throws {
     let outer = SubscriberHolder<Int, Never>()
@@ -440,7 +440,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(childMirror?.children.first?.value as? CombineIdentifier == outerSubscriber.combineIdentifier)
   }
 
-  /// Issue 15: a value another child sends while one is being delivered, and that demand covers, is paid for at
+  /// A value another child sends while one is being delivered, and that demand covers, is paid for at
   /// once, as Combine, which delivers it nested, does: its child gets `.max(1)` back and is not asked again later.
   @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
@@ -460,7 +460,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(children[1].requests == [.max(1)])
   }
 
-  /// Issue 15: as in Combine, a value a child sends from inside downstream's failure handler is delivered after the
+  /// As in Combine, a value a child sends from inside downstream's failure handler is delivered after the
   /// failure while demand remains, and the child is neither cancelled nor asked for more (the outer upstream is
   /// cancelled, unlike in Combine).
   @Test func valueSentFromTheFailureHandlerIsDeliveredAfterIt() {
@@ -478,7 +478,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(!child.subscription.isCancelled)
   }
 
-  /// Issue 15: after the completion, a child's value reaches downstream only within the demand left; as in Combine, a
+  /// After the completion, a child's value reaches downstream only within the demand left; as in Combine, a
   /// request after the completion adds none.
   @Test func valuesAfterTheCompletionNeedDemand() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
@@ -494,7 +494,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)"), .value(1)])
   }
 
-  /// Issue 15: as in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
+  /// As in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
   /// finish the child repeats.
   @Test func repeatedChildFinishAsksTheBoundedOuterForMore() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
@@ -508,7 +508,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(recorder.events == [.subscription])
   }
 
-  /// Issue 15: as in Combine, the outer upstream's finish counts before its subscription; a subscription that
+  /// As in Combine, the outer upstream's finish counts before its subscription; a subscription that
   /// follows is cancelled.
   @Test func outerFinishBeforeSubscriptionFinishes() throws {
     let outer = SubscriberHolder<Int, Never>()

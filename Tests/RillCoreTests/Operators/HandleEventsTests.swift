@@ -160,7 +160,7 @@ import Testing
     )
   }
 
-  /// Issue 15: the subscription keeps only the closures, not the publisher, so an upstream that holds its
+  /// The subscription keeps only the closures, not the publisher, so an upstream that holds its
   /// subscriber (as a relay does) is freed while the subscription is still live.
   @Test func liveSubscriptionDoesNotKeepUpstreamAlive() {
     let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))

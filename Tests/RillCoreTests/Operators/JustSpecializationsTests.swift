@@ -114,7 +114,7 @@ import Testing
 private func absurd<T>(_ never: Never) -> T {}
 
 extension JustSpecializationsTests {
-  /// Issue 15: `Just.prepend(_:)` reserves room for both parts and appends them, as Combine does, so the prefix
+  /// `Just.prepend(_:)` reserves room for both parts and appends them, as Combine does, so the prefix
   /// is asked for its `underestimatedCount` twice and iterated once.
   @Test func prependOfASequenceReservesThenAppends() {
     let prefix = CallLoggingSequence([1, 2, 3, 4])
@@ -125,7 +125,7 @@ extension JustSpecializationsTests {
     #expect(suffix.log.calls == ["underestimatedCount", "makeIterator"])
   }
 
-  /// Issue 15: the subscription's mirror has one unlabelled child, the value, as Combine's has.
+  /// The subscription's mirror has one unlabelled child, the value, as Combine's has.
   @Test func subscriptionMirrorIsTheValue() throws {
     let recorder = ReducingRecorder<Int, Never>(initialDemand: .none)
     Just(42).subscribe(recorder)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct MulticastTests {
 
-  /// Issue 15: each subscriber sees a subscription of the multicast's own, described as "Multicast" with no
+  /// Each subscriber sees a subscription of the multicast's own, described as "Multicast" with no
   /// children, not the subject's; the demand a subscriber returns for a value is requested from the subject.
   @Test func subscriptionIsTheMulticastsOwn() throws {
     let subject = PassthroughSubject<Int, Never>()
@@ -18,7 +18,7 @@ import Testing
     #expect(recorder.values == [1, 2, 3])
   }
 
-  /// Issue 15: dropping the subject while connected frees it (the connection does not keep it), and cancelling
+  /// Dropping the subject while connected frees it (the connection does not keep it), and cancelling
   /// the connection afterwards neither deadlocks nor crashes.
   @Test func connectionDoesNotKeepTheSubject() {
     let upstream = Upstream()

@@ -74,7 +74,7 @@ import Testing
 }
 
 extension OptionalPublisherSpecializationsTests {
-  /// Issue 15: as in Combine, `output(in:)` accepts an upper bound up to `Int.max - 2` and traps beyond, naming
+  /// As in Combine, `output(in:)` accepts an upper bound up to `Int.max - 2` and traps beyond, naming
   /// the range.
   @Test func outputInRangeTrapsOnAnUpperBoundTooCloseToIntMax() async {
     #expect(Optional(12).publisher.output(in: 0..<(Int.max - 2)) == Optional(12).publisher)

@@ -21,11 +21,11 @@ import Testing
     #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
     #expect(upstream.isCancelled)
     #expect(other.requestedDemands == [.max(1)])
-    // Issue 15: as in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
+    // As in Combine, the other publisher's subscription is let go once it delivered, not cancelled.
     #expect(!other.isCancelled)
   }
 
-  /// Issue 15: as in Combine, an upstream completion before the upstream subscription cancels the other publisher
+  /// As in Combine, an upstream completion before the upstream subscription cancels the other publisher
   /// and reaches nobody; a subscription after it is cancelled.
   @Test func completionBeforeTheSubscriptionCancelsTheOther() throws {
     let upstream = SubscriberHolder<Int, TransformTestError>()
@@ -74,7 +74,7 @@ import Testing
     withExtendedLifetime(cancellable) {}
   }
 
-  /// Issue 15: as in Combine, the operator's subscribers do not customise their description or mirror, and the one
+  /// As in Combine, the operator's subscribers do not customise their description or mirror, and the one
   /// given to the other publisher shares the subscription's identifier.
   @Test func subscribersKeepTheDefaultDescriptionAndShareAnIdentifier() throws {
     let upstream = SubscriberHolder<Int, TransformTestError>()
@@ -171,7 +171,7 @@ import Testing
     #expect(weakSubscription == nil)
   }
 
-  /// Issue 15: whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
+  /// Whatever ends the stream lets go of downstream and of the other publisher's subscription, so a
   /// downstream that leads back to the other publisher is not kept alive by it (the leak that reverted 424ae8e).
   @Test func pipelineIsFreedAfterTheTrigger() {
     expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in

@@ -153,7 +153,7 @@ import Testing
 }
 
 @Suite struct RetryCombineFidelityTests {
-  /// Issue 15: as in Combine, a negative number of retries never runs out.
+  /// As in Combine, a negative number of retries never runs out.
   @Test func negativeRetriesRetryIndefinitely() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
     let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
@@ -164,7 +164,7 @@ import Testing
     #expect(upstream.subscriptions.count == 101)
   }
 
-  /// Issue 15: as in Combine, the demand downstream returns for a value is requested from upstream rather than
+  /// As in Combine, the demand downstream returns for a value is requested from upstream rather than
   /// returned.
   @Test func demandReturnedByDownstreamIsRequestedUpstream() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
@@ -176,7 +176,7 @@ import Testing
     #expect(upstream.requests == [.max(7)])
   }
 
-  /// Issue 15: as in Combine, a value the resubscribed upstream sends before its subscription is delivered, and
+  /// As in Combine, a value the resubscribed upstream sends before its subscription is delivered, and
   /// the subscription is then asked for the demand outstanding.
   @Test func valueBeforeTheResubscriptionIsDelivered() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
@@ -189,7 +189,7 @@ import Testing
     #expect(upstream.requests == [.max(4)])
   }
 
-  /// Issue 15: as in Combine, a completion before the subscription is passed on; a value is not, as there is no
+  /// As in Combine, a completion before the subscription is passed on; a value is not, as there is no
   /// demand for it.
   @Test func completionBeforeSubscriptionIsPassedOn() throws {
     let holder = SubscriberHolder<Int, OpsMiscError>()

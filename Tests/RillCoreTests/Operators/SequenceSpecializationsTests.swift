@@ -195,7 +195,7 @@ import Testing
     #expect(reducingEvents(numbers.min()) == [.value(1), .finished])
   }
 
-  /// Issue 15: `prepend` builds an empty collection, reserves room for both parts and appends them, as Combine
+  /// `prepend` builds an empty collection, reserves room for both parts and appends them, as Combine
   /// does, so a collection sees the same calls (`count` of the base, `underestimatedCount` of the prefix).
   @Test func prependOfASequenceReservesThenAppendsBothParts() {
     let base = LoggingCollection([4, 5, 6, 7])
@@ -210,7 +210,7 @@ import Testing
     #expect(variadic.calls == ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
   }
 
-  /// Issue 15: `prepend(publisher)` appends this sequence to the other publisher's collection, as Combine
+  /// `prepend(publisher)` appends this sequence to the other publisher's collection, as Combine
   /// does; a collection with reference semantics is extended in place and keeps every value.
   @Test func prependOfAPublisherAppendsToItsCollection() {
     let base = LoggingCollection([4, 5, 6, 7])
@@ -279,7 +279,7 @@ private final class LoggingCollection: RangeReplaceableCollection {
 }
 
 extension SequenceSpecializationsTests {
-  /// Issue 15: as in Combine, a sequence's subscription describes itself as the sequence and mirrors it while it
+  /// As in Combine, a sequence's subscription describes itself as the sequence and mirrors it while it
   /// delivers, and is called "Sequence", with no elements in its mirror, once it has finished or been cancelled.
   @Test func subscriptionShowsTheSequenceUntilItEnds() throws {
     let recorder = ReducingRecorder<Int, Never>(initialDemand: .none)

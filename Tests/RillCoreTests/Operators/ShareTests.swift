@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct AutoconnectTests {
 
-  /// Issue 15: autoconnect forwards every event unchanged, even after completion; its subscribers see the upstream
+  /// Autoconnect forwards every event unchanged, even after completion; its subscribers see the upstream
   /// subscription's identity and description, and the last cancel disconnects, once.
   @Test func forwardsEventsUnchangedAndCountsCancels() throws {
     let upstream = Upstream()
@@ -28,7 +28,7 @@ import Testing
     #expect(connectable.events == ["connected", "disconnected"])
   }
 
-  /// Issue 15: as in Combine, a subscriber that subscribes from inside the first one's subscription connects too,
+  /// As in Combine, a subscriber that subscribes from inside the first one's subscription connects too,
   /// and the last connection is the one the last cancel ends.
   @Test func subscriberSubscribingWhileConnectingConnectsAgain() throws {
     let connectable = CountingConnectable(upstream: Upstream())

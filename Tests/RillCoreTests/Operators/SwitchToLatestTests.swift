@@ -66,7 +66,7 @@ import Testing
     #expect(pipe.upstream.isCancelled)
   }
 
-  /// Issue 15: as in Combine, the child stays current after the upstream fails: a value it still sends reaches
+  /// As in Combine, the child stays current after the upstream fails: a value it still sends reaches
   /// downstream while there is demand, and its completions are ignored.
   @Test func upstreamFailureFailsAndCancelsTheChild() {
     let pipe = Pipeline()
@@ -258,7 +258,7 @@ import Testing
     }
   }
 
-  /// Issue 15: as in Combine, the upstream's finish counts before its subscription.
+  /// As in Combine, the upstream's finish counts before its subscription.
   @Test func upstreamFinishBeforeSubscriptionFinishes() throws {
     let outer = SubscriberHolder<Child, CombiningError>()
     let recorder = CombiningRecorder<String, CombiningError>()
@@ -267,7 +267,7 @@ import Testing
     #expect(recorder.completions == [.finished])
   }
 
-  /// Issue 15: as in Combine, each completion of the upstream is passed on.
+  /// As in Combine, each completion of the upstream is passed on.
   @Test func everyUpstreamCompletionIsPassedOn() {
     let pipe = Pipeline(demand: .none)
     pipe.upstream.send(completion: .finished)
@@ -276,7 +276,7 @@ import Testing
     #expect(pipe.recorder.completions == [.finished, .failure(.boom), .finished])
   }
 
-  /// Issue 15: as in Combine, a child that hands over its subscription after the upstream failed is asked for the
+  /// As in Combine, a child that hands over its subscription after the upstream failed is asked for the
   /// outstanding demand, and a value it sends before its subscription returns downstream's demand to it.
   @Test func lateChildSubscriptionAfterUpstreamFailureIsAskedForDemand() throws {
     let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
@@ -294,7 +294,7 @@ import Testing
     #expect(recorder.completions == [.failure(.boom)])
   }
 
-  /// Issue 15: as in Combine, a child that has finished stays current until the next one: a subscription it hands
+  /// As in Combine, a child that has finished stays current until the next one: a subscription it hands
   /// over afterwards is kept, and the finished child's subscription is let go.
   @Test func finishedChildsLateSubscriptionIsKept() throws {
     let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()

@@ -114,7 +114,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected cancellation while delivering")
       return
     }
-    // Issue 15: as in Combine, the failed upstream is cancelled too.
+    // As in Combine, the failed upstream is cancelled too.
     #expect(cancelling.map(\.combineIdentifier) == [first.combineIdentifier, second.combineIdentifier])
     guard case (.complete(.failure(.boom), _), _, _) = zip.delivered(.max(1)) else {
       Issue.record("expected the drainer to fail")

@@ -63,7 +63,7 @@ import Testing
     #expect(pipe.recorder.values.isEmpty)
   }
 
-  /// Issue 15: as in Combine, the upstream that failed is cancelled too.
+  /// As in Combine, the upstream that failed is cancelled too.
   @Test func failureCancelsTheFailedUpstreamToo() {
     let pipe = Pipeline()
     pipe.numbers.send(completion: .failure(.boom))
@@ -72,7 +72,7 @@ import Testing
     #expect(pipe.letters.isCancelled)
   }
 
-  /// Issue 15: as in Combine, demand requested while a value is being delivered is returned to the upstream
+  /// As in Combine, demand requested while a value is being delivered is returned to the upstream
   /// whose value completed the pair and requested from the others, not requested from all.
   @Test(arguments: [Subscribers.Demand.unlimited, .max(10)])
   func demandRequestedWhileDeliveringGoesWithTheDelivery(initial: Subscribers.Demand) {

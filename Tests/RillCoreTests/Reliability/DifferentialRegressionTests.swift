@@ -18,7 +18,7 @@ import Testing
   /// When the other publisher of `drop(untilOutputFrom:)` has already failed, each resubscription by `retry` fails
   /// while the trigger is being subscribed to; the upstream subscription that arrives afterwards is asked for the
   /// demand downstream requested meanwhile, as Combine's behaviour suite shows (`DropUntilOutputTests.
-  /// testLateSubscription`), and OpenCombine does the same. Rill used to cancel it at once (issue 15).
+  /// testLateSubscription`), and OpenCombine does the same. Rill used to cancel it at once.
   @Test func dropUntilOutputUnderRetryAsksTheUpstreamSubscriptionThatArrivesAfterTheFailureForThePendingDemand() {
     let log = RegressionLog()
     let a = RegressionSource(name: "A", log: log)

@@ -16,7 +16,7 @@ import Testing
 
   // MARK: - Sink
 
-  /// Issue 15: as in Combine, a sink delivers a value and a completion that arrive before its subscription, and
+  /// As in Combine, a sink delivers a value and a completion that arrive before its subscription, and
   /// nothing after the completion; a cancel before the subscription does nothing.
   @Test func sinkDeliversEventsBeforeItsSubscription() {
     var events: [String] = []

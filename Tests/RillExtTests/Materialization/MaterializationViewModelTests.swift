@@ -2,7 +2,7 @@ import RillExt
 import RillTesting
 import Testing
 
-/// The materialization primer's scenario: a screen asks a server for a random number each time the user taps a
+/// A materialization scenario: a screen asks a server for a random number each time the user taps a
 /// button. A request can fail; the failure must show on screen, and the next tap must still send a request.
 
 private enum RandomDotOrgError: Error, Equatable {

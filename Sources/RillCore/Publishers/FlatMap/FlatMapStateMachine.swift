@@ -481,8 +481,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 /// A subscription or nothing.
 ///
 /// An enum of its own rather than `(any Subscription)?`: the optional existential is copied and destroyed through
-/// the standard library's generic value witnesses (about a hundred instructions each), this enum through witnesses
-/// compiled for its concrete layout.
+/// the standard library's generic value witnesses, which are slow on the per-value path; this enum's are compiled
+/// for its concrete layout.
 @usableFromInline
 enum FlatMapHeldSubscription {
   case nothing

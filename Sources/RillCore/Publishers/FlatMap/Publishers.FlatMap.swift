@@ -221,8 +221,7 @@ extension Publishers.FlatMap {
 
     /// Registers the child for `input`, then subscribes to it, or hands a `Just` child's value to the state machine.
     ///
-    /// Not inlined: in the loop of an outer run, its locked steps would take registers from the run's few
-    /// instructions.
+    /// Kept out of line so that the loop of an outer run stays small: its locked steps are the slow path.
     @inlinable @inline(never)
     func receiveOutsideRun(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let key = parent.outerValue() else { return .none }
