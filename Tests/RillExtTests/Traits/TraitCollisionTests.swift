@@ -23,4 +23,29 @@ import Testing
     let _: AnyPublisher<Int, ExtTestError> = future.eraseToAnyPublisher()
     let _: AnySinglePublisher<Int, ExtTestError> = future.map { $0 + 1 }.eraseToAnySinglePublisher()
   }
+
+  @Test func theTraitOperatorsLeaveCombinesAlone() {
+    let future = Future<Int, ExtTestError> { $0(.success(1)) }
+    let empty = Empty<Int, ExtTestError>()
+    // `replaceEmpty(with:)` stays Combine's; `replaceEmpty(withError:)` is the trait operator.
+    let _: Publishers.ReplaceEmpty<Empty<Int, ExtTestError>> = empty.replaceEmpty(with: 0)
+    let _: AnySinglePublisher<Int, ExtTestError> = empty.replaceEmpty(withError: .other)
+    // Combine's `zip` and CombineExt's `Collection.zip()` keep their types next to `zipSingle()`.
+    let _: Publishers.Zip<Future<Int, ExtTestError>, Future<Int, ExtTestError>> = future.zip(future)
+    let _: AnyPublisher<[Int], ExtTestError> = [future, future].zip()
+    let _: TraitPublishers.ZipSingle<[Future<Int, ExtTestError>]> = [future, future].zipSingle()
+    // The operators applied to the trait publishers are still Combine's.
+    let _: Publishers.Map<TraitPublishers.PreventCancellation<Future<Int, ExtTestError>>, Int> =
+      future.preventCancellation().map { $0 + 1 }
+    let single = TraitPublishers.Single<Int, ExtTestError> { promise in
+      promise(.success(1))
+      return AnyCancellable {}
+    }
+    let _: Publishers.FlatMap<TraitPublishers.Single<Int, ExtTestError>, TraitPublishers.Single<Int, ExtTestError>> =
+      single.flatMap { _ in single }
+    let _: Publishers.MapError<TraitPublishers.Single<Int, ExtTestError>, ExtTestError> = single.mapError { $0 }
+    let _: AnySinglePublisher<Int, ExtTestError> = single.map { $0 * 2 }.eraseToAnySinglePublisher()
+    let _: AnyMaybePublisher<Int, ExtTestError> =
+      TraitPublishers.Maybe<Int, ExtTestError> { _ in AnyCancellable {} }.filter { $0 > 0 }.eraseToAnyMaybePublisher()
+  }
 }

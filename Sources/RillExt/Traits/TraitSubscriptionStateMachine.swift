@@ -1,0 +1,111 @@
+/// The phases of a ``TraitSubscriptions/Single`` or ``TraitSubscriptions/Maybe`` subscription.
+///
+/// The job starts at the first demand and ends with one outcome, or with a cancel. An outcome that the subclass
+/// reports before the job was asked for is kept, not dropped: one that needs demand (a value) waits for it, one that
+/// needs none (a completion without value, a failure) goes downstream at once.
+struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
+  private enum State {
+    case awaitingDemand(Downstream, Context)
+    case fulfilledAwaitingDemand(Downstream, Context, Outcome)
+    case running(Downstream, Context)
+    case terminal
+  }
+
+  private var state: State
+
+  init(downstream: Downstream, context: Context) {
+    state = .awaitingDemand(downstream, context)
+  }
+
+  enum RequestAction {
+    case none
+    case start(Context)
+    case deliver(Downstream, Context, Outcome)
+  }
+
+  mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
+    guard demand > .none else { return .none }
+    switch state {
+    case .awaitingDemand(let downstream, let context):
+      state = .running(downstream, context)
+      return .start(context)
+    case .fulfilledAwaitingDemand(let downstream, let context, let outcome):
+      state = .terminal
+      return .deliver(downstream, context, outcome)
+    case .running, .terminal:
+      return .none
+    }
+  }
+
+  enum ReceiveAction {
+    case none
+    case deliver(Downstream, Context, Outcome)
+  }
+
+  // `needsDemand`: whether the outcome carries a value, which only goes downstream once asked for.
+  mutating func receive(_ outcome: Outcome, needsDemand: Bool) -> ReceiveAction {
+    switch state {
+    case .awaitingDemand(let downstream, let context):
+      if needsDemand {
+        state = .fulfilledAwaitingDemand(downstream, context, outcome)
+        return .none
+      }
+      state = .terminal
+      return .deliver(downstream, context, outcome)
+    case .running(let downstream, let context):
+      state = .terminal
+      return .deliver(downstream, context, outcome)
+    case .fulfilledAwaitingDemand, .terminal:
+      return .none
+    }
+  }
+
+  enum CancelAction {
+    case none
+    case didCancel(Context)
+  }
+
+  mutating func cancel() -> CancelAction {
+    switch state {
+    case .running(_, let context):
+      state = .terminal
+      return .didCancel(context)
+    case .awaitingDemand, .fulfilledAwaitingDemand:
+      state = .terminal
+      return .none
+    case .terminal:
+      return .none
+    }
+  }
+}
+
+/// Holds the cancellable a ``TraitPublishers/Single`` or ``TraitPublishers/Maybe`` closure returns, and cancels it
+/// once the job ends, also when the job ended before the closure returned.
+// SAFETY: all mutable state is in `state`; the cancellable is cancelled outside the lock.
+final class TraitJobCleanup: @unchecked Sendable {
+  private enum State {
+    case starting
+    case running(AnyCancellable)
+    case ended
+  }
+
+  private let state = Locked(State.starting)
+
+  func started(_ cancellable: AnyCancellable) {
+    let endedAlready = state.withLock { state in
+      if case .ended = state { return true }
+      state = .running(cancellable)
+      return false
+    }
+    if endedAlready { cancellable.cancel() }
+  }
+
+  func end() {
+    let cancellable = state.withLock { state -> AnyCancellable? in
+      defer { state = .ended }
+      if case .running(let cancellable) = state { return cancellable }
+      return nil
+    }
+    cancellable?.cancel()
+  }
+}
