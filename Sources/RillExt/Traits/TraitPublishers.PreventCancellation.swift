@@ -35,7 +35,7 @@ extension MaybePublisher where Output == Never {
   /// fireAndForgetIgnoringFailure():  (runs to the end; nothing is reported)
   /// ```
   ///
-  /// Use ``RillCore/Publisher/ignoreOutput()`` first to get a publisher of `Never`.
+  /// Use `ignoreOutput()` first to get a publisher of `Never`.
   public func fireAndForgetIgnoringFailure() {
     _ = preventCancellation().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
   }
@@ -49,7 +49,7 @@ extension MaybePublisher where Output == Never, Failure == Never {
   /// fireAndForget():  (runs to the end; nothing is reported)
   /// ```
   ///
-  /// Use ``RillCore/Publisher/ignoreOutput()`` first to get a publisher of `Never`, and
+  /// Use `ignoreOutput()` first to get a publisher of `Never`, and
   /// ``MaybePublisher/fireAndForgetIgnoringFailure()`` for one that can fail.
   public func fireAndForget() {
     _ = preventCancellation().sink(receiveValue: { _ in })
