@@ -125,6 +125,8 @@ extension TraitPublishers {
 
 extension TraitPublishers.PreventCancellation: SinglePublisher where Upstream: SinglePublisher {}
 
+extension TraitPublishers.PreventCancellation: Sendable where Upstream: Sendable {}
+
 /// What keeps a ``TraitPublishers/PreventCancellation`` subscription to upstream alive.
 private enum Keeper {
   case subscribing

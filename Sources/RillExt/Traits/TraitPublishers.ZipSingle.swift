@@ -46,3 +46,5 @@ extension TraitPublishers {
     }
   }
 }
+
+extension TraitPublishers.ZipSingle: Sendable where UpstreamCollection: Sendable {}

@@ -2,12 +2,14 @@
 ///
 /// The job starts at the first demand and ends with one outcome, or with a cancel. An outcome that the subclass
 /// reports before the job was asked for is kept, not dropped: one that needs demand (a value) waits for it, one that
-/// needs none (a completion without value, a failure) goes downstream at once.
+/// needs none (a completion without value, a failure) goes downstream at once. A subscriber that cancels while it
+/// receives the value gets no `.finished` after it.
 struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
   private enum State {
     case awaitingDemand(Downstream, Context)
     case fulfilledAwaitingDemand(Downstream, Context, Outcome)
     case running(Downstream, Context)
+    case deliveringValue
     case terminal
   }
 
@@ -30,9 +32,10 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
       state = .running(downstream, context)
       return .start(context)
     case .fulfilledAwaitingDemand(let downstream, let context, let outcome):
-      state = .terminal
+      // Only a value waits for demand.
+      state = .deliveringValue
       return .deliver(downstream, context, outcome)
-    case .running, .terminal:
+    case .running, .deliveringValue, .terminal:
       return .none
     }
   }
@@ -53,10 +56,21 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
       state = .terminal
       return .deliver(downstream, context, outcome)
     case .running(let downstream, let context):
-      state = .terminal
+      state = needsDemand ? .deliveringValue : .terminal
       return .deliver(downstream, context, outcome)
-    case .fulfilledAwaitingDemand, .terminal:
+    case .fulfilledAwaitingDemand, .deliveringValue, .terminal:
       return .none
+    }
+  }
+
+  /// Whether `.finished` should follow the value just delivered: not when the subscriber cancelled meanwhile.
+  mutating func valueDelivered() -> Bool {
+    switch state {
+    case .deliveringValue:
+      state = .terminal
+      return true
+    case .awaitingDemand, .fulfilledAwaitingDemand, .running, .terminal:
+      return false
     }
   }
 
@@ -70,7 +84,7 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
     case .running(_, let context):
       state = .terminal
       return .didCancel(context)
-    case .awaitingDemand, .fulfilledAwaitingDemand:
+    case .awaitingDemand, .fulfilledAwaitingDemand, .deliveringValue:
       state = .terminal
       return .none
     case .terminal:

@@ -103,7 +103,7 @@ extension TraitSubscriptions {
         downstream.receive(completion: .finished)
       case .success(let value):
         _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        if machine.withLock({ $0.valueDelivered() }) { downstream.receive(completion: .finished) }
       case .failure(let error):
         downstream.receive(completion: .failure(error))
       }

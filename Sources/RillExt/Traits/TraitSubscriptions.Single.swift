@@ -120,7 +120,7 @@ extension TraitSubscriptions {
       switch result {
       case .success(let value):
         _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        if machine.withLock({ $0.valueDelivered() }) { downstream.receive(completion: .finished) }
       case .failure(let error):
         downstream.receive(completion: .failure(error))
       }

@@ -19,11 +19,12 @@ private struct SendablePromise<R>: @unchecked Sendable {
         group.addTask { promise.call(.success(2)) }
         group.addTask { subscriber.cancel() }
       }
+      // A cancel that lands between the value and `.finished` silences `.finished`.
       let events = subscriber.eventDescriptions
-      #expect(
-        events == ["subscription"] || events == ["subscription", "value(1)", "finished"]
-          || events == ["subscription", "value(2)", "finished"]
-      )
+      let value = events.dropFirst().first
+      #expect(events.first == "subscription" && events.count <= 3)
+      #expect(value == nil || value == "value(1)" || value == "value(2)")
+      #expect(events.count < 3 || events[2] == "finished")
       #expect(keeper.cleanups == 1)
     }
   }

@@ -120,6 +120,18 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     #expect(started.calls == ["start(ctx)", "didCancel(ctx)"])
   }
 
+  @Test func aSubscriberThatCancelsOnTheValueGetsNoFinish() {
+    let subscriber = TestSubscriber<Int, ExtTestError>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
+    let subscription = RecordingSingle(downstream: subscriber, context: "ctx")
+    subscriber.receive(subscription: subscription)
+    subscription.receive(.success(1))
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)"])
+    #expect(subscription.calls == ["start(ctx)", "didComplete(ctx)"])
+  }
+
   @Test func theSubscriptionLetsGoOfItsSubscriberWhenItEnds() {
     for cancel in [false, true] {
       weak var weakSubscriber: TestSubscriber<Int, ExtTestError>?
