@@ -2,8 +2,9 @@ extension Collection where Element: SinglePublisher {
   /// Zips this collection's single publishers into one single publisher of an array of their values.
   ///
   /// ```
-  /// [a, b] with  a: --1|  b: ----2|
-  /// zipSingle():  ----[[1, 2]|]
+  /// a:                    --1|
+  /// b:                    ----2|
+  /// [a, b].zipSingle():   ----['[1,2]'|]
   /// ```
   ///
   /// It complements Combine's `zip`, `Zip3` and `Zip4` with any number of publishers. See
@@ -19,8 +20,9 @@ extension TraitPublishers {
   /// A single publisher that zips a collection of single publishers and publishes one array of their values.
   ///
   /// ```
-  /// [a, b] with  a: --1|  b: ----2|   a: --^   []
-  /// ZipSingle:   ----[[1, 2]|]        --^      [[]|]
+  /// a:                  --1|    --^
+  /// b:                  ----2|  -----
+  /// ZipSingle([a, b]):  ----['[1,2]'|]  --^
   /// ```
   ///
   /// It subscribes to every publisher, publishes the array of their values, in the collection's order, once each
