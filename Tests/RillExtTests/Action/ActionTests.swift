@@ -1,0 +1,360 @@
+import Foundation
+import RillExt
+import RillTesting
+import Testing
+
+/// The work an ``Action`` under test runs: one hand-driven publisher per execution, in the order they started.
+private final class Works: @unchecked Sendable {
+  private let made = Locked<[(input: Int, publisher: ExtUpstream)]>([])
+
+  var inputs: [Int] { made.withLock { $0.map(\.input) } }
+
+  var last: ExtUpstream { made.withLock { $0.last!.publisher } }
+
+  func make(_ input: Int) -> ExtUpstream {
+    let publisher = ExtUpstream()
+    made.withLock { $0.append((input, publisher)) }
+    return publisher
+  }
+}
+
+/// A counter that several threads bump.
+private final class Counter: @unchecked Sendable {
+  private let count = Locked(0)
+
+  var value: Int { count.withLock { $0 } }
+
+  func increment() { count.withLock { $0 += 1 } }
+}
+
+/// A work that ends on another thread: a future whose promise a global queue fulfils.
+private func workOnAnotherThread(_ input: Int, after delay: Double = 0) -> some Publisher<Int, ExtTestError> {
+  Deferred {
+    Future<Int, ExtTestError> { promise in
+      let fulfil = Fulfil(promise: promise)
+      DispatchQueue.global().asyncAfter(deadline: .now() + delay) { fulfil.promise(.success(input)) }
+    }
+  }
+}
+
+/// Carries a future's promise to the queue that fulfils it.
+private struct Fulfil: @unchecked Sendable {
+  let promise: (Result<Int, ExtTestError>) -> Void
+}
+
+private typealias TestAction = Action<Int, Int, ExtTestError>
+
+/// Subscribes a recording subscriber with unlimited demand to `publisher`.
+private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.Failure> {
+  let subscriber = TestSubscriber<P.Output, P.Failure>()
+  publisher.subscribe(subscriber)
+  return subscriber
+}
+
+@Suite struct ActionTests {
+  @Test func executePublishesTheOutputsOfItsWorkAndValuesGathersThem() {
+    let action = TestAction { input in [input, input * 10].publisher.setFailureType(to: ExtTestError.self) }
+    let values = record(action.values)
+    let first = record(action.execute(1))
+    let second = record(action.execute(2))
+    #expect(first.eventDescriptions == ["subscription", "value(1)", "value(10)", "finished"])
+    #expect(second.eventDescriptions == ["subscription", "value(2)", "value(20)", "finished"])
+    #expect(values.values == [1, 10, 2, 20])
+    #expect(values.completion == nil)
+  }
+
+  @Test func aFailingWorkFailsItsExecutionAndReachesErrorsAndUnderlyingError() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let errors = record(action.errors)
+    let underlying = record(action.underlyingError)
+    let execution = record(action.execute(1))
+    works.last.send(5)
+    works.last.send(completion: .failure(.upstream))
+    #expect(execution.eventDescriptions == ["subscription", "value(5)", "failure(underlyingError(upstream))"])
+    #expect(errors.values == [.underlyingError(.upstream)])
+    #expect(underlying.values == [.upstream])
+    #expect(record(action.execute(2)).completion == nil, "the action is enabled again after a failure")
+  }
+
+  @Test func executeWhileBusyFailsAtOnceWithNotEnabled() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let errors = record(action.errors)
+    let running = record(action.execute(1))
+    let refused = record(action.execute(2))
+    #expect(refused.eventDescriptions == ["subscription", "failure(notEnabled)"])
+    #expect(errors.values == [.notEnabled])
+    #expect(works.inputs == [1])
+    works.last.send(completion: .finished)
+    #expect(running.isFinished)
+    #expect(record(action.execute(3)).completion == nil)
+    #expect(works.inputs == [1, 3])
+  }
+
+  @Test func executeWhileDisabledFailsWithNotEnabledUntilEnabledIfSendsTrue() {
+    let works = Works()
+    let enabledIf = CurrentValueSubject<Bool, Never>(false)
+    let action = TestAction(enabledIf: enabledIf, workFactory: works.make)
+    let errors = record(action.errors)
+    #expect(record(action.execute(1)).failure == .notEnabled)
+    enabledIf.send(true)
+    #expect(record(action.execute(2)).completion == nil)
+    #expect(works.inputs == [2])
+    #expect(errors.values == [.notEnabled])
+  }
+
+  @Test func anActionIsDisabledUntilEnabledIfSendsItsFirstValue() {
+    let enabledIf = PassthroughSubject<Bool, Never>()
+    let action = TestAction(enabledIf: enabledIf) { Just($0).setFailureType(to: ExtTestError.self) }
+    let enabled = record(action.isEnabled)
+    #expect(record(action.execute(1)).failure == .notEnabled)
+    enabledIf.send(true)
+    #expect(record(action.execute(2)).values == [2])
+    enabledIf.send(completion: .finished)
+    #expect(record(action.execute(3)).values == [3], "the last value of enabledIf stays after it finishes")
+    #expect(enabled.values == [false, true, false, true, false, true])
+  }
+
+  @Test func isExecutingAndIsEnabledStartWithTheCurrentValueThenSendEachChange() {
+    let works = Works()
+    let enabledIf = CurrentValueSubject<Bool, Never>(true)
+    let action = TestAction(enabledIf: enabledIf, workFactory: works.make)
+    let executing = record(action.isExecuting)
+    let enabled = record(action.isEnabled)
+    #expect(executing.values == [false])
+    #expect(enabled.values == [true])
+    action.execute(1)
+    #expect(record(action.isExecuting).values == [true])
+    enabledIf.send(false)
+    works.last.send(completion: .finished)
+    enabledIf.send(true)
+    enabledIf.send(true)
+    action.execute(2)
+    works.last.send(completion: .failure(.upstream))
+    #expect(executing.values == [false, true, false, true, false])
+    #expect(enabled.values == [true, false, true, false, true])
+    #expect(record(action.execute(3)).failure == nil)
+    #expect(record(action.execute(4)).failure == .notEnabled)
+    #expect(executing.values == [false, true, false, true, false, true])
+  }
+
+  @Test func aLateSubscriberToAnExecutionGetsItsOutputsReplayed() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let execution = action.execute(1)
+    works.last.send(1)
+    works.last.send(2)
+    let late = record(execution)
+    #expect(late.values == [1, 2])
+    works.last.send(3)
+    works.last.send(completion: .finished)
+    #expect(late.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    #expect(record(execution).eventDescriptions == late.eventDescriptions)
+  }
+
+  @Test func theExecutionHonoursEachSubscribersDemandAndRequestsUnlimitedFromTheWork() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let execution = action.execute(1)
+    let slow = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(1))
+    let none = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .none)
+    execution.subscribe(slow)
+    execution.subscribe(none)
+    #expect(works.last.requestedDemands == [.unlimited])
+    for value in 1...3 { works.last.send(value) }
+    works.last.send(completion: .finished)
+    #expect(slow.values == [1])
+    #expect(none.events.count == 1)
+    slow.request(.max(1))
+    #expect(slow.values == [1, 2])
+    slow.request(.max(1))
+    #expect(slow.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    none.request(.unlimited)
+    #expect(none.values == [1, 2, 3])
+    #expect(none.isFinished)
+  }
+
+  @Test func cancellingAnExecutionsSubscriberDoesNotStopTheWork() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let values = record(action.values)
+    let execution = record(action.execute(1))
+    works.last.send(1)
+    execution.cancel()
+    works.last.send(2)
+    #expect(!works.last.isCancelled)
+    #expect(values.values == [1, 2])
+    #expect(execution.values == [1])
+    #expect(record(action.execute(2)).failure == .notEnabled)
+    works.last.send(completion: .finished)
+    #expect(record(action.execute(3)).failure == nil)
+  }
+
+  @Test func theWorkRunsWhenNobodySubscribesToTheExecution() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let values = record(action.values)
+    action.execute(1)
+    works.last.send(7)
+    #expect(values.values == [7])
+  }
+
+  @Test func executeFromInsideAValuesSubscriberFailsWhileBusyAndDoesNotDeadlock() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let nested = Locked<[Subscribers.Completion<ActionError<ExtTestError>>?]>([])
+    let values = TestSubscriber<Int, Never>(onValue: { _, value in
+      let subscriber = record(action.execute(value * 100))
+      nested.withLock { $0.append(subscriber.completion) }
+      return .none
+    })
+    action.values.subscribe(values)
+    let executing = record(action.isExecuting)
+    action.execute(1)
+    works.last.send(1)
+    #expect(nested.withLock { $0 } == [.failure(.notEnabled)])
+    #expect(works.inputs == [1])
+    works.last.send(completion: .finished)
+    #expect(executing.values == [false, true, false])
+  }
+
+  @Test func executeFromInsideAnIsExecutingSubscriberStartsTheNextExecutionInOrder() {
+    let action = TestAction { Just($0).setFailureType(to: ExtTestError.self) }
+    let outputs = Locked<[Int]>([])
+    let chain = TestSubscriber<Bool, Never>(onValue: { _, isExecuting in
+      let count = outputs.withLock { $0.count }
+      if !isExecuting && count < 3 {
+        action.execute(count + 1).sink(
+          receiveCompletion: { _ in },
+          receiveValue: { value in
+            outputs.withLock { $0.append(value) }
+          }
+        ).cancel()
+      }
+      return .none
+    })
+    let values = record(action.values)
+    let executing = record(action.isExecuting)
+    action.isExecuting.subscribe(chain)
+    #expect(values.values == [1, 2, 3])
+    #expect(executing.values == [false, true, false, true, false, true, false])
+    #expect(chain.values == [false, true, false, true, false, true, false])
+  }
+
+  @Test func aWorkThatMisbehavesIsIgnoredAfterItsCompletion() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let values = record(action.values)
+    let execution = record(action.execute(1))
+    let extra = TestSubscription()
+    works.last.send(subscription: extra)
+    #expect(extra.cancelCount == 1)
+    works.last.send(completion: .finished)
+    works.last.send(2)
+    works.last.send(completion: .failure(.upstream))
+    #expect(values.values.isEmpty)
+    #expect(execution.eventDescriptions == ["subscription", "finished"])
+    #expect(record(action.isExecuting).values == [false])
+  }
+}
+
+@Suite struct ActionMemoryTests {
+  @Test func anActionIsFreedWhileEnabledIfLivesOn() {
+    let enabledIf = CurrentValueSubject<Bool, Never>(true)
+    weak var weakAction: TestAction?
+    let values: TestSubscriber<Int, Never>
+    do {
+      let action = TestAction(enabledIf: enabledIf) { Just($0).setFailureType(to: ExtTestError.self) }
+      values = record(action.values)
+      action.execute(1)
+      weakAction = action
+    }
+    #expect(weakAction == nil)
+    #expect(values.eventDescriptions == ["subscription", "value(1)", "finished"], "its streams finish when it goes")
+    enabledIf.send(false)
+  }
+
+  @Test func aRunningExecutionKeepsItsActionUntilTheWorkEnds() {
+    let works = Works()
+    weak var weakAction: TestAction?
+    weak var weakExecution: AnyObject?
+    do {
+      let action = TestAction(workFactory: works.make)
+      weakAction = action
+      let execution = action.execute(1)
+      let subscriber = record(execution)
+      weakExecution = subscriber.subscription as AnyObject?
+      subscriber.cancel()
+    }
+    #expect(weakAction != nil)
+    works.last.send(completion: .finished)
+    works.last.releaseSubscribers()
+    #expect(weakAction == nil)
+    #expect(weakExecution == nil)
+  }
+
+  @Test func aWorkThatIsHeldByNobodyElseRunsToItsEnd() {
+    let action = TestAction { workOnAnotherThread($0, after: 0.05) }
+    let done = DispatchSemaphore(value: 0)
+    let values = TestSubscriber<Int, Never>(onValue: { _, _ in
+      done.signal()
+      return .none
+    })
+    action.values.subscribe(values)
+    action.execute(4)
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(values.values == [4])
+  }
+}
+
+@Suite(.tags(.stress), .timeLimit(.minutes(1)))
+struct ActionStressTests {
+  @Test func concurrentExecuteStartsExactlyOneExecution() {
+    let works = Works()
+    let action = TestAction(workFactory: works.make)
+    let executing = record(action.isExecuting)
+    for round in 0..<50 {
+      let refusals = Counter()
+      let group = DispatchGroup()
+      for thread in 0..<8 {
+        DispatchQueue.global().async(group: group) {
+          if record(action.execute(round * 10 + thread)).failure == .notEnabled {
+            refusals.increment()
+          }
+        }
+      }
+      #expect(group.wait(timeout: .now() + 30) == .success)
+      #expect(refusals.value == 7)
+      #expect(works.inputs.count == round + 1)
+      DispatchQueue.global().sync { works.last.send(completion: .finished) }
+    }
+    let expected = [false] + Array(repeating: [true, false], count: 50).flatMap { $0 }
+    #expect(executing.values == expected)
+  }
+
+  @Test func executionsEndingOnOtherThreadsKeepTheStreamsInOrder() {
+    let action = TestAction { workOnAnotherThread($0) }
+    let executing = record(action.isExecuting)
+    let enabled = record(action.isEnabled)
+    let started = Counter()
+    let group = DispatchGroup()
+    for thread in 0..<4 {
+      DispatchQueue.global().async(group: group) {
+        for index in 0..<500 where record(action.execute(thread * 1000 + index)).failure == nil {
+          started.increment()
+        }
+      }
+    }
+    #expect(group.wait(timeout: .now() + 30) == .success)
+    let deadline = Date().addingTimeInterval(10)
+    while executing.values.last != false || executing.values.count < 2 * started.value + 1 {
+      if Date() > deadline { break }
+      Thread.sleep(forTimeInterval: 0.001)
+    }
+    let count = started.value
+    #expect(count > 0)
+    #expect(executing.values == [false] + Array(repeating: [true, false], count: count).flatMap { $0 })
+    #expect(enabled.values == [true] + Array(repeating: [false, true], count: count).flatMap { $0 })
+  }
+}
