@@ -1,0 +1,215 @@
+import Foundation
+import RillExt
+import RillTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct SinglePublisherOperationTests {
+  @Test func theOperationFinishesWithThePublishersValue() {
+    let queue = OperationQueue()
+    let operation = Just(1).makeOperation()
+    #expect(operation.result == nil)
+    queue.addOperation(operation)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(operation.isFinished)
+    #expect(operation.result?.get() == 1)
+  }
+
+  @Test func theOperationFinishesWithThePublishersFailure() {
+    let queue = OperationQueue()
+    let operation = AnySinglePublisher<Int, ExtTestError>.fail(.upstream).makeOperation()
+    queue.addOperation(operation)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(throws: ExtTestError.upstream) { try operation.result?.get() }
+  }
+
+  @Test func thePublisherIsSubscribedWhenTheOperationStartsAndFinishesItLater() throws {
+    let queue = OperationQueue()
+    queue.isSuspended = true
+    let upstream = ExtUpstream()
+    let operation = TrustedUpstream(upstream: upstream).makeOperation()
+    queue.addOperation(operation)
+    #expect(upstream.subscriberCount == 0)
+    queue.isSuspended = false
+    #expect(eventually { upstream.subscriberCount == 1 })
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(operation.isExecuting)
+    _ = upstream.send(2)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(try operation.result?.get() == 2)
+  }
+
+  @Test func cancellingTheOperationCancelsTheSubscription() {
+    let queue = OperationQueue()
+    let upstream = ExtUpstream()
+    let operation = TrustedUpstream(upstream: upstream).makeOperation()
+    queue.addOperation(operation)
+    #expect(eventually { upstream.subscriberCount == 1 && operation.isExecuting })
+    operation.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(operation.isFinished && operation.isCancelled)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    _ = upstream.send(3)
+    #expect(operation.result == nil)
+  }
+
+  @Test func anOperationCancelledBeforeItStartsNeverSubscribes() {
+    let queue = OperationQueue()
+    queue.isSuspended = true
+    let upstream = ExtUpstream()
+    let operation = TrustedUpstream(upstream: upstream).makeOperation()
+    queue.addOperation(operation)
+    operation.cancel()
+    queue.isSuspended = false
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(operation.isFinished)
+    #expect(upstream.subscriberCount == 0)
+  }
+
+  @Test func theOperationAndThePublisherAreFreedAfterCompletionAndAfterCancel() {
+    weak var finished: AnyObject?
+    weak var cancelled: AnyObject?
+    weak var cancelledSubscription: AnyObject?
+    let queue = OperationQueue()
+    do {
+      let upstream = ExtUpstream()
+      let finishing = Just(1).makeOperation()
+      let cancelling = TrustedUpstream(upstream: upstream).makeOperation()
+      finished = finishing
+      cancelled = cancelling
+      queue.addOperations([finishing, cancelling], waitUntilFinished: false)
+      #expect(eventually { upstream.subscriberCount == 1 })
+      cancelledSubscription = upstream.subscriptions.first
+      cancelling.cancel()
+      #expect(waitUntilAllOperationsAreFinished(queue))
+      upstream.releaseSubscribers()
+    }
+    #expect(eventually { finished == nil && cancelled == nil && cancelledSubscription == nil })
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct AsOperationTests {
+  @Test func theSubscriptionRunsThePublisherInAnOperationOfTheQueue() {
+    let queue = OperationQueue()
+    queue.isSuspended = true
+    let subscriber = TestSubscriber<Int, Never>()
+    Just(1).asOperation(in: queue).subscribe(subscriber)
+    #expect(queue.operationCount == 1)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    queue.isSuspended = false
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(eventually { subscriber.isCompleted })
+    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
+  @Test func theOperationIsAddedOnTheFirstDemandWithTheGivenPriority() {
+    let queue = OperationQueue()
+    queue.isSuspended = true
+    let publisher = Just(1).asOperation(in: queue, queuePriority: .high)
+    #expect(publisher.queuePriority == .high)
+    #expect(publisher.operationQueue === queue)
+    #expect(Just(1).asOperation(in: queue).queuePriority == .normal)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    publisher.subscribe(subscriber)
+    #expect(queue.operationCount == 0)
+    subscriber.request(.max(1))
+    subscriber.request(.max(1))
+    #expect(queue.operationCount == 1)
+    #expect(queue.operations.first?.queuePriority == .high)
+    queue.isSuspended = false
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(eventually { subscriber.isCompleted })
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func aFailureIsPublished() {
+    let queue = OperationQueue()
+    let subscriber = TestSubscriber<Int, ExtTestError>()
+    TraitPublishers.AsOperation(
+      upstream: AnySinglePublisher<Int, ExtTestError>.fail(.other),
+      operationQueue: queue,
+      queuePriority: .low
+    ).subscribe(subscriber)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(eventually { subscriber.isCompleted })
+    #expect(subscriber.eventDescriptions == ["subscription", "failure(other)"])
+  }
+
+  @Test func cancellingTheSubscriptionCancelsTheOperationAndItsSubscription() {
+    let queue = OperationQueue()
+    let upstream = ExtUpstream()
+    let subscriber = TestSubscriber<Int, ExtTestError>()
+    TrustedUpstream(upstream: upstream).asOperation(in: queue).subscribe(subscriber)
+    #expect(eventually { upstream.subscriberCount == 1 })
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    _ = upstream.send(1)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+  }
+
+  @Test func cancellingBeforeTheQueueStartsTheOperationNeverSubscribes() {
+    let queue = OperationQueue()
+    queue.isSuspended = true
+    let upstream = ExtUpstream()
+    let subscriber = TestSubscriber<Int, ExtTestError>()
+    TrustedUpstream(upstream: upstream).asOperation(in: queue).subscribe(subscriber)
+    subscriber.cancel()
+    queue.isSuspended = false
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(upstream.subscriberCount == 0)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+  }
+
+  @Test func anOperationCancelledByItsQueueEndsTheSubscriptionWithoutCompletion() {
+    let queue = OperationQueue()
+    let upstream = ExtUpstream()
+    let subscriber = TestSubscriber<Int, ExtTestError>()
+    TrustedUpstream(upstream: upstream).asOperation(in: queue).subscribe(subscriber)
+    #expect(eventually { upstream.subscriberCount == 1 })
+    queue.cancelAllOperations()
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(upstream.cancelCount == 1)
+    _ = upstream.send(1)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+  }
+
+  @Test func aSerialQueueRunsThePublishersOneAfterTheOther() {
+    let queue = OperationQueue(qualityOfService: .default, maxConcurrentOperationCount: 1)
+    let first = ExtUpstream()
+    let second = ExtUpstream()
+    let firstSubscriber = TestSubscriber<Int, ExtTestError>()
+    let secondSubscriber = TestSubscriber<Int, ExtTestError>()
+    TrustedUpstream(upstream: first).asOperation(in: queue).subscribe(firstSubscriber)
+    TrustedUpstream(upstream: second).asOperation(in: queue).subscribe(secondSubscriber)
+    #expect(eventually { first.subscriberCount == 1 })
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(second.subscriberCount == 0)
+    _ = first.send(1)
+    #expect(eventually { second.subscriberCount == 1 })
+    _ = second.send(2)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(eventually { firstSubscriber.isCompleted && secondSubscriber.isCompleted })
+    #expect(firstSubscriber.values == [1])
+    #expect(secondSubscriber.values == [2])
+  }
+
+  @Test func theSubscriptionIsFreedAfterCompletionAndAfterCancel() {
+    weak var completedSubscription: AnyObject?
+    weak var cancelledSubscription: AnyObject?
+    let queue = OperationQueue()
+    let upstream = ExtUpstream()
+    do {
+      let completing = TestSubscriber<Int, Never>()
+      Just(1).asOperation(in: queue).subscribe(completing)
+      completedSubscription = completing.subscription as AnyObject?
+      let cancelling = TestSubscriber<Int, ExtTestError>()
+      TrustedUpstream(upstream: upstream).asOperation(in: queue).subscribe(cancelling)
+      cancelledSubscription = cancelling.subscription as AnyObject?
+      #expect(eventually { completing.isCompleted && upstream.subscriberCount == 1 })
+      cancelling.cancel()
+    }
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    upstream.releaseSubscribers()
+    #expect(eventually { completedSubscription == nil && cancelledSubscription == nil })
+  }
+}
