@@ -27,6 +27,8 @@ public import Foundation
 /// The `isExecuting`, `isFinished` and `isCancelled` changes are announced with `willChangeValue(forKey:)` and
 /// `didChangeValue(forKey:)`, which both Darwin's and swift-corelibs-foundation's operation queues watch. They are
 /// announced after the state has changed and outside any lock, so an observer may call back into the operation.
+/// CombineTraits announces them around the change instead, and calls `main()` and ``didComplete()`` while holding
+/// its lock.
 // SAFETY: all mutable state lives in `state`; `main()`, `didComplete()` and the change notifications run outside
 // the lock.
 open class AsynchronousOperation<Output, Failure: Error>: Operation, @unchecked Sendable {
