@@ -116,6 +116,18 @@ let scenarios = [
     file: "BackpressureScenarios.swift",
     run: maxPublishersWithDelay
   ),
+  Scenario(
+    title: "Failures as values (RillExt)",
+    shows: "materialize inside flatMap makes a failed request a value, so the next tap still asks the server",
+    file: "RillExtScenarios.swift",
+    run: failedRequestDoesNotEndTheScreen
+  ),
+  Scenario(
+    title: "Zero or one value (RillExt)",
+    shows: "a maybe publisher's sinkMaybe has exactly three cases to handle: nothing, a value, or a failure",
+    file: "RillExtScenarios.swift",
+    run: lookUpWithSinkMaybe
+  ),
 ]
 
 for (index, scenario) in scenarios.enumerated() {
