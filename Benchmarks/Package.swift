@@ -22,6 +22,7 @@ let package = Package(
       dependencies: [
         .product(name: "RillCore", package: "Rill"),
         .product(name: "Rill", package: "Rill"),
+        .product(name: "RillExt", package: "Rill"),
       ],
       swiftSettings: [.define("RILL"), .define("RILL_ZIP"), .define("RILL_COMBINE_LATEST")]
     ),

@@ -221,5 +221,34 @@ public enum HandLoops {
       sink.receive(acc)
       return sink.pointer.pointee
     },
+    // The RillExt workloads: a subject that also keeps its latest value for replay.
+    "subject → share(replay: 1) → 1 sink (RillExt)": { n in replayLoop(n, sinks: 1) },
+    "subject → share(replay: 1) → 10 sinks (RillExt)": { n in replayLoop(n, sinks: 10) },
+    "subject → withLatestFrom(subject) → sink (RillExt)": { n in
+      let sink = LoopSink()
+      let driver = LoopSubject()
+      let other = LoopSubject()
+      var latest = 0
+      driver.receivers = [{ sink.receive($0 &+ latest) }]
+      other.receivers = [{ latest = $0 }]
+      other.send(0)
+      for i in 0..<n {
+        if i % 100 == 0 { other.send(i) }  // Workloads.latestUpdateInterval
+        driver.send(i)
+      }
+      return sink.pointer.pointee
+    },
+    "ReplaySubject(bufferSize: 1) send, 1 sink (RillExt)": { n in replayLoop(n, sinks: 1) },
+    "ReplaySubject(bufferSize: 1) send, 10 sinks (RillExt)": { n in replayLoop(n, sinks: 10) },
   ]
+
+  /// A subject that keeps its latest value and calls `sinks` receivers with each value.
+  static func replayLoop(_ n: Int, sinks: Int) -> Int {
+    let sink = LoopSink()
+    let subject = LoopSubject()
+    let kept = LoopSink()
+    subject.receivers = [{ kept.pointer.pointee = $0 }] + Array(repeating: sink.receive, count: sinks)
+    for i in 0..<n { subject.send(i) }
+    return sink.pointer.pointee
+  }
 }

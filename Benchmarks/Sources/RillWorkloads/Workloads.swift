@@ -4,6 +4,10 @@
 // pointer's pointee, not to a captured `var`, so the closure costs no exclusivity check (PERFORMANCE.md, 9).
 import Dispatch
 
+#if RILL
+import RillExt
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -73,6 +77,26 @@ public enum Workloads {
       Workload(name: "sequence → map → erase → filter → erase → sink", run: erasedChain),
       Workload(name: "subject → 20 mixed operators → sink", run: twentyMixed),
     ]
+    // RillExt's operators and subjects, which OpenCombine lacks: Rill-only, so their OpenCombine column is n/a, as
+    // for merge. The closest OpenCombine constructions (multicast with a hand-written replay) would measure
+    // different code, not the same workload.
+    #if RILL
+    all += [
+      Workload(name: "subject → share(replay: 1) → 1 sink (RillExt)", run: shareReplayOne),
+      Workload(name: "subject → share(replay: 1) → 10 sinks (RillExt)", run: shareReplayTen),
+      Workload(name: "subject → withLatestFrom(subject) → sink (RillExt)", run: withLatestFrom),
+      Workload(name: "ReplaySubject(bufferSize: 1) send, 1 sink (RillExt)", run: replayOne),
+      Workload(name: "ReplaySubject(bufferSize: 1) send, 10 sinks (RillExt)", run: replayTen),
+    ]
+    #else
+    all += [
+      Workload(name: "subject → share(replay: 1) → 1 sink (RillExt)", run: nil),
+      Workload(name: "subject → share(replay: 1) → 10 sinks (RillExt)", run: nil),
+      Workload(name: "subject → withLatestFrom(subject) → sink (RillExt)", run: nil),
+      Workload(name: "ReplaySubject(bufferSize: 1) send, 1 sink (RillExt)", run: nil),
+      Workload(name: "ReplaySubject(bufferSize: 1) send, 10 sinks (RillExt)", run: nil),
+    ]
+    #endif
     return all
   }()
 
@@ -252,6 +276,64 @@ public enum Workloads {
       second.send(i)
     }
     cancellable.cancel()
+    return sum.value
+  }
+  #endif
+
+  #if RILL
+  static func shareReplayOne(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.share(replay: 1).sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func shareReplayTen(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share(replay: 1)
+    let cancellables = (0..<10).map { _ in shared.sink { sum.add($0) } }
+    for i in 0..<n { subject.send(i) }
+    for cancellable in cancellables { cancellable.cancel() }
+    return sum.value
+  }
+
+  /// Values of the driving subject per update of the other one.
+  static let latestUpdateInterval = 100
+
+  /// `n` values from the driving subject, each paired with the latest of a second subject, which gets a new value
+  /// every `latestUpdateInterval` values (those sends count in the time, not in the elements).
+  static func withLatestFrom(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let driver = PassthroughSubject<Int, Never>()
+    let latest = PassthroughSubject<Int, Never>()
+    let cancellable = driver.withLatestFrom(latest) { $0 &+ $1 }.sink { sum.add($0) }
+    latest.send(0)
+    for i in 0..<n {
+      if i % latestUpdateInterval == 0 { latest.send(i) }
+      driver.send(i)
+    }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func replayOne(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+    let cancellable = subject.sink { sum.add($0) }
+    for i in 0..<n { subject.send(i) }
+    cancellable.cancel()
+    return sum.value
+  }
+
+  static func replayTen(_ n: Int) -> Int {
+    let sum = Accumulator()
+    let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+    let cancellables = (0..<10).map { _ in subject.sink { sum.add($0) } }
+    for i in 0..<n { subject.send(i) }
+    for cancellable in cancellables { cancellable.cancel() }
     return sum.value
   }
   #endif
