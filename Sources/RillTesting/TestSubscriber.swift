@@ -41,11 +41,35 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   }
 
   /// An event with the virtual time it happened at.
+  ///
+  /// A test can write the expected timeline by hand and compare it with ``TestSubscriber/records``:
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+  /// Just(1).delay(for: 3, scheduler: scheduler).subscribe(subscriber)
+  /// scheduler.run()
+  /// let expected: [TestSubscriber<Int, Never>.Record] = [
+  ///   .init(.subscription, at: 0), .init(.value(1), at: 3), .init(.completion(.finished), at: 3),
+  /// ]
+  /// #expect(subscriber.records == expected)
+  /// ```
   public struct Record: CustomStringConvertible {
     /// What happened.
     public let event: Event
     /// The scheduler's time when it happened, or `nil` without a scheduler.
     public let time: TestScheduler.SchedulerTimeType?
+
+    /// Creates a record, typically to write an expected timeline by hand.
+    ///
+    /// - Parameters:
+    ///   - event: What happened.
+    ///   - time: The scheduler's time when it happened; `nil` (the default) for a subscriber made without a
+    ///     scheduler.
+    public init(_ event: Event, at time: TestScheduler.SchedulerTimeType? = nil) {
+      self.event = event
+      self.time = time
+    }
 
     /// The event, prefixed by its time if any: `3: value(1)`.
     public var description: String { time.map { "\($0): \(event)" } ?? event.description }
@@ -115,7 +139,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   public func receive(subscription: any Subscription) {
     let time = scheduler?.now
     let isFirst = state.withLock { state -> Bool in
-      state.records.append(Record(event: .subscription, time: time))
+      state.records.append(Record(.subscription, at: time))
       state.subscriptionCount += 1
       guard state.subscriptionCount == 1, !state.isCancelled else { return false }
       state.subscription = subscription
@@ -140,7 +164,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// Records the value and returns `demandPerValue` plus what `onValue` returns.
   public func receive(_ input: Input) -> Subscribers.Demand {
     let time = scheduler?.now
-    state.withLock { $0.records.append(Record(event: .value(input), time: time)) }
+    state.withLock { $0.records.append(Record(.value(input), at: time)) }
     let demand = demandPerValue + (onValue?(self, input) ?? .none)
     if demand > .none {
       state.withLock { state in
@@ -154,7 +178,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   public func receive(completion: Subscribers.Completion<Failure>) {
     let time = scheduler?.now
     let subscription = state.withLock { state -> (any Subscription)? in
-      state.records.append(Record(event: .completion(completion), time: time))
+      state.records.append(Record(.completion(completion), at: time))
       if state.completion == nil { state.completion = completion }
       defer { state.subscription = nil }
       return state.subscription

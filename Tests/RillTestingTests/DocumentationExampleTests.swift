@@ -62,6 +62,17 @@ import Testing
     #expect(small.values == [1, 2, 3] && small.isFinished)
   }
 
+  @Test func recordExamples() {
+    let scheduler = TestScheduler()
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+    Just(1).delay(for: 3, scheduler: scheduler).subscribe(subscriber)
+    scheduler.run()
+    let expected: [TestSubscriber<Int, Never>.Record] = [
+      .init(.subscription, at: 0), .init(.value(1), at: 3), .init(.completion(.finished), at: 3),
+    ]
+    #expect(subscriber.records == expected)
+  }
+
   @Test func publisherExample() {
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))

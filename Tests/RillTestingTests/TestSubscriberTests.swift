@@ -2,6 +2,26 @@ import RillTesting
 import Testing
 
 @Suite struct TestSubscriberTests {
+  @Test func handWrittenRecordsCompareWithRecordedOnes() {
+    let scheduler = TestScheduler()
+    let timed = TestSubscriber<Int, Never>(scheduler: scheduler)
+    scheduler.advance(to: 2)
+    [7].publisher.subscribe(timed)
+    #expect(
+      timed.records == [.init(.subscription, at: 2), .init(.value(7), at: 2), .init(.completion(.finished), at: 2)]
+    )
+    #expect(
+      timed.records != [.init(.subscription, at: 2), .init(.value(7), at: 3), .init(.completion(.finished), at: 2)]
+    )
+    #expect(timed.records != [.init(.subscription), .init(.value(7)), .init(.completion(.finished))])
+
+    let untimed = TestSubscriber<Int, Never>()
+    [7].publisher.subscribe(untimed)
+    #expect(untimed.records == [.init(.subscription), .init(.value(7)), .init(.completion(.finished))])
+    #expect(TestSubscriber<Int, Never>.Record(.value(1), at: 4).description == "4: value(1)")
+    #expect(TestSubscriber<Int, Never>.Record(.value(1)).time == nil)
+  }
+
   @Test func recordsValuesAndCompletionWithUnlimitedDemand() {
     let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.subscribe(subscriber)
