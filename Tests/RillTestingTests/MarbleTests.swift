@@ -86,6 +86,13 @@ import Testing
     #expect(TestScheduler.marbles(diagram) { $0 } == message)
   }
 
+  @Test func syntaxErrorIndexIsZeroBasedAndCountsSpaces() {
+    #expect(TestScheduler.marbles("[") { $0 } == "marble error at index 0 of \"[\": an unterminated group")
+    #expect(TestScheduler.marbles(" -1-[2") { $0 } == "marble error at index 4 of \" -1-[2\": an unterminated group")
+    let error = MarbleSyntaxError(diagram: "-1-[2", index: 3, message: "an unterminated group")
+    #expect(error.description == "marble error at index 3 of \"-1-[2\": an unterminated group")
+  }
+
   @Test func valuesThatDoNotParseExplainThemselves() {
     #expect(
       TestScheduler.marbles("-1-a-|") { $0.map { $0 + 1 } }

@@ -13,12 +13,17 @@ public struct MarbleError: Error, Equatable, Hashable, Sendable, CustomStringCon
 /// A mistake in a marble diagram, with the index of the character where it was found.
 ///
 /// Marble helpers never trap on a malformed diagram: they return this error's description in place of the
-/// rendered result, so the test fails with a message that points at the mistake.
+/// rendered result, so the test fails with a message that points at the mistake. The index is zero-based and
+/// counts every character of the diagram, spaces included:
+///
+/// ```swift
+/// #expect(TestScheduler.marbles(" -1-[2") { $0 } == "marble error at index 4 of \" -1-[2\": an unterminated group")
+/// ```
 public struct MarbleSyntaxError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
   /// The diagram that failed to parse.
   public let diagram: String
 
-  /// The zero-based index of the offending character in `diagram`, counting spaces.
+  /// The zero-based index of the offending character in `diagram`, counting every character, spaces included.
   public let index: Int
 
   /// What is wrong.
@@ -28,7 +33,7 @@ public struct MarbleSyntaxError: Error, Equatable, Hashable, Sendable, CustomStr
   ///
   /// - Parameters:
   ///   - diagram: The diagram that failed to parse.
-  ///   - index: The zero-based index of the offending character.
+  ///   - index: The zero-based index of the offending character, spaces included.
   ///   - message: What is wrong.
   public init(diagram: String, index: Int, message: String) {
     self.diagram = diagram
@@ -36,7 +41,7 @@ public struct MarbleSyntaxError: Error, Equatable, Hashable, Sendable, CustomStr
     self.message = message
   }
 
-  /// `marble error at index 4 of "-1-[2": unterminated group`.
+  /// The index, the diagram and the message: `marble error at index 3 of "-1-[2": an unterminated group`.
   public var description: String {
     "marble error at index \(index) of \"\(diagram)\": \(message)"
   }
