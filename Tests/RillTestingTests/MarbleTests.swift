@@ -93,6 +93,31 @@ import Testing
     #expect(error.description == "marble error at index 3 of \"-1-[2\": an unterminated group")
   }
 
+  @Test func unsupportedSymbolsAreRejectedByName() {
+    #expect(
+      TestScheduler.marbles("-a;-|") { $0 }
+        == "marble error at index 2 of \"-a;-|\": ';' is not a marble symbol; mark a cancellation with '!', or quote it (';') as a value"
+    )
+    #expect(
+      TestScheduler.marbles(",[a,]b") { $0 }
+        == "marble error at index 0 of \",[a,]b\": ',' is not a marble symbol: a diagram cannot delay demand; quote it (',') as a value"
+    )
+    #expect(
+      throws: MarbleSyntaxError(
+        diagram: "-;",
+        index: 1,
+        message: "';' is not a marble symbol; mark a cancellation with '!', or quote it (';') as a value"
+      )
+    ) {
+      try TestScheduler().marblePublisher("-;", as: String.self)
+    }
+  }
+
+  @Test func unsupportedSymbolsCanBeQuotedAsValues() {
+    #expect(TestScheduler.marbles("-';'-','-|") { $0 } == "-';'-','-|")
+    #expect(TestScheduler.marbles("-a-b-|") { $0.map { $0 == "a" ? ";" : "," } } == "-';'-','-|")
+  }
+
   @Test func valuesThatDoNotParseExplainThemselves() {
     #expect(
       TestScheduler.marbles("-1-a-|") { $0.map { $0 + 1 } }

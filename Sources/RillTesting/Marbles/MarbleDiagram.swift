@@ -136,6 +136,13 @@ struct MarbleDiagram {
           try add(.subscribe, at: index)
         case "!":
           try add(.cancel, at: index)
+        case ";":
+          throw error(
+            "';' is not a marble symbol; mark a cancellation with '!', or quote it (';') as a value",
+            at: index
+          )
+        case ",":
+          throw error("',' is not a marble symbol: a diagram cannot delay demand; quote it (',') as a value", at: index)
         case "[":
           if let groupStart { throw error("a group inside the group opened at index \(groupStart)", at: index) }
           groupStart = index
@@ -165,7 +172,7 @@ struct MarbleDiagram {
 enum MarbleRenderer {
   /// A marble symbol for a value: the value itself if it is one plain character, otherwise quoted.
   static func symbol(for value: String) -> String {
-    if value.count == 1, !"-|^[]'>! \t\n".contains(value) { return value }
+    if value.count == 1, !"-|^[]'>!;, \t\n".contains(value) { return value }
     return "'\(value)'"
   }
 
