@@ -43,6 +43,31 @@ import Testing
     #expect(TestScheduler.marbles("-a-|") { $0.map { _ in "" } } == "-''-|")
   }
 
+  @Test func quotesAndBackslashesAreEscapedInsideQuotes() {
+    #expect(TestScheduler.marbles("-a-|") { $0.map { _ in "it's" } } == #"-'it\'s'-|"#)
+    #expect(TestScheduler.marbles("-a-|") { $0.map { _ in #"a\b"# } } == #"-'a\\b'-|"#)
+    #expect(TestScheduler.marbles("-a-|") { $0.map { _ in "'" } } == #"-'\''-|"#)
+    #expect(TestScheduler.marbles(#"-'it\'s'-'a\b'-|"#) { $0.map { $0.count } } == "-4-3-|")
+    #expect(
+      TestScheduler.marbles(#"-'it\'s-|"#) { $0 } == #"marble error at index 1 of "-'it\'s-|": an unterminated quote"#
+    )
+  }
+
+  @Test func renderedValuesParseBackToTheSameValues() {
+    let tricky = [
+      "", "'", "''", "it's", #"\"#, #"\'"#, #"'\"#, #"a\b"#, #"\\"#, "-", "|", "^", "[", "]", ">", "!", ";", ",",
+      " ", "a b", "[a|]", "'quoted'", "é", "🙂", "10",
+    ]
+    for value in tricky {
+      for neighbour in ["x", "", "'", "ab"] {
+        let rendered = TestScheduler.marbles("-a-b-|") { $0.map { $0 == "a" ? value : neighbour } }
+        #expect(TestScheduler.marbles(rendered) { $0 } == rendered, "\(value) and \(neighbour)")
+        let check = TestScheduler.marbles(rendered) { $0.map { $0 == value ? "v" : $0 == neighbour ? "n" : "?" } }
+        #expect(check == (value == neighbour ? "-v-v-|" : "-v-n-|"), "\(value) and \(neighbour) as \(rendered)")
+      }
+    }
+  }
+
   @Test func cancellationPointCancelsAndShowsInTheResult() {
     #expect(TestScheduler.marbles("-1-2-!-3-|") { $0 } == "-1-2-!")
     #expect(TestScheduler.marbles("-1-[2!]-3-|") { $0 } == "-1-[2!]")

@@ -117,6 +117,26 @@ struct MarbleDiagram {
       if groupStart == nil { tick += 1 }
     }
 
+    /// Reads a quoted value up to its closing quote: `\'` stands for `'` and `\\` for `\`; any other
+    /// backslash is itself.
+    mutating func quotedValue(openedAt index: Int) throws(MarbleSyntaxError) -> String {
+      var value = ""
+      while position < characters.count {
+        let character = characters[position]
+        position += 1
+        switch character {
+        case "'":
+          return value
+        case "\\" where position < characters.count && "'\\".contains(characters[position]):
+          value.append(characters[position])
+          position += 1
+        default:
+          value.append(character)
+        }
+      }
+      throw error("an unterminated quote", at: index)
+    }
+
     mutating func parse() throws(MarbleSyntaxError) -> ([Event], Int) {
       while position < characters.count {
         let index = position
@@ -152,12 +172,7 @@ struct MarbleDiagram {
           groupStart = nil
           tick += 1
         case "'":
-          guard let end = characters[position...].firstIndex(of: "'") else {
-            throw error("an unterminated quote", at: index)
-          }
-          let value = String(characters[position..<end])
-          position = end + 1
-          try add(.value(value), at: index)
+          try add(.value(quotedValue(openedAt: index)), at: index)
         default:
           try add(.value(String(character)), at: index)
         }
@@ -170,10 +185,16 @@ struct MarbleDiagram {
 
 /// Renders timed events back into a marble diagram.
 enum MarbleRenderer {
-  /// A marble symbol for a value: the value itself if it is one plain character, otherwise quoted.
+  /// A marble symbol for a value: the value itself if it is one plain character, otherwise quoted, with `'`
+  /// and `\` escaped so that the diagram parses back to the same value.
   static func symbol(for value: String) -> String {
     if value.count == 1, !"-|^[]'>!;, \t\n".contains(value) { return value }
-    return "'\(value)'"
+    var escaped = ""
+    for character in value {
+      if character == "'" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return "'\(escaped)'"
   }
 
   /// Renders `(tick, symbol)` pairs, ticks relative to the diagram's start, to at least `length` ticks.
