@@ -163,8 +163,6 @@ where Downstream.Input == Elements.Element {
     var iterator = iterator
     var element = next
     var demand = demand
-    let inRun = downstream.beginRunIfTaken()
-    defer { if inRun { downstream.endTakenRun() } }
     while true {
       if demand == .unlimited {
         deliverUnlimited(to: downstream, iterator: iterator, next: element)

@@ -130,21 +130,6 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return FlatMapChildKey(slot: slots.count - 1, id: id)
   }
 
-  /// Starts a run of outer values whose children are all `Just` (``FlatMapSubscription/beginOuterRun()``);
-  /// `false` unless downstream demand is unlimited and no child, queued value or drain is in progress.
-  ///
-  /// The run holds the drain (`isDelivering`) until it ends with ``delivered(_:finishingJust:)``. With
-  /// `maxPublishers` bounded, each child's finish asks the outer upstream for one more, so those values take the
-  /// usual steps.
-  @inlinable
-  mutating func beginOuterRun() -> Bool {
-    guard !isTerminated, case .subscribed = outer, maxPublishers == .unlimited, demand == .unlimited,
-      !isDelivering, liveChildren == 0, queueHead == queue.count
-    else { return false }
-    isDelivering = true
-    return true
-  }
-
   @usableFromInline
   enum CompletionAction {
     /// Send `.finished` downstream, then report ``completed()``.
@@ -266,37 +251,6 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     }
   }
 
-  @usableFromInline
-  enum JustValueAction {
-    /// Become the drainer and deliver the child's `value`. The child has finished already; the drain's last step
-    /// settles what its finish asks of the outer upstream.
-    case deliver(Value)
-    /// As `deliver`, but `value` was queued before the child's, and `thenRequest` (if any) is asked for one more.
-    case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
-    /// The value is queued (or dropped after termination) and the child has finished: perform this.
-    case completed(CompletionAction)
-  }
-
-  /// A `Just` child's value and its finish at once: what ``childValue(_:_:)`` then
-  /// `childCompleted(_:.finished)` do, under one lock instead of two.
-  ///
-  /// When the value is delivered now, the child's finish is recorded before delivery and its request for one more
-  /// outer value waits for the end of the drain (``delivered(_:finishingJust:)``), where the subscribed `Just`
-  /// would have finished.
-  @inlinable
-  mutating func justValue(_ child: FlatMapChildKey, _ value: Value) -> JustValueAction {
-    switch childValue(child, value) {
-    case .deliver(let value, _):
-      release(child)
-      return .deliver(value)
-    case .deliverQueued(let value, let request):
-      release(child)
-      return .deliverQueued(value, thenRequest: request)
-    case .queued, .none:
-      return .completed(childCompleted(child, .finished))
-    }
-  }
-
   /// Frees a live child's slot; the caller decides whether the stream can finish.
   @inlinable
   mutating func release(_ child: FlatMapChildKey) {
@@ -317,8 +271,6 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// Send the failure downstream, then report ``completed()``.
     case fail(Failure)
     case idle
-    /// Idle, and a `Just` child that finished during the drain asks the outer upstream for one more value.
-    case requestOuter(any Subscription)
   }
 
   /// Adds downstream demand; returns the next drain step and the children to ask for `.unlimited`.
@@ -332,13 +284,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     return (.deliver(value, thenRequest: request), upgrade)
   }
 
-  /// Records that the drainer delivered a value and downstream asked for `additional` more; `finishingJust` when
-  /// the drain began with a `Just` child that has finished (``justValue(_:_:)``).
+  /// Records that the drainer delivered a value and downstream asked for `additional` more.
   @inlinable
-  mutating func delivered(
-    _ additional: Subscribers.Demand,
-    finishingJust: Bool = false
-  ) -> (DrainStep, upgrade: [any Subscription]) {
+  mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     isRequestingChild = false
     guard !isCancelled else {
       isDelivering = false
@@ -357,7 +305,6 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     isDelivering = false
     if isTerminated { return (.idle, upgrade) }
     if finishIfDone() { return (.finish, upgrade) }
-    if finishingJust, let upstream = outerToAskForMore() { return (.requestOuter(upstream), upgrade) }
     return (.idle, upgrade)
   }
 
@@ -528,7 +475,7 @@ struct FlatMapChildSlot {
   mutating func release(nextFree: Int) {
     id = -1
     self.nextFree = nextFree
-    // Only a subscribed child holds a subscription: a `Just` child's slot skips the outlined destroy.
+    // Only a subscribed child holds a subscription: a child that never subscribed skips the outlined destroy.
     if isSubscribed {
       isSubscribed = false
       subscription = .nothing

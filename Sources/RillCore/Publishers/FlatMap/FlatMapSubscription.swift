@@ -1,11 +1,6 @@
-// `public` because the outer run's value path is `@inlinable` and reads the `Atomic` cancellation flag.
-public import Synchronization
-
 /// The subscription that `flatMap` and the `merge` family present downstream: it runs a `FlatMapStateMachine`
 /// and acts on its answers outside the lock.
-// SAFETY: the shared mutable state is in `machine`, and `isCancelled` is atomic; `inOuterRun` and
-// `downstreamInRun` are touched only by the thread delivering an outer run (see `RunReceiver`). Downstream,
-// upstreams and children are called outside the lock.
+// SAFETY: all mutable state is in `machine`; downstream, upstreams and children are called outside the lock.
 @usableFromInline
 final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -16,15 +11,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
   @usableFromInline let name: String
-
-  /// Set once downstream has cancelled; read without the lock by the values of an outer run.
-  @usableFromInline let isCancelled = Atomic<Bool>(false)
-
-  /// Whether the outer upstream is delivering a run; touched only by the thread delivering it.
-  @usableFromInline @exclusivity(unchecked) var inOuterRun = false
-
-  /// Whether downstream took the run that the outer run started on it.
-  @usableFromInline @exclusivity(unchecked) var downstreamInRun = false
 
   @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
@@ -78,50 +64,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     perform(machine.withLock { $0.outerCompleted(completion) })
   }
 
-  // MARK: Outer runs (flatMap of `Just`)
-
-  /// Starts a run of outer values whose children are all `Just`, if downstream demand is unlimited and nothing
-  /// else is delivering or waiting: the run is the drainer until ``endOuterRun()``.
-  ///
-  /// During the run each child's value goes straight downstream (``deliverInOuterRun(_:)``): no other thread can
-  /// deliver, since the run holds the drain, and no child of a run outlives its outer value, so there is nothing
-  /// to register, queue or count. Downstream is offered the run in turn.
-  @inlinable
-  func beginOuterRun() -> Bool {
-    guard !inOuterRun, machine.withLock({ $0.beginOuterRun() }) else { return false }
-    inOuterRun = true
-    downstreamInRun = downstream.beginRunIfTaken()
-    return true
-  }
-
-  /// Delivers a `Just` child's value during an outer run; nothing after downstream has cancelled.
-  @inlinable
-  func deliverInOuterRun(_ value: Downstream.Input) {
-    guard !isCancelled.load(ordering: .acquiring) else { return }
-    // Demand is unlimited, and stays so whatever downstream answers.
-    _ = downstream.receive(value)
-  }
-
-  /// Ends an outer run: hands the drain back and finishes downstream if the outer upstream finished meanwhile.
-  ///
-  /// A cancel on another thread that has set its flag but not yet taken the lock has already silenced the run's
-  /// later values, so it must silence the completion too: a subscriber is never told `finished` after values it was
-  /// not sent. The run finishes that cancel itself (``cancel()`` is idempotent). A flag still clear here means the
-  /// run dropped nothing, and a cancel that sets it later only races with the completion, as any cancel may.
-  @inlinable
-  func endOuterRun() {
-    inOuterRun = false
-    if downstreamInRun {
-      downstreamInRun = false
-      downstream.endTakenRun()
-    }
-    if isCancelled.load(ordering: .acquiring) {
-      cancel()
-      return
-    }
-    drain(machine.withLock { $0.delivered(.none) }.0)
-  }
-
   // MARK: Children
 
   @inlinable
@@ -148,22 +90,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
-  /// Handles a `Just` child's one value and its finish without subscribing to it.
-  ///
-  /// The state changes are those of its value and its completion, minus the subscription. The value and the finish
-  /// take one locked step; when the value is delivered now, the drain's last step also settles the finish.
-  @inlinable
-  func childValueAndFinish(_ child: FlatMapChildKey, _ value: Downstream.Input) {
-    switch machine.withLock({ $0.justValue(child, value) }) {
-    case .deliver(let value):
-      deliver(value, thenRequest: .nothing, finishingJust: true)
-    case .deliverQueued(let value, let request):
-      deliver(value, thenRequest: request, finishingJust: true)
-    case .completed(let action):
-      perform(action)
-    }
-  }
-
   @inlinable
   func childCompleted(_ child: FlatMapChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.childCompleted(child, completion) })
@@ -181,7 +107,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @inlinable
   func cancel() {
-    isCancelled.store(true, ordering: .releasing)
     for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
   }
 
@@ -216,8 +141,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
       complete(.failure(error))
     case .idle:
       break
-    case .requestOuter(let upstream):
-      upstream.request(.max(1))
     }
   }
 
@@ -232,8 +155,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func deliver(
     _ first: Downstream.Input,
-    thenRequest firstChild: consuming FlatMapHeldSubscription,
-    finishingJust: Bool = false
+    thenRequest firstChild: consuming FlatMapHeldSubscription
   ) {
     var value = first
     var child = firstChild
@@ -241,7 +163,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
       let additional = downstream.receive(value)
       // Consumed, not copied: matching the enum in place would copy its existential first, on every value.
       if case .held(let subscription) = consume child { subscription.request(.max(1)) }
-      let (next, upgrade) = machine.withLock { $0.delivered(additional, finishingJust: finishingJust) }
+      let (next, upgrade) = machine.withLock { $0.delivered(additional) }
       for child in upgrade { child.request(.unlimited) }
       switch consume next {
       case .deliver(let nextValue, let nextChild):
@@ -254,9 +176,6 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
         complete(.failure(error))
         return
       case .idle:
-        return
-      case .requestOuter(let upstream):
-        upstream.request(.max(1))
         return
       }
     }

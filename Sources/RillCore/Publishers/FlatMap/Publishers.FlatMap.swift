@@ -177,19 +177,11 @@ extension Publishers.FlatMap {
 
     @usableFromInline let parent: FlatMapSubscription<Downstream>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
-    /// Whether each new publisher is a `Just`, bare or behind `setFailureType(to:)`.
-    ///
-    /// Decided once per subscription, so code that is not specialised pays no cast per element for other
-    /// publishers.
-    @usableFromInline let childIsJust: Bool
 
     @inlinable
     init(parent: FlatMapSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
       self.parent = parent
       self.transform = transform
-      childIsJust =
-        NewPublisher.self == Just<NewPublisher.Output>.self
-        || NewPublisher.self == Publishers.SetFailureType<Just<NewPublisher.Output>, Failure>.self
     }
 
     /// As in Combine, the subscriber given to the upstream is the subscription: same identifier, description and
@@ -207,43 +199,12 @@ extension Publishers.FlatMap {
       parent.outerSubscribed(subscription)
     }
 
+    /// Registers a child for `input`, then subscribes to it.
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      if parent.inOuterRun {
-        // Only a `Just` child starts a run. A cancel stops the run's sequence before its next value, so only the
-        // transform's value needs checking. The demand is spelled out: `.none` is a lazily initialised global, a
-        // call per value.
-        if let value = Self.justOutput(transform(input)) { parent.deliverInOuterRun(value) }
-        return Subscribers.Demand(rawValue: 0)
-      }
-      return receiveOutsideRun(input)
-    }
-
-    /// Registers the child for `input`, then subscribes to it, or hands a `Just` child's value to the state machine.
-    ///
-    /// Kept out of line so that the loop of an outer run stays small: its locked steps are the slow path.
-    @inlinable @inline(never)
-    func receiveOutsideRun(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let key = parent.outerValue() else { return .none }
-      let child = transform(input)
-      // A `Just` would be subscribed only to send its one value and finish at once, whatever is requested:
-      // its events go straight to the state machine, without the subscription object it would allocate.
-      if childIsJust, let value = Self.justOutput(child) {
-        parent.childValueAndFinish(key, value)
-        return .none
-      }
-      child.subscribe(FlatMapChildSubscriber(key: key, parent: parent))
+      transform(input).subscribe(FlatMapChildSubscriber(key: key, parent: parent))
       return .none
-    }
-
-    /// The value of a `Just` child, bare or behind `setFailureType(to:)`; `nil` for any other publisher.
-    @inlinable
-    static func justOutput(_ child: NewPublisher) -> NewPublisher.Output? {
-      if let just = child as? Just<NewPublisher.Output> { return just.output }
-      if let just = child as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
-        return just.upstream.output
-      }
-      return nil
     }
 
     @inlinable
