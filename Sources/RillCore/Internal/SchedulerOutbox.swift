@@ -76,6 +76,20 @@ struct SchedulerOutbox<Event> {
   }
 }
 
+/// A function that schedules an action prepared once (``RepeatedActionScheduler``).
+///
+/// It travels in this struct rather than as a bare function value: a function returned through generic code, such
+/// as `Locked.withLock`, is wrapped in reabstraction thunks, an allocation each, while one inside a struct is not.
+@usableFromInline
+struct PreparedAction {
+  @usableFromInline let schedule: () -> Void
+
+  @inlinable
+  init(schedule: @escaping () -> Void) {
+    self.schedule = schedule
+  }
+}
+
 /// Marks a ``ScheduledDeliveryInner`` as `receive(on:)`'s subscription, which describes itself as Combine's does.
 @usableFromInline
 enum ReceiveOnDelivery {}
@@ -119,16 +133,34 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     /// it are then released in turn but not delivered.
     @usableFromInline var isCancelled = false
     @usableFromInline var outbox = SchedulerOutbox<Event>()
+    /// The action prepared once for the scheduler (``RepeatedActionScheduler``), or `nil` if it offers none.
+    @usableFromInline var prepared: PreparedAction?
+    /// Actions scheduled and not yet run.
+    @usableFromInline var scheduled = 0
+    /// The subscription itself while actions are scheduled: the prepared action holds it weakly, so that a
+    /// pipeline that never ends is freed with its upstream, and this keeps it alive until they have run.
+    @usableFromInline var keepAlive: ScheduledDeliveryInner?
 
     @inlinable
     init() {}
 
-    /// Releases the oldest queued event for a scheduled action; returns it when the action must deliver it now, with
-    /// whether downstream has cancelled.
+    /// Counts an action about to be scheduled; returns the prepared action to schedule, if any.
     @inlinable
-    mutating func release() -> (Event, isCancelled: Bool)? {
-      guard !isFinished, let event = outbox.release() else { return nil }
-      return (event, isCancelled)
+    mutating func schedule(_ subscription: ScheduledDeliveryInner) -> PreparedAction? {
+      scheduled += 1
+      if keepAlive == nil { keepAlive = subscription }
+      return prepared
+    }
+
+    /// Releases the oldest queued event for a scheduled action that has started to run; returns it when the action
+    /// must deliver it now, with whether downstream has cancelled, and the subscription's hold on itself once no
+    /// action is left, for the caller to release outside the lock.
+    @inlinable
+    mutating func release() -> (next: (Event, isCancelled: Bool)?, keptAlive: ScheduledDeliveryInner?) {
+      scheduled -= 1
+      let keptAlive = scheduled == 0 ? keepAlive.take() : nil
+      guard !isFinished, let event = outbox.release() else { return (nil, keptAlive) }
+      return ((event, isCancelled), keptAlive)
     }
 
     /// Returns the next event of a drain in progress, with whether downstream has cancelled.
@@ -141,13 +173,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   @usableFromInline let downstream: Downstream
   @usableFromInline let schedule: (@escaping () -> Void) -> Void
   @usableFromInline let state = Locked(State())
-
-  /// Schedules one delivery through an action prepared once, when the scheduler can prepare one
-  /// (``RepeatedActionScheduler``); otherwise `nil`, and each delivery goes through `schedule`.
-  ///
-  /// Set in `init` only, before the subscription is shared, and only read afterwards.
-  @exclusivity(unchecked)
-  @usableFromInline var scheduleDelivery: (() -> Void)?
 
   /// Creates the subscription; `schedule` hands an action to the scheduler, now or after a delay; `prepare`,
   /// when the scheduler offers it, turns the one action this subscription ever schedules into a function that
@@ -162,22 +187,16 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     self.downstream = downstream
     self.schedule = schedule
     guard let prepare else { return }
-    // Each delivery scheduled holds this subscription (the `retain()` below) until its action has run and
-    // released it, and the subscription holds the prepared action. Capturing `self` strongly instead would make
-    // a cycle that nothing breaks for a pipeline that never terminates.
-    let unretained = Unmanaged.passUnretained(self)
-    let deliver = prepare { unretained.takeRetainedValue().deliverNext() }
-    scheduleDelivery = {
-      _ = unretained.retain()
-      deliver()
-    }
+    let prepared = PreparedAction(schedule: prepare { [weak self] in self?.deliverNext() })
+    state.withLock { $0.prepared = prepared }
   }
 
-  /// Schedules one action that delivers the oldest event not yet delivered.
+  /// Schedules one action that delivers the oldest event not yet delivered; `prepared` is the state's prepared
+  /// action, taken with ``State/schedule(_:)``.
   @inlinable
-  func scheduleDeliverNext() {
-    if let scheduleDelivery {
-      scheduleDelivery()
+  func scheduleDeliverNext(_ prepared: PreparedAction?) {
+    if let prepared {
+      prepared.schedule()
     } else {
       schedule { self.deliverNext() }
     }
@@ -194,27 +213,27 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let isQueued = state.withLock { state in
-      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return false }
+    let (isQueued, prepared) = state.withLock { state -> (Bool, PreparedAction?) in
+      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return (false, nil) }
       state.outbox.enqueue(.value(input))
-      return true
+      return (true, state.schedule(self))
     }
     if isQueued {
-      scheduleDeliverNext()
+      scheduleDeliverNext(prepared)
     }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let isQueued = state.withLock { state in
-      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return false }
+    let (isQueued, prepared) = state.withLock { state -> (Bool, PreparedAction?) in
+      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return (false, nil) }
       state.hasUpstreamCompleted = true
       state.outbox.enqueue(.completion(completion))
-      return true
+      return (true, state.schedule(self))
     }
     if isQueued {
-      scheduleDeliverNext()
+      scheduleDeliverNext(prepared)
     }
   }
 
@@ -243,7 +262,10 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress.
   @inlinable
   func deliverNext() {
-    var next = state.withLock { $0.release() }
+    let (first, keptAlive) = state.withLock { $0.release() }
+    // This call holds the subscription; the hold it had on itself goes here, outside the lock.
+    _ = keptAlive
+    var next = first
     while let (event, isCancelled) = next {
       switch event {
       case .value(let value):
