@@ -53,7 +53,7 @@ extension Publishers.Sequence {
   /// - Returns: A sequence publisher of the matching elements.
   @inlinable
   public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
-    Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.eagerFilter(isIncluded))
+    Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
   }
 
   /// Transforms every element with `transform`, computed at once.
@@ -66,7 +66,7 @@ extension Publishers.Sequence {
   /// - Returns: A sequence publisher of the transformed elements.
   @inlinable
   public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
-    Publishers.Sequence<[T], Failure>(sequence: sequence.eagerMap(transform))
+    Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
   }
 
   /// Republishes at most the first `maxLength` elements.

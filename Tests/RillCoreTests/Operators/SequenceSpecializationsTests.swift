@@ -59,7 +59,7 @@ import Testing
     #expect(kept.capacity < 100)
   }
 
-  /// Arrays, contiguous arrays and slices are mapped and filtered straight from their buffers.
+  /// Arrays, contiguous arrays and slices map and filter as the standard library does.
   @Test(arguments: [0, 1, 2, 3, 10, 1_000])
   func eagerMapAndFilterOfContiguousSequencesKeepWhatTheStandardOnesKeep(count: Int) {
     let array = (0..<count).map { $0 &* 7 }
