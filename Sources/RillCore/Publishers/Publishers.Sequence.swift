@@ -22,12 +22,6 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Elements.Element == S.Input {
       let sequence = self.sequence
-      if let counting = IntegerRangeElements<S.Input>(sequence) {
-        SequenceSubscription.subscribe(subscriber, to: counting, completion: .finished, terminalName: "Sequence") {
-          sequence
-        }
-        return
-      }
       SequenceSubscription<S, Elements>.subscribe(
         subscriber,
         to: sequence,
