@@ -154,9 +154,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
-      let subscription = FlatMapSubscription(
+      let subscription = MergingSubscription(
         downstream: subscriber,
-        machine: FlatMapSubscription<S>.Machine(maxPublishers: maxPublishers),
+        machine: MergingSubscription<S>.Machine(maxPublishers: maxPublishers),
         name: "FlatMap"
       )
       subscriber.receive(subscription: subscription)
@@ -175,11 +175,11 @@ extension Publishers.FlatMap {
     @usableFromInline
     typealias Failure = Upstream.Failure
 
-    @usableFromInline let parent: FlatMapSubscription<Downstream>
+    @usableFromInline let parent: MergingSubscription<Downstream>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
 
     @inlinable
-    init(parent: FlatMapSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
+    init(parent: MergingSubscription<Downstream>, transform: @escaping (Upstream.Output) -> NewPublisher) {
       self.parent = parent
       self.transform = transform
     }
@@ -203,7 +203,7 @@ extension Publishers.FlatMap {
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let key = parent.outerValue() else { return .none }
-      transform(input).subscribe(FlatMapChildSubscriber(key: key, parent: parent))
+      transform(input).subscribe(MergingChildSubscriber(key: key, parent: parent))
       return .none
     }
 

@@ -20,7 +20,7 @@
 /// Children live in `slots`, an array with a free list: a child's key names its slot, and its `id` (given in
 /// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
 @usableFromInline
-struct FlatMapStateMachine<Value, Failure: Error> {
+struct MergingStateMachine<Value, Failure: Error> {
   @usableFromInline
   enum OuterPhase {
     case awaitingSubscription
@@ -34,14 +34,14 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline let deliversAfterCompletion: Bool
   @usableFromInline var outer: OuterPhase
   /// The outer upstream's subscription while `outer` is `.subscribed`.
-  @usableFromInline var outerSubscription = FlatMapHeldSubscription.nothing
-  @usableFromInline var slots: [FlatMapChildSlot] = []
-  /// The first free slot, or -1; free slots are linked through `FlatMapChildSlot.nextFree`.
+  @usableFromInline var outerSubscription = MergingHeldSubscription.nothing
+  @usableFromInline var slots: [MergingChildSlot] = []
+  /// The first free slot, or -1; free slots are linked through `MergingChildSlot.nextFree`.
   @usableFromInline var freeSlot = -1
   @usableFromInline var liveChildren = 0
   @usableFromInline var nextChild = 0
   /// Values waiting for the drainer; a `paid` one took its demand when it was queued, and asks its child for nothing.
-  @usableFromInline var queue: [(child: FlatMapChildKey, value: Value, paid: Bool)] = []
+  @usableFromInline var queue: [(child: MergingChildKey, value: Value, paid: Bool)] = []
   @usableFromInline var queueHead = 0
   /// How many queued values are not `paid`.
   @usableFromInline var unpaidQueued = 0
@@ -76,13 +76,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     outer = .finished
     nextChild = count
     liveChildren = count
-    slots = (0..<count).map { FlatMapChildSlot(id: $0) }
+    slots = (0..<count).map { MergingChildSlot(id: $0) }
   }
 
   /// The key of child `index` of a merge.
   @inlinable
-  static func mergedChild(_ index: Int) -> FlatMapChildKey {
-    FlatMapChildKey(slot: index, id: index)
+  static func mergedChild(_ index: Int) -> MergingChildKey {
+    MergingChildKey(slot: index, id: index)
   }
 
   /// Terminates a merge of no children; returns `true` if downstream must be sent `.finished` (then
@@ -115,7 +115,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   ///
   /// As in Combine, a value that arrives before the outer subscription counts.
   @inlinable
-  mutating func outerValue() -> FlatMapChildKey? {
+  mutating func outerValue() -> MergingChildKey? {
     guard !isTerminated, outer != .finished else { return nil }
     let id = nextChild
     nextChild += 1
@@ -124,10 +124,10 @@ struct FlatMapStateMachine<Value, Failure: Error> {
       let slot = freeSlot
       freeSlot = slots[slot].nextFree
       slots[slot].id = id
-      return FlatMapChildKey(slot: slot, id: id)
+      return MergingChildKey(slot: slot, id: id)
     }
-    slots.append(FlatMapChildSlot(id: id))
-    return FlatMapChildKey(slot: slots.count - 1, id: id)
+    slots.append(MergingChildSlot(id: id))
+    return MergingChildKey(slot: slots.count - 1, id: id)
   }
 
   @usableFromInline
@@ -169,7 +169,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   @inlinable
-  mutating func childSubscribed(_ child: FlatMapChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
+  mutating func childSubscribed(_ child: MergingChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
     guard !isTerminated, isLive(child), !slots[child.slot].isSubscribed else { return .cancel }
     slots[child.slot].isSubscribed = true
     slots[child.slot].subscription = .held(subscription)
@@ -183,7 +183,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     case deliver(Value, returning: Subscribers.Demand)
     /// Become the drainer: deliver `value`, queued before the child's own, then ask `thenRequest` (if any) for one
     /// more value; return `.none` from the child's `receive`.
-    case deliverQueued(Value, thenRequest: FlatMapHeldSubscription)
+    case deliverQueued(Value, thenRequest: MergingHeldSubscription)
     /// The value is queued for the drainer, paid for if `returning` is `.max(1)`; return `returning` from the
     /// child's `receive`.
     case queued(returning: Subscribers.Demand)
@@ -193,7 +193,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   }
 
   @inlinable
-  mutating func childValue(_ child: FlatMapChildKey, _ value: Value) -> ChildValueAction {
+  mutating func childValue(_ child: MergingChildKey, _ value: Value) -> ChildValueAction {
     guard !isCancelled, deliversAfterCompletion || !isTerminated else { return .none }
     if isDelivering {
       if demand == .unlimited {
@@ -234,7 +234,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   /// and cancels the other children and the outer upstream.
   @inlinable
   mutating func childCompleted(
-    _ child: FlatMapChildKey,
+    _ child: MergingChildKey,
     _ completion: Subscribers.Completion<Failure>
   ) -> CompletionAction {
     guard !isTerminated else { return .none }
@@ -253,7 +253,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   /// Frees a live child's slot; the caller decides whether the stream can finish.
   @inlinable
-  mutating func release(_ child: FlatMapChildKey) {
+  mutating func release(_ child: MergingChildKey) {
     guard isLive(child) else { return }
     slots[child.slot].release(nextFree: freeSlot)
     freeSlot = child.slot
@@ -265,7 +265,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
   @usableFromInline
   enum DrainStep {
     /// Deliver `value` downstream, then ask `thenRequest` (if any) for one more value, then report `delivered`.
-    case deliver(Value, thenRequest: FlatMapHeldSubscription)
+    case deliver(Value, thenRequest: MergingHeldSubscription)
     /// Send `.finished` downstream, then report ``completed()``.
     case finish
     /// Send the failure downstream, then report ``completed()``.
@@ -329,7 +329,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   /// Whether `child` is registered and has not completed.
   @inlinable
-  func isLive(_ child: FlatMapChildKey) -> Bool {
+  func isLive(_ child: MergingChildKey) -> Bool {
     child.slot < slots.count && slots[child.slot].id == child.id
   }
 
@@ -349,7 +349,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
   /// Takes the next queued value: an unpaid one takes its demand now and names its child to ask for one more.
   @inlinable
-  mutating func dequeue() -> (Value, FlatMapHeldSubscription) {
+  mutating func dequeue() -> (Value, MergingHeldSubscription) {
     let (child, value, paid) = queue[queueHead]
     queueHead += 1
     if queueHead == queue.count {
@@ -431,7 +431,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 /// the standard library's generic value witnesses, which are slow on the per-value path; this enum's are compiled
 /// for its concrete layout.
 @usableFromInline
-enum FlatMapHeldSubscription {
+enum MergingHeldSubscription {
   case nothing
   case held(any Subscription)
 
@@ -443,9 +443,9 @@ enum FlatMapHeldSubscription {
   }
 }
 
-/// Names one child of a `flatMap` or `merge` subscription: its slot in `FlatMapStateMachine.slots` and its id.
+/// Names one child of a `flatMap` or `merge` subscription: its slot in `MergingStateMachine.slots` and its id.
 @usableFromInline
-struct FlatMapChildKey: Equatable, Sendable {
+struct MergingChildKey: Equatable, Sendable {
   @usableFromInline let slot: Int
   @usableFromInline let id: Int
 
@@ -456,14 +456,14 @@ struct FlatMapChildKey: Equatable, Sendable {
   }
 }
 
-/// One entry of `FlatMapStateMachine.slots`: a live child (`id >= 0`) and its subscription once it has one, or a
+/// One entry of `MergingStateMachine.slots`: a live child (`id >= 0`) and its subscription once it has one, or a
 /// free slot (`id == -1`) linked to the next free one.
 @usableFromInline
-struct FlatMapChildSlot {
+struct MergingChildSlot {
   @usableFromInline var id: Int
   @usableFromInline var nextFree = -1
   @usableFromInline var isSubscribed = false
-  @usableFromInline var subscription = FlatMapHeldSubscription.nothing
+  @usableFromInline var subscription = MergingHeldSubscription.nothing
 
   @inlinable
   init(id: Int) {

@@ -2,8 +2,8 @@ import Testing
 
 @testable import RillCore
 
-@Suite struct FlatMapStateMachineTests {
-  typealias Machine = FlatMapStateMachine<String, CombiningError>
+@Suite struct MergingStateMachineTests {
+  typealias Machine = MergingStateMachine<String, CombiningError>
 
   private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, CombiningTestSubscription) {
     var machine = Machine(maxPublishers: maxPublishers)

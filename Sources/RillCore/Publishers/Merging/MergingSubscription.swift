@@ -1,12 +1,12 @@
-/// The subscription that `flatMap` and the `merge` family present downstream: it runs a `FlatMapStateMachine`
+/// The subscription that `flatMap` and the `merge` family present downstream: it runs a `MergingStateMachine`
 /// and acts on its answers outside the lock.
 // SAFETY: all mutable state is in `machine`; downstream, upstreams and children are called outside the lock.
 @usableFromInline
-final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   @usableFromInline
-  typealias Machine = FlatMapStateMachine<Downstream.Input, Downstream.Failure>
+  typealias Machine = MergingStateMachine<Downstream.Input, Downstream.Failure>
 
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
@@ -29,8 +29,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   /// Presents a merge of `count` upstreams to `downstream`; the caller then subscribes each upstream `i` with
   /// `child(i)`.
   @inlinable
-  static func merging(_ downstream: Downstream, count: Int) -> FlatMapSubscription {
-    let merger = FlatMapSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
+  static func merging(_ downstream: Downstream, count: Int) -> MergingSubscription {
+    let merger = MergingSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
     downstream.receive(subscription: merger)
     if merger.machine.withLock({ $0.finishIfEmpty() }) { merger.complete(.finished) }
     return merger
@@ -38,8 +38,8 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   /// The subscriber for child `index`.
   @inlinable
-  func child(_ index: Int) -> FlatMapChildSubscriber<Downstream> {
-    FlatMapChildSubscriber(key: Machine.mergedChild(index), parent: self)
+  func child(_ index: Int) -> MergingChildSubscriber<Downstream> {
+    MergingChildSubscriber(key: Machine.mergedChild(index), parent: self)
   }
 
   // MARK: Outer upstream (flatMap)
@@ -55,7 +55,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
   @inlinable
-  func outerValue() -> FlatMapChildKey? {
+  func outerValue() -> MergingChildKey? {
     machine.withLock { $0.outerValue() }
   }
 
@@ -67,7 +67,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   // MARK: Children
 
   @inlinable
-  func childSubscribed(_ child: FlatMapChildKey, _ subscription: any Subscription) {
+  func childSubscribed(_ child: MergingChildKey, _ subscription: any Subscription) {
     switch machine.withLock({ $0.childSubscribed(child, subscription) }) {
     case .request(let demand): subscription.request(demand)
     case .cancel: subscription.cancel()
@@ -75,7 +75,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   @inlinable
-  func childValue(_ child: FlatMapChildKey, _ value: Downstream.Input) -> Subscribers.Demand {
+  func childValue(_ child: MergingChildKey, _ value: Downstream.Input) -> Subscribers.Demand {
     switch machine.withLock({ $0.childValue(child, value) }) {
     case .deliver(let value, let returning):
       deliver(value, thenRequest: .nothing)
@@ -91,7 +91,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 
   @inlinable
-  func childCompleted(_ child: FlatMapChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
+  func childCompleted(_ child: MergingChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
     perform(machine.withLock { $0.childCompleted(child, completion) })
   }
 
@@ -155,7 +155,7 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func deliver(
     _ first: Downstream.Input,
-    thenRequest firstChild: consuming FlatMapHeldSubscription
+    thenRequest firstChild: consuming MergingHeldSubscription
   ) {
     var value = first
     var child = firstChild
@@ -182,9 +182,9 @@ final class FlatMapSubscription<Downstream: Subscriber>: Subscription, CustomStr
   }
 }
 
-/// The subscriber that `FlatMapSubscription` attaches to each child publisher.
+/// The subscriber that `MergingSubscription` attaches to each child publisher.
 @usableFromInline
-struct FlatMapChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
@@ -192,12 +192,12 @@ struct FlatMapChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
   @usableFromInline
   typealias Failure = Downstream.Failure
 
-  @usableFromInline let key: FlatMapChildKey
-  @usableFromInline let parent: FlatMapSubscription<Downstream>
+  @usableFromInline let key: MergingChildKey
+  @usableFromInline let parent: MergingSubscription<Downstream>
   @usableFromInline let combineIdentifier: CombineIdentifier
 
   @inlinable
-  init(key: FlatMapChildKey, parent: FlatMapSubscription<Downstream>) {
+  init(key: MergingChildKey, parent: MergingSubscription<Downstream>) {
     self.key = key
     self.parent = parent
     combineIdentifier = CombineIdentifier()

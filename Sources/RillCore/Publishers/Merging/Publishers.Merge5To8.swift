@@ -52,7 +52,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 5)
+      let merger = MergingSubscription.merging(subscriber, count: 5)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))
@@ -202,7 +202,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 6)
+      let merger = MergingSubscription.merging(subscriber, count: 6)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))
@@ -339,7 +339,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 7)
+      let merger = MergingSubscription.merging(subscriber, count: 7)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))
@@ -459,7 +459,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 8)
+      let merger = MergingSubscription.merging(subscriber, count: 8)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))

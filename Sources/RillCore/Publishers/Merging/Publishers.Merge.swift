@@ -298,7 +298,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 2)
+      let merger = MergingSubscription.merging(subscriber, count: 2)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
     }

@@ -48,7 +48,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: publishers.count)
+      let merger = MergingSubscription.merging(subscriber, count: publishers.count)
       for (index, publisher) in publishers.enumerated() {
         publisher.subscribe(merger.child(index))
       }

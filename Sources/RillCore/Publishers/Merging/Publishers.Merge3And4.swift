@@ -38,7 +38,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 3)
+      let merger = MergingSubscription.merging(subscriber, count: 3)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))
@@ -244,7 +244,7 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merger = FlatMapSubscription.merging(subscriber, count: 4)
+      let merger = MergingSubscription.merging(subscriber, count: 4)
       a.subscribe(merger.child(0))
       b.subscribe(merger.child(1))
       c.subscribe(merger.child(2))
