@@ -133,28 +133,128 @@ extension Publishers {
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
 extension Publishers.Concatenate {
-  private struct State {
-    /// 0 while the prefix runs, 1 while the suffix runs.
-    var phase = 0
-    var upstream: (any Subscription)?
-    /// The publisher to subscribe to after the prefix, until then; released on cancel, as in Combine.
-    var suffix: Suffix?
-    var hasSentSubscription = false
-    var demand = Subscribers.Demand.none
-    var isTerminated = false
+  /// A `Concatenate` subscription's phases: running the prefix, running the suffix, and ended.
+  private enum State {
+    /// Subscribed to the prefix; `upstream` is its subscription once it has arrived. The suffix waits, and is
+    /// released on cancel, as in Combine.
+    case prefix(upstream: (any Subscription)?, suffix: Suffix, demand: Subscribers.Demand)
+    /// Subscribed to the suffix; `upstream` is its subscription once it has arrived.
+    case suffix(upstream: (any Subscription)?, demand: Subscribers.Demand)
+    /// Cancelled, or completed downstream.
+    case terminated
+
+    enum SubscribedAction {
+      /// Send downstream its subscription first (the prefix's arrived), then request `demand` if it is not zero.
+      case start(isFirst: Bool, demand: Subscribers.Demand)
+      /// A second subscription, or one that arrived too late: cancel it.
+      case cancel
+    }
+
+    enum CompletedAction {
+      case subscribe(Suffix)
+      case forward(Subscribers.Completion<Failure>)
+      case ignore
+    }
+
+    /// The running side's subscription, if `side` is running and has sent it.
+    func upstream(of side: ConcatenateSide) -> (any Subscription)? {
+      switch (self, side) {
+      case (.prefix(let upstream, _, _), .prefix), (.suffix(let upstream, _), .suffix): upstream
+      default: nil
+      }
+    }
+
+    /// Adds downstream demand; returns the subscription to forward it to, if any.
+    mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
+      switch self {
+      case .prefix(let upstream, let suffix, let demand):
+        self = .prefix(upstream: upstream, suffix: suffix, demand: demand + more)
+        return upstream
+      case .suffix(let upstream, let demand):
+        self = .suffix(upstream: upstream, demand: demand + more)
+        return upstream
+      case .terminated:
+        return nil
+      }
+    }
+
+    /// Ends on downstream's cancel; returns the running subscription to cancel and the suffix to release.
+    mutating func cancel() -> ((any Subscription)?, Suffix?) {
+      switch self {
+      case .prefix(let upstream, let suffix, _):
+        self = .terminated
+        return (upstream, suffix)
+      case .suffix(let upstream, _):
+        self = .terminated
+        return (upstream, nil)
+      case .terminated:
+        return (nil, nil)
+      }
+    }
+
+    mutating func subscribed(_ side: ConcatenateSide, _ subscription: any Subscription) -> SubscribedAction {
+      switch (self, side) {
+      case (.prefix(nil, let suffix, let demand), .prefix):
+        self = .prefix(upstream: subscription, suffix: suffix, demand: demand)
+        return .start(isFirst: true, demand: demand)
+      case (.suffix(nil, let demand), .suffix):
+        self = .suffix(upstream: subscription, demand: demand)
+        return .start(isFirst: false, demand: demand)
+      default:
+        return .cancel
+      }
+    }
+
+    /// Takes one unit of demand for a value of `side`; `false` if the value must be dropped: as in Combine, one
+    /// that arrives before that side's subscription, or beyond downstream's demand.
+    mutating func received(_ side: ConcatenateSide) -> Bool {
+      switch (self, side) {
+      case (.prefix(let upstream?, let suffix, let demand), .prefix) where demand > 0:
+        self = .prefix(upstream: upstream, suffix: suffix, demand: demand - 1)
+        return true
+      case (.suffix(let upstream?, let demand), .suffix) where demand > 0:
+        self = .suffix(upstream: upstream, demand: demand - 1)
+        return true
+      default:
+        return false
+      }
+    }
+
+    /// Adds the demand downstream returned from a value of `side`, if that side still runs.
+    mutating func returned(_ additional: Subscribers.Demand, from side: ConcatenateSide) {
+      switch (self, side) {
+      case (.prefix(let upstream, let suffix, let demand), .prefix):
+        self = .prefix(upstream: upstream, suffix: suffix, demand: demand + additional)
+      case (.suffix(let upstream, let demand), .suffix):
+        self = .suffix(upstream: upstream, demand: demand + additional)
+      default:
+        break
+      }
+    }
+
+    /// As in Combine, a completion before the running side's subscription is ignored.
+    mutating func completed(
+      _ side: ConcatenateSide,
+      _ completion: Subscribers.Completion<Failure>
+    ) -> CompletedAction {
+      switch (self, side, completion) {
+      case (.prefix(_?, let suffix, let demand), .prefix, .finished):
+        self = .suffix(upstream: nil, demand: demand)
+        return .subscribe(suffix)
+      case (.prefix(_?, _, _), .prefix, _), (.suffix(_?, _), .suffix, _):
+        self = .terminated
+        return .forward(completion)
+      default:
+        return .ignore
+      }
+    }
   }
 
   /// Marks the subscriber given to the prefix; as in Combine, it is of another type than the suffix's.
-  private enum PrefixPhase: ConcatenatePhase { static var index: Int { 0 } }
+  private enum PrefixPhase: ConcatenatePhase { static var side: ConcatenateSide { .prefix } }
 
   /// Marks the subscriber given to the suffix.
-  private enum SuffixPhase: ConcatenatePhase { static var index: Int { 1 } }
-
-  private enum CompletionStep {
-    case subscribe(Suffix)
-    case forward(Subscribers.Completion<Failure>)
-    case ignore
-  }
+  private enum SuffixPhase: ConcatenatePhase { static var side: ConcatenateSide { .suffix } }
 
   // SAFETY: all mutable state is in `state`; downstream and upstreams are called outside the lock.
   private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
@@ -165,7 +265,7 @@ extension Publishers.Concatenate {
 
     init(downstream: Downstream, suffix: Suffix) {
       self.downstream = downstream
-      state = Locked(State(suffix: suffix))
+      state = Locked(.prefix(upstream: nil, suffix: suffix, demand: .none))
     }
 
     var description: String { "Concatenate" }
@@ -175,67 +275,36 @@ extension Publishers.Concatenate {
     var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard !state.isTerminated else { return nil }
-        state.demand += demand
-        return state.upstream
-      }
-      upstream?.request(demand)
+      state.withLock { $0.request(demand) }?.request(demand)
     }
 
     func cancel() {
-      let (upstream, suffix) = state.withLock { state -> ((any Subscription)?, Suffix?) in
-        guard !state.isTerminated else { return (nil, nil) }
-        state.isTerminated = true
-        defer { state.upstream = nil }
-        return (state.upstream, state.suffix.take())
-      }
+      let (upstream, suffix) = state.withLock { $0.cancel() }
       upstream?.cancel()
+      // Released here, outside the lock.
       _ = suffix
     }
 
-    func subscribed(_ phase: Int, _ subscription: any Subscription) {
-      let action = state.withLock { state -> (isFirst: Bool, demand: Subscribers.Demand)? in
-        guard !state.isTerminated, state.phase == phase, state.upstream == nil else { return nil }
-        state.upstream = subscription
-        defer { state.hasSentSubscription = true }
-        return (!state.hasSentSubscription, state.demand)
+    func subscribed(_ side: ConcatenateSide, _ subscription: any Subscription) {
+      switch state.withLock({ $0.subscribed(side, subscription) }) {
+      case .start(let isFirst, let demand):
+        if isFirst { downstream.receive(subscription: self) }
+        if demand > 0 { subscription.request(demand) }
+      case .cancel:
+        subscription.cancel()
       }
-      guard let action else { return subscription.cancel() }
-      if action.isFirst { downstream.receive(subscription: self) }
-      if action.demand > 0 { subscription.request(action.demand) }
     }
 
-    /// Forwards a value of the running side; as in Combine, one that arrives before that side's subscription or
-    /// beyond downstream's demand is dropped.
-    func received(_ phase: Int, _ input: Output) -> Subscribers.Demand {
-      let isLive = state.withLock { state -> Bool in
-        guard !state.isTerminated, state.phase == phase, state.upstream != nil, state.demand > 0 else { return false }
-        state.demand -= 1
-        return true
-      }
-      guard isLive else { return .none }
+    func received(_ side: ConcatenateSide, _ input: Output) -> Subscribers.Demand {
+      guard state.withLock({ $0.received(side) }) else { return .none }
       let additional = downstream.receive(input)
       guard additional > 0 else { return .none }
-      state.withLock { state in
-        if !state.isTerminated, state.phase == phase { state.demand += additional }
-      }
+      state.withLock { $0.returned(additional, from: side) }
       return additional
     }
 
-    func completed(_ phase: Int, _ completion: Subscribers.Completion<Failure>) {
-      let step = state.withLock { state -> CompletionStep in
-        // As in Combine, a completion before the running side's subscription is ignored.
-        guard !state.isTerminated, state.phase == phase, state.upstream != nil else { return .ignore }
-        state.upstream = nil
-        if phase == 0, case .finished = completion, let suffix = state.suffix.take() {
-          state.phase = 1
-          return .subscribe(suffix)
-        }
-        state.isTerminated = true
-        return .forward(completion)
-      }
-      switch step {
+    func completed(_ side: ConcatenateSide, _ completion: Subscribers.Completion<Failure>) {
+      switch state.withLock({ $0.completed(side, completion) }) {
       case .subscribe(let suffix): suffix.subscribe(Side<Downstream, SuffixPhase>(inner: self))
       case .forward(let completion): downstream.receive(completion: completion)
       case .ignore: break
@@ -261,20 +330,26 @@ extension Publishers.Concatenate {
     var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) {
-      inner.subscribed(Phase.index, subscription)
+      inner.subscribed(Phase.side, subscription)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      inner.received(Phase.index, input)
+      inner.received(Phase.side, input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      inner.completed(Phase.index, completion)
+      inner.completed(Phase.side, completion)
     }
   }
 }
 
+/// The two publishers of a `Concatenate`.
+private enum ConcatenateSide {
+  case prefix
+  case suffix
+}
+
 /// Which side of a `Concatenate` a subscriber serves.
 private protocol ConcatenatePhase {
-  static var index: Int { get }
+  static var side: ConcatenateSide { get }
 }
