@@ -73,35 +73,13 @@ extension Publishers.Debounce {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private enum Event {
-      case value(Input)
-      case completion(Subscribers.Completion<Failure>)
-    }
-
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var isFinished = false
-      var demand = Subscribers.Demand.none
-      var generation: UInt64 = 0
-      var pending: Input?
-      var timer: (any Cancellable)?
-      var outbox = SchedulerOutbox<Event>()
-
-      /// Ends the operator; returns the timer to cancel.
-      mutating func finish() -> (any Cancellable)? {
-        isFinished = true
-        pending = nil
-        generation &+= 1
-        defer { timer = nil }
-        return timer
-      }
-    }
+    private typealias Machine = DebounceStateMachine<Input, Failure>
 
     private let downstream: Downstream
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
-    private let state = Locked(State())
+    private let state = Locked(Machine())
 
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
       self.downstream = downstream
@@ -113,7 +91,7 @@ extension Publishers.Debounce {
     var description: String { "Debounce" }
 
     var customMirror: Mirror {
-      let (demand, pending) = state.withLock { ($0.demand, $0.pending) }
+      let (demand, pending) = state.withLock { ($0.demand, $0.pendingValue) }
       let children: [(label: String?, value: Any)] = [
         ("downstream", downstream),
         ("downstreamDemand", demand),
@@ -125,7 +103,7 @@ extension Publishers.Debounce {
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+      guard state.withLock({ $0.subscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -134,14 +112,7 @@ extension Publishers.Debounce {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      let started = state.withLock { state -> (UInt64, (any Cancellable)?)? in
-        guard !state.isFinished, state.link.isSubscribed else { return nil }
-        state.generation &+= 1
-        state.pending = input
-        defer { state.timer = nil }
-        return (state.generation, state.timer)
-      }
-      guard let (generation, previous) = started else { return .none }
+      guard let (generation, previous) = state.withLock({ $0.received(input) }) else { return .none }
       previous?.cancel()
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: dueTime),
@@ -151,74 +122,54 @@ extension Publishers.Debounce {
       ) {
         self.due(generation)
       }
-      let stale = state.withLock { state -> (any Cancellable)? in
-        guard state.generation == generation, state.pending != nil else { return timer }
-        state.timer = timer
-        return nil
-      }
-      stale?.cancel()
+      state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let timer = state.withLock { state -> (any Cancellable)?? in
-        guard state.link.terminate() != nil, !state.isFinished else { return nil }
-        state.pending = nil
-        state.generation &+= 1
-        defer { state.timer = nil }
-        return .some(state.timer)
-      }
-      guard let timer else { return }
+      let (schedules, timer) = state.withLock { $0.upstreamCompleted() }
       timer?.cancel()
+      guard schedules else { return }
       scheduler.schedule(options: nil) { self.deliver(.completion(completion)) }
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Debounce: a subscriber requested \(demand); demand must be greater than zero")
-      state.withLock { $0.demand += demand }
+      state.withLock { $0.request(demand) }
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { state in
-        let timer = state.finish()
-        state.outbox.removeAll()
-        return (state.link.terminate(), timer)
-      }
+      let (upstream, timer) = state.withLock { $0.cancel() }
       timer?.cancel()
       upstream?.cancel()
     }
 
     private func due(_ generation: UInt64) {
-      let fired = state.withLock { state -> (Input?, (any Cancellable)?)? in
-        guard state.generation == generation, !state.isFinished, let value = state.pending else { return nil }
-        state.pending = nil
-        defer { state.timer = nil }
-        guard state.demand > 0 else { return (nil, state.timer) }
-        state.demand -= 1
-        return (value, state.timer)
+      switch state.withLock({ $0.due(generation) }) {
+      case .deliver(let value, let timer):
+        timer?.cancel()
+        deliver(.value(value))
+      case .drop(let timer):
+        timer?.cancel()
+      case .none:
+        break
       }
-      guard let (value, timer) = fired else { return }
-      timer?.cancel()
-      if let value { deliver(.value(value)) }
     }
 
-    private func deliver(_ event: Event) {
-      var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+    private func deliver(_ event: Machine.Event) {
+      var next = state.withLock { $0.push(event) }
       while let event = next {
         switch event {
         case .value(let value):
           let demand = downstream.receive(value)
           if demand > 0 {
-            state.withLock { $0.demand += demand }
+            state.withLock { $0.request(demand) }
           }
         case .completion(let completion):
-          state.withLock { state in
-            _ = state.finish()
-            state.outbox.removeAll()
-          }
+          state.withLock { $0.deliveringCompletion() }
           downstream.receive(completion: completion)
         }
-        next = state.withLock { $0.outbox.next() }
+        next = state.withLock { $0.next() }
       }
     }
   }

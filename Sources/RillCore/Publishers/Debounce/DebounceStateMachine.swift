@@ -1,0 +1,128 @@
+/// The state of one `debounce` subscription: its phase, the value waiting for its timer, downstream demand, and the
+/// events on their way downstream.
+///
+/// Each event is one mutating method that returns what the caller must do after unlocking. The timer of a
+/// pending value is scheduled outside the lock, so the machine hands out a generation number with each value and
+/// accepts the timer, or a timer firing, only for the value still pending with that number.
+struct DebounceStateMachine<Value, Failure: Error> {
+  /// A value waiting for its due time.
+  struct Pending {
+    var value: Value
+    var generation: UInt64
+    /// Its timer, once scheduled.
+    var timer: (any Cancellable)?
+  }
+
+  enum Phase {
+    case awaitingSubscription
+    /// Subscribed; `pending` is the latest value, waiting for its due time.
+    case running(upstream: any Subscription, pending: Pending?)
+    /// The upstream completed; its completion is on its way to the scheduler.
+    case completing
+    /// Cancelled, or the completion was delivered.
+    case finished
+  }
+
+  /// What the scheduler hands downstream, one at a time and in order.
+  enum Event {
+    case value(Value)
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  enum DueAction {
+    /// Deliver the value and cancel its timer, whose interval would fire again.
+    case deliver(Value, cancelling: (any Cancellable)?)
+    /// No demand: the value is dropped; cancel its timer.
+    case drop(cancelling: (any Cancellable)?)
+    /// A stale timer: nothing to do.
+    case none
+  }
+
+  private(set) var phase = Phase.awaitingSubscription
+  private(set) var demand = Subscribers.Demand.none
+  private var generation: UInt64 = 0
+  private var outbox = SchedulerOutbox<Event>()
+
+  /// The value waiting for its due time, if any.
+  var pendingValue: Value? {
+    guard case .running(_, let pending) = phase else { return nil }
+    return pending?.value
+  }
+
+  /// Accepts the upstream subscription; `false` for a second one, or one after a cancel, which the caller cancels.
+  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = phase else { return false }
+    phase = .running(upstream: subscription, pending: nil)
+    return true
+  }
+
+  /// Makes `value` the pending one.
+  ///
+  /// Returns its generation, for its timer, and the previous value's timer to cancel; `nil` when the value is
+  /// ignored.
+  mutating func received(_ value: Value) -> (generation: UInt64, cancelling: (any Cancellable)?)? {
+    guard case .running(let upstream, let previous) = phase else { return nil }
+    generation &+= 1
+    phase = .running(upstream: upstream, pending: Pending(value: value, generation: generation, timer: nil))
+    return (generation, previous?.timer)
+  }
+
+  /// Keeps the timer scheduled for the value of `generation`; returns it to cancel if that value is no longer
+  /// pending.
+  mutating func timerScheduled(_ timer: any Cancellable, for generation: UInt64) -> (any Cancellable)? {
+    guard case .running(let upstream, var pending?) = phase, pending.generation == generation else { return timer }
+    pending.timer = timer
+    phase = .running(upstream: upstream, pending: pending)
+    return nil
+  }
+
+  /// The timer of the value of `generation` fired.
+  mutating func due(_ generation: UInt64) -> DueAction {
+    guard case .running(let upstream, let pending?) = phase, pending.generation == generation else { return .none }
+    phase = .running(upstream: upstream, pending: nil)
+    guard demand > 0 else { return .drop(cancelling: pending.timer) }
+    demand -= 1
+    return .deliver(pending.value, cancelling: pending.timer)
+  }
+
+  /// The upstream completed; as in Combine, a pending value is dropped.
+  ///
+  /// Returns whether to schedule the completion, and the pending value's timer to cancel.
+  mutating func upstreamCompleted() -> (schedules: Bool, cancelling: (any Cancellable)?) {
+    guard case .running(_, let pending) = phase else { return (false, nil) }
+    phase = .completing
+    return (true, pending?.timer)
+  }
+
+  mutating func request(_ more: Subscribers.Demand) {
+    demand += more
+  }
+
+  /// Downstream cancelled; returns the upstream and the timer to cancel.
+  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
+    defer {
+      phase = .finished
+      outbox.removeAll()
+    }
+    guard case .running(let upstream, let pending) = phase else { return (nil, nil) }
+    return (upstream, pending?.timer)
+  }
+
+  /// Queues an event that a scheduler action hands over; returns the next event when the caller must deliver it
+  /// now, or `nil` when another call is delivering (it delivers this one too) or the subscription has finished.
+  mutating func push(_ event: Event) -> Event? {
+    if case .finished = phase { return nil }
+    return outbox.push(event)
+  }
+
+  /// The next event for the delivering call, or `nil` when it is done.
+  mutating func next() -> Event? {
+    outbox.next()
+  }
+
+  /// The completion is being delivered: nothing else will be.
+  mutating func deliveringCompletion() {
+    phase = .finished
+    outbox.removeAll()
+  }
+}

@@ -1,0 +1,136 @@
+import Testing
+
+@testable import RillCore
+
+/// `debounce`'s state machine, event by event, without threads or schedulers.
+@Suite struct DebounceStateMachineTests {
+  typealias Machine = DebounceStateMachine<String, CombiningError>
+
+  final class Timer: Cancellable {
+    func cancel() {}
+  }
+
+  private func running() -> (Machine, CombiningTestSubscription) {
+    var machine = Machine()
+    let upstream = CombiningTestSubscription()
+    let accepted = machine.subscribed(upstream)
+    #expect(accepted)
+    return (machine, upstream)
+  }
+
+  @Test func aSecondSubscriptionIsRefused() {
+    var (machine, _) = running()
+    let acceptsSecond = machine.subscribed(CombiningTestSubscription())
+    #expect(!acceptsSecond)
+  }
+
+  @Test func aValueBeforeTheSubscriptionIsIgnored() {
+    var machine = Machine()
+    let early = machine.received("a")
+    #expect(early == nil)
+    #expect(machine.pendingValue == nil)
+  }
+
+  @Test func aNewValueReplacesThePendingOneAndHandsBackItsTimer() {
+    var (machine, _) = running()
+    let first = machine.received("a")!
+    #expect(first.cancelling == nil)
+    let timer = Timer()
+    let stale = machine.timerScheduled(timer, for: first.generation)
+    #expect(stale == nil)
+    let second = machine.received("b")!
+    #expect(second.generation != first.generation)
+    #expect(second.cancelling as? Timer === timer)
+    #expect(machine.pendingValue == "b")
+  }
+
+  @Test func theTimerOfAReplacedValueIsHandedBackAtOnce() {
+    var (machine, _) = running()
+    let first = machine.received("a")!
+    _ = machine.received("b")
+    let late = Timer()
+    let handedBack = machine.timerScheduled(late, for: first.generation)
+    #expect(handedBack as? Timer === late)
+  }
+
+  @Test func aDueValueIsDeliveredOnlyWithDemand() {
+    var (machine, _) = running()
+    let first = machine.received("a")!
+    guard case .drop = machine.due(first.generation) else {
+      Issue.record("expected the value to be dropped without demand")
+      return
+    }
+    #expect(machine.pendingValue == nil)
+    machine.request(.max(1))
+    let second = machine.received("b")!
+    guard case .deliver("b", _) = machine.due(second.generation) else {
+      Issue.record("expected b to be delivered")
+      return
+    }
+    #expect(machine.demand == .none)
+  }
+
+  @Test func aStaleTimerDoesNothing() {
+    var (machine, _) = running()
+    machine.request(.unlimited)
+    let first = machine.received("a")!
+    _ = machine.received("b")
+    guard case .none = machine.due(first.generation) else {
+      Issue.record("expected a stale timer to do nothing")
+      return
+    }
+    #expect(machine.pendingValue == "b")
+  }
+
+  @Test func completionDropsThePendingValueAndIsScheduledOnce() {
+    var (machine, _) = running()
+    let first = machine.received("a")!
+    let timer = Timer()
+    _ = machine.timerScheduled(timer, for: first.generation)
+    let completed = machine.upstreamCompleted()
+    #expect(completed.schedules)
+    #expect(completed.cancelling as? Timer === timer)
+    #expect(machine.pendingValue == nil)
+    let schedulesAgain = machine.upstreamCompleted().schedules
+    #expect(!schedulesAgain)
+    let afterCompletion = machine.received("b")
+    #expect(afterCompletion == nil)
+  }
+
+  @Test func eventsAreDeliveredOneAtATimeInOrder() {
+    var (machine, _) = running()
+    guard case .value("a") = machine.push(.value("a")) else {
+      Issue.record("expected the first event to be delivered at once")
+      return
+    }
+    let queued = machine.push(.completion(.finished))
+    #expect(queued == nil)
+    guard case .completion(.finished) = machine.next() else {
+      Issue.record("expected the completion next")
+      return
+    }
+    machine.deliveringCompletion()
+    let afterDelivery = machine.next()
+    #expect(afterDelivery == nil)
+    let late = machine.push(.value("late"))
+    #expect(late == nil)
+  }
+
+  @Test func cancelHandsBackTheUpstreamAndTheTimerAndEndsEverything() {
+    var (machine, upstream) = running()
+    let first = machine.received("a")!
+    let timer = Timer()
+    _ = machine.timerScheduled(timer, for: first.generation)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.timer as? Timer === timer)
+    let afterCancel = machine.received("b")
+    #expect(afterCancel == nil)
+    let pushedAfterCancel = machine.push(.value("c"))
+    #expect(pushedAfterCancel == nil)
+    let upstreamAgain = machine.cancel().upstream
+    #expect(upstreamAgain == nil)
+    let acceptsAfterCancel = machine.subscribed(CombiningTestSubscription())
+    #expect(!acceptsAfterCancel)
+  }
+}
