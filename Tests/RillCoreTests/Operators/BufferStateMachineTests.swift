@@ -8,7 +8,7 @@ import Testing
   private func subscribed(size: Int, keepsFull: Bool, whenFull: Machine.FullAction) -> Machine {
     var machine = Machine(size: size, keepsFull: keepsFull, whenFull: whenFull)
     _ = machine.subscribe(OpsMiscSubscription())
-    machine.isDownstreamReady = true
+    machine.downstreamSubscribed()
     return machine
   }
 
@@ -130,7 +130,7 @@ import Testing
     _ = machine.complete(.failure(OpsMiscError()))
     let early = machine.startDraining()
     #expect(!early)
-    machine.isDownstreamReady = true
+    machine.downstreamSubscribed()
     #expect(drainAll(&machine) == ["^"])
   }
 }

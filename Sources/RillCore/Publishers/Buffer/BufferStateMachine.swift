@@ -47,13 +47,13 @@ struct BufferStateMachine<Output, Failure: Error> {
   let keepsFull: Bool
   let whenFull: FullAction
 
-  var link = SubscriptionState.awaitingSubscription
+  private(set) var link = SubscriptionState.awaitingSubscription
   /// Set once downstream has received its subscription: nothing is delivered before.
-  var isDownstreamReady = false
+  private(set) var isDownstreamReady = false
   /// Set once downstream has cancelled, or has its completion and no drain runs any more.
-  var isDone = false
-  var isDraining = false
-  var demand = Subscribers.Demand.none
+  private(set) var isDone = false
+  private(set) var isDraining = false
+  private(set) var demand = Subscribers.Demand.none
   private(set) var ending = Ending.open
   /// The upstream cancelled when the buffer overflowed.
   ///
@@ -83,6 +83,11 @@ struct BufferStateMachine<Output, Failure: Error> {
     case .pending(let completion), .delivered(let completion): completion
     case .interrupting(let failure): .failure(failure)
     }
+  }
+
+  /// Downstream has received its subscription: values may be delivered from now on.
+  mutating func downstreamSubscribed() {
+    isDownstreamReady = true
   }
 
   /// Records the upstream subscription; returns what to request from it, or `nil` to cancel it.

@@ -159,7 +159,7 @@ extension Publishers.Buffer {
       subscription.request(demand)
       guard let downstream = state.withLock({ $0.downstream }) else { return }
       downstream.receive(subscription: self)
-      state.withLock { $0.machine.isDownstreamReady = true }
+      state.withLock { $0.machine.downstreamSubscribed() }
       drain(refillUpstream: true)
     }
 
