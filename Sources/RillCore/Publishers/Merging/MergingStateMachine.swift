@@ -21,11 +21,24 @@
 /// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
 @usableFromInline
 struct MergingStateMachine<Value, Failure: Error> {
+  /// Where the upstream that produces children is: `flatMap`'s outer upstream, or none for a merge.
   @usableFromInline
   enum OuterPhase {
     case awaitingSubscription
     case subscribed
+    /// Finished, failed or cancelled: no more children will come.
     case finished
+    /// A merge: its children are known from the start, and nothing produces more.
+    case absent
+
+    /// Whether more children may still come.
+    @inlinable
+    var mayProduceChildren: Bool {
+      switch self {
+      case .awaitingSubscription, .subscribed: true
+      case .finished, .absent: false
+      }
+    }
   }
 
   @usableFromInline let maxPublishers: Subscribers.Demand
@@ -73,7 +86,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   init(mergingCount count: Int) {
     maxPublishers = .unlimited
     deliversAfterCompletion = false
-    outer = .finished
+    outer = .absent
     nextChild = count
     liveChildren = count
     slots = (0..<count).map { MergingChildSlot(id: $0) }
@@ -116,7 +129,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// As in Combine, a value that arrives before the outer subscription counts.
   @inlinable
   mutating func outerValue() -> MergingChildKey? {
-    guard !isTerminated, outer != .finished else { return nil }
+    guard !isTerminated, outer.mayProduceChildren else { return nil }
     let id = nextChild
     nextChild += 1
     liveChildren += 1
@@ -146,7 +159,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// As in Combine, a completion that arrives before the outer subscription counts.
   @inlinable
   mutating func outerCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, outer != .finished else { return .none }
+    guard !isTerminated, outer.mayProduceChildren else { return .none }
     switch completion {
     case .finished:
       outer = .finished
@@ -377,7 +390,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// delivered; the caller, now the drainer, sends `.finished` and reports ``completed()``.
   @inlinable
   mutating func finishIfDone() -> Bool {
-    guard case .finished = outer, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
+    guard !outer.mayProduceChildren, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
     isTerminated = true
     isDelivering = true
     return true
