@@ -141,6 +141,14 @@ import Testing
     #expect(report.firstViolation?.eventIndex == 2)
   }
 
+  /// The first value may arrive on another thread while the initial request made from `receive(subscription:)` is
+  /// still running, as with `receive(on:)`: that is not an overlap.
+  @Test func aValueFromAnotherThreadDuringTheInitialRequestKeepsTheContract() {
+    let report = PublisherContract.check(DeliversOnAnotherThreadDuringRequest(), expectsCompletion: true)
+    #expect(report.isSatisfied, "\(report)")
+    #expect(report.events.count == 4)
+  }
+
   @Test func overlappingCallsFromTwoThreads() {
     let checker = ContractChecker<Int, Never>(onEvent: { checker, event in
       guard case .value(1) = event else { return }
@@ -198,5 +206,31 @@ private struct NoSubscriptionPublisher: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
     _ = subscriber.receive(1)
     subscriber.receive(completion: .finished)
+  }
+}
+
+/// Sends one value from another thread while its subscriber's request is running, and waits for it, then
+/// finishes.
+private struct DeliversOnAnotherThreadDuringRequest: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  final class Subscription: RillTesting.Subscription, @unchecked Sendable {
+    // SAFETY: `subscriber` is set before the subscription is handed out and only read afterwards.
+    let subscriber: AnySubscriber<Int, Never>
+    init(_ subscriber: AnySubscriber<Int, Never>) { self.subscriber = subscriber }
+
+    func request(_ demand: Subscribers.Demand) {
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) { _ = self.subscriber.receive(1) }
+      group.wait()
+      subscriber.receive(completion: .finished)
+    }
+
+    func cancel() {}
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriber.receive(subscription: Subscription(AnySubscriber(subscriber)))
   }
 }

@@ -52,7 +52,10 @@ public enum PublisherContract {
 ///
 /// Overlapping calls are detected by noting which thread is inside the subscriber: a call from a second
 /// thread while the first is still inside is a ``ContractViolation/Kind/concurrentCalls``. The `onEvent` hook
-/// runs inside that window, so a test can provoke an overlap deterministically.
+/// runs inside that window, so a test can provoke an overlap deterministically. The initial request, made at the
+/// end of `receive(subscription:)`, is outside the window: a pipeline that ends in `receive(on:)` delivers its
+/// first value on the scheduler's thread while that request may still be running, as it does in Combine, and
+/// keeps the contract.
 // SAFETY: all mutable state is in `state`; the subscription and the hook are called outside the lock.
 public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
   @unchecked Sendable
@@ -106,7 +109,6 @@ public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellab
   /// Records the subscription, cancels it if it is not the first, and requests the initial demand.
   public func receive(subscription: any Subscription) {
     let owns = enter()
-    defer { exit(owns) }
     let accepted = state.withLock { state -> Bool in
       let violation: ContractViolation.Kind? =
         state.isCompleted ? .eventAfterCompletion : state.isSubscribed ? .secondSubscription : nil
@@ -118,11 +120,15 @@ public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellab
       return true
     }
     guard accepted else {
+      exit(owns)
       // A second subscription, or the checker was cancelled before subscribing.
       subscription.cancel()
       return
     }
     onEvent?(self, .subscription)
+    // The initial request leaves the call first: a publisher that delivers on another thread, as `receive(on:)`
+    // does, may send its first value while that request is still running, and Combine's do so too.
+    exit(owns)
     request(demand.initial)
   }
 
