@@ -1,7 +1,7 @@
 /// A scheduler whose clock moves only when a test tells it to.
 ///
-/// Actions scheduled on a `TestScheduler` wait in a queue until ``advance(by:)``, ``advance(to:)`` or
-/// ``run(maxActions:)`` reaches their date, then run on the calling thread, in date order. Actions due at the
+/// Actions scheduled on a `TestScheduler` wait in a queue until ``advance(by:)-23af7``, ``advance(to:)-sy64`` or
+/// ``run(maxActions:)-7840k`` reaches their date, then run on the calling thread, in date order. Actions due at the
 /// same instant run in the order they were scheduled (first in, first out), so a test's outcome never
 /// depends on timing. An action may schedule further actions; those due within the advanced range run in the
 /// same call.
@@ -159,6 +159,46 @@ public final class TestScheduler: Scheduler, @unchecked Sendable, CustomStringCo
       action()
     }
     state.withLock { if $0.now < instant { $0.now = instant } }
+  }
+
+  /// Moves the clock forward by `stride`, letting other tasks run before each action and at the end.
+  ///
+  /// The `async` form of ``advance(by:)-23af7``, for code under test that awaits, such as a `for await` loop over a
+  /// publisher's `values`: after each action, the task awaiting what it delivered gets a chance to take it before
+  /// the clock moves on.
+  ///
+  /// - Parameter stride: How far to move the clock; zero by default.
+  public func advance(by stride: SchedulerTimeType.Stride = 0) async {
+    await advance(to: now.advanced(by: stride))
+  }
+
+  /// Moves the clock forward to `instant`, letting other tasks run before each action and at the end.
+  ///
+  /// The `async` form of ``advance(to:)-sy64``.
+  ///
+  /// - Parameter instant: The time to move the clock to.
+  public func advance(to instant: SchedulerTimeType) async {
+    await yieldToOtherTasks()
+    while let action = state.withLock({ $0.takeNext(until: instant.ticks) }) {
+      action()
+      await yieldToOtherTasks()
+    }
+    state.withLock { if $0.now < instant { $0.now = instant } }
+  }
+
+  /// Runs scheduled actions in order, letting other tasks run before each one, until none remain.
+  ///
+  /// The `async` form of ``run(maxActions:)-7840k``.
+  ///
+  /// - Parameter maxActions: The most actions to run before returning.
+  public func run(maxActions: Int = 1_000_000) async {
+    await yieldToOtherTasks()
+    var remaining = maxActions
+    while remaining > 0, let action = state.withLock({ $0.takeNext(until: nil) }) {
+      remaining -= 1
+      action()
+      await yieldToOtherTasks()
+    }
   }
 
   /// Runs scheduled actions in order, moving the clock as needed, until none remain.

@@ -139,7 +139,35 @@ import Testing
         }
       }
     }
-    scheduler.run()
+    await scheduler.run()
     #expect(counter.values.count == 800)
+  }
+
+  /// The `async` advance lets a task that awaits a publisher's `values` take each value, and ask for the next,
+  /// before the clock moves on. (`values` asks for one value at a time, so a subject's value sent before the loop
+  /// asked again would be dropped, as in Combine.)
+  @Test func asyncAdvanceLetsAnAwaitingTaskTakeEachValue() async {
+    let scheduler = TestScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let seen = TestSubscriber<Int, Never>()
+    let loop = Task {
+      for await value in subject.delay(for: 10, scheduler: scheduler).values {
+        _ = seen.receive(value)
+      }
+      seen.receive(completion: .finished)
+    }
+    await scheduler.advance()
+    for value in 1...3 {
+      subject.send(value)
+      await scheduler.advance(by: 9)
+      #expect(seen.values == Array(1..<value))
+      await scheduler.advance(by: 1)
+      #expect(seen.values == Array(1...value))
+    }
+    subject.send(completion: .finished)
+    await scheduler.run()
+    await loop.value
+    #expect(seen.values == [1, 2, 3])
+    #expect(scheduler.now == 40)
   }
 }

@@ -6,7 +6,7 @@ public import Rill
 ///
 /// It is what combine-schedulers calls `TestScheduler`: code hard-wired to a dispatch queue, run loop or operation
 /// queue takes `DispatchQueue.test`, `RunLoop.test` or `OperationQueue.test` (each a ``TestSchedulerOf``) in a
-/// test, and the test moves time with ``advance(by:)``, ``advance(to:)`` or ``run()``:
+/// test, and the test moves time with ``advance(by:)-7zhde``, ``advance(to:)-13tko`` or ``run()-1sg7g``:
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -186,10 +186,52 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// Runs actions, moving the clock to each one's date, until none is left.
   ///
   /// A repeating action that nobody cancels keeps the queue from ever emptying, so `run()` does not return; end
-  /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)``.
+  /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)-7zhde``.
   public func run() {
     while let next = state.withLock({ $0.queue.first?.date }) {
       advance(to: next)
+    }
+  }
+}
+
+extension VirtualTimeScheduler {
+  /// Moves the clock forward by `duration`, letting other tasks run before each action and at the end.
+  ///
+  /// The `async` form of ``advance(by:)-7zhde``, for code under test that awaits, such as a `for await` loop over a
+  /// publisher's `values`: after each action, the task awaiting what it delivered gets a chance to take it before
+  /// the clock moves on. As in combine-schedulers, it runs on the main actor.
+  ///
+  /// - Parameter duration: How far to move the clock. The default, zero, runs the actions due now.
+  @MainActor
+  public func advance(by duration: SchedulerTimeType.Stride = .zero) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves the clock forward to `instant`, letting other tasks run before each action and at the end.
+  ///
+  /// The `async` form of ``advance(to:)-13tko``.
+  ///
+  /// - Parameter instant: The time to move the clock to.
+  @MainActor
+  public func advance(to instant: SchedulerTimeType) async {
+    await yieldToOtherTasks()
+    while let action = state.withLock({ $0.takeNext(until: instant) }) {
+      action()
+      await yieldToOtherTasks()
+    }
+    state.withLock { state in
+      if instant > state.now { state.now = instant }
+    }
+  }
+
+  /// Runs actions, letting other tasks run before each one, until none is left.
+  ///
+  /// The `async` form of ``run()-1sg7g``.
+  @MainActor
+  public func run() async {
+    await yieldToOtherTasks()
+    while let next = state.withLock({ $0.queue.first?.date }) {
+      await advance(to: next)
     }
   }
 }

@@ -170,4 +170,30 @@ private final class Counter: Sendable {
     scheduler.advance(by: .seconds(1))
     #expect(counter.count.load(ordering: .relaxed) == 1_000)
   }
+
+  /// The `async` advance lets a task that awaits a publisher's `values` take each value, and ask for the next,
+  /// before the clock moves on.
+  @MainActor
+  @Test func asyncAdvanceLetsAnAwaitingTaskTakeEachValue() async {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let seen = TestSubscriber<Int, Never>()
+    let loop = Task.detached {
+      for await value in subject.receive(on: scheduler).values {
+        _ = seen.receive(value)
+      }
+      seen.receive(completion: .finished)
+    }
+    await scheduler.advance()
+    for value in 1...3 {
+      subject.send(value)
+      #expect(seen.values == Array(1..<value))
+      await scheduler.advance()
+      #expect(seen.values == Array(1...value))
+    }
+    subject.send(completion: .finished)
+    await scheduler.run()
+    await loop.value
+    #expect(seen.values == [1, 2, 3])
+  }
 }
