@@ -15,6 +15,9 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 4, let n = Int(arguments[3]) else {
   print("usage: rill-probe <Rill|OpenCombine|loop> <workload> <elements> [repeats]")
   for workload in RillWorkloads.Workloads.all { print("  \(workload.name)") }
+  print("  scaling: send, <1|100|10000> subscribers (per send)")
+  print("  scaling: subscribe + cancel, <1|100|10000> subscribers (per pair)")
+  print("  scaling: subscribe n, then cancel each (per subscriber)")
   exit(2)
 }
 let repeats = arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1
@@ -26,10 +29,49 @@ func find(_ workloads: [(name: String, run: ((Int) -> Int)?)]) -> ((Int) -> Int)
   return matches[0].run
 }
 
+/// The subject-scaling workloads (SubjectScaling.swift), per element: a send to N subscribers, a subscribe + cancel
+/// while N others stay subscribed, and subscribing `elements` sinks then cancelling each in subscription order.
+func scaling(
+  make: @escaping (Int) -> AnyObject,
+  send: @escaping (AnyObject, Int) -> Int,
+  churn: @escaping (AnyObject, Int) -> Int,
+  cancelAll: @escaping (AnyObject) -> Void
+) -> [(name: String, run: ((Int) -> Int)?)] {
+  var workloads: [(name: String, run: ((Int) -> Int)?)] = []
+  for count in [1, 100, 10_000] {
+    workloads.append(("scaling: send, \(count) subscribers (per send)", { n in send(make(count), n) }))
+    workloads.append(("scaling: subscribe + cancel, \(count) subscribers (per pair)", { n in churn(make(count), n) }))
+  }
+  workloads.append(
+    (
+      "scaling: subscribe n, then cancel each (per subscriber)",
+      { n in
+        let fanOut = make(n)
+        cancelAll(fanOut)
+        return n
+      }
+    )
+  )
+  return workloads
+}
+
+let rillScaling = scaling(
+  make: { RillWorkloads.SubjectFanOut(subscribers: $0) },
+  send: { ($0 as! RillWorkloads.SubjectFanOut).send(values: $1) },
+  churn: { ($0 as! RillWorkloads.SubjectFanOut).subscribeAndCancel(times: $1) },
+  cancelAll: { ($0 as! RillWorkloads.SubjectFanOut).cancelAll() }
+)
+let openCombineScaling = scaling(
+  make: { OpenCombineWorkloads.SubjectFanOut(subscribers: $0) },
+  send: { ($0 as! OpenCombineWorkloads.SubjectFanOut).send(values: $1) },
+  churn: { ($0 as! OpenCombineWorkloads.SubjectFanOut).subscribeAndCancel(times: $1) },
+  cancelAll: { ($0 as! OpenCombineWorkloads.SubjectFanOut).cancelAll() }
+)
+
 let run: ((Int) -> Int)?
 switch arguments[1] {
-case "Rill": run = find(RillWorkloads.Workloads.all.map { ($0.name, $0.run) })
-case "OpenCombine": run = find(OpenCombineWorkloads.Workloads.all.map { ($0.name, $0.run) })
+case "Rill": run = find(RillWorkloads.Workloads.all.map { ($0.name, $0.run) } + rillScaling)
+case "OpenCombine": run = find(OpenCombineWorkloads.Workloads.all.map { ($0.name, $0.run) } + openCombineScaling)
 default: run = find(HandLoops.byWorkload.map { ($0.key, $0.value) })
 }
 guard let run else {
