@@ -1,218 +1,55 @@
-/// The lock and state shared by a subject and its conduits: one lock per subject, none per subscriber.
-///
-/// Sends are serialised: while one call is delivering (on any thread, or re-entrantly from a subscriber), later
-/// sends are queued and delivered by the delivering call, in order, once it has offered its value to every
-/// subscriber. So every subscriber sees the values in the order they were sent, and no lock is held while
-/// subscribers run. A value costs the delivering call one lock to claim the first subscriber's demand and one more
-/// per subscriber to return the demand it asks for and claim the next.
-// SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
-@usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-  @usableFromInline
-  typealias Conduit = SubjectConduitBase<Output, Failure>
-
-  @usableFromInline
-  let state: Locked<SubjectState<Output, Failure>>
-
-  /// The subject's name, for the conduits' descriptions and trap messages.
-  @usableFromInline
-  let name: String
-
-  /// The subject, for the conduits' mirrors; set once by the subject's initializer.
-  @usableFromInline
-  weak var subject: AnyObject?
-
-  @inlinable
-  init(name: String, current: Output?) {
-    self.name = name
-    state = Locked(SubjectState(current: current))
-  }
-
-  /// Attaches a subscriber, or completes it at once if the subject has ended.
-  @inlinable
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let (attached, completion) = state.withLock {
-      state -> (SubjectConduit<S>?, Subscribers.Completion<Failure>?) in
-      if let completion = state.completion { return (nil, completion) }
-      let conduit = SubjectConduit(core: self, downstream: subscriber, latest: state.current)
-      state.conduits.append(conduit)
-      return (conduit, nil)
-    }
-    if let attached {
-      subscriber.receive(subscription: attached)
-    } else if let completion {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-    }
-  }
-
-  /// Sends a value, making it the current value when the subject keeps one.
-  @inlinable
-  func send(_ value: Output) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard state.completion == nil else { return .done }
-      if state.current != nil { state.current = value }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Makes `value` the current value, even after completion, and sends it unless the subject has completed.
-  @inlinable
-  func setCurrent(_ value: Output) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      state.current = value
-      guard state.completion == nil else { return .done }
-      return state.start(.value(value))
-    }
-    deliver(first)
-  }
-
-  /// Sends the completion; later sends are ignored.
-  @inlinable
-  func send(completion: Subscribers.Completion<Failure>) {
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard state.completion == nil else { return .done }
-      state.completion = completion
-      return state.start(.completion(completion))
-    }
-    deliver(first)
-  }
-
-  /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
-  @inlinable
-  func send(subscription: any Subscription) {
-    let demanded = state.withLock { state in
-      state.upstreams.append(subscription)
-      return state.hasDownstreamDemand
-    }
-    if demanded { subscription.request(.unlimited) }
-  }
-
-  /// Cancels the upstream subscriptions; the subject is going away.
-  @inlinable
-  func cancelUpstreams() {
-    let upstreams = state.withLock { state in
-      defer { state.upstreams = [] }
-      return state.upstreams
-    }
-    for upstream in upstreams { upstream.cancel() }
-  }
-
-  /// Adds demand for a conduit, delivering a kept value if it was waiting for it.
-  ///
-  /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
-  @inlinable
-  func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
-    var upstreams: [any Subscription] = []
-    let first = state.withLock { state -> SubjectState<Output, Failure>.Step in
-      guard conduit.phase != .ended, conduit.phase != .cancelledWhileBusy else { return .done }
-      conduit.demand += demand
-      if !state.hasDownstreamDemand {
-        state.hasDownstreamDemand = true
-        upstreams = state.upstreams
-      }
-      guard conduit.latest != nil else { return .done }
-      return state.start(.flush(conduit))
-    }
-    for upstream in upstreams { upstream.request(.unlimited) }
-    deliver(first)
-  }
-
-  /// Ends a conduit; returns `true` when the caller must release its subscriber.
-  @inlinable
-  func cancel(_ conduit: Conduit) -> Bool {
-    var removed: Conduit?
-    let releases = state.withLock { state -> Bool in
-      switch conduit.phase {
-      case .ended, .cancelledWhileBusy:
-        return false
-      case .busy:
-        conduit.phase = .cancelledWhileBusy
-        return false
-      case .live:
-        conduit.phase = .ended
-        removed = state.remove(conduit)
-        return true
-      }
-    }
-    // The conduit's kept value, if any, and the subject's reference go here, outside the lock.
-    removed?.latest = nil
-    return releases
-  }
-
-  /// Delivers steps until nothing is left to deliver.
-  @inlinable
-  func deliver(_ first: SubjectState<Output, Failure>.Step) {
-    var step = first
-    while true {
-      switch step {
-      case .done:
-        return
-      case .value(let conduit, let value):
-        let more = conduit._withUnsafeGuaranteedRef { $0.receiveThunk($0, value) }
-        var cancelled: Conduit?
-        step = state.withLock { $0.delivered(conduit, more: more, value: value, cancelled: &cancelled) }
-        cancelled?.releaseDownstream()
-      case .completion(let conduits, let completion):
-        for conduit in conduits { conduit.complete(completion) }
-        step = state.withLock { $0.next() }
-      }
-    }
-  }
-}
-
 /// The state behind a subject's lock: its subscribers, its completion, and the delivery in progress.
+///
+/// Subscribers are kept in a table of slots, linked in subscription order: subscribing appends, and cancelling
+/// unlinks and frees the slot, both in constant time however many subscribers there are. Freed slots are reused
+/// by later subscribers, which still join the end of the order. A subscription names its slot and its entry's
+/// `id`, so that a late call for an entry that has gone never touches a later entry in the same slot.
+///
+/// Sends are serialised: while one call is delivering, later events queue and that call delivers them in order.
+/// A value is offered, in subscription order, to the subscribers that were there when its delivery began.
 @usableFromInline
 struct SubjectState<Output, Failure: Error> {
   @usableFromInline
-  typealias Conduit = SubjectConduitBase<Output, Failure>
+  typealias Entry = SubjectEntry<Output, Failure>
 
   @usableFromInline
   enum Event {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
-    /// A `CurrentValueSubject` conduit got demand while holding a value.
-    case flush(Conduit)
-  }
-
-  /// What the delivering call does next, outside the lock.
-  @usableFromInline
-  enum Step {
-    case value(Unmanaged<Conduit>, Output)
-    case completion(ContiguousArray<Conduit>, Subscribers.Completion<Failure>)
-    case done
+    /// A `CurrentValueSubject` subscriber got demand while keeping a value.
+    case flush(slot: Int, id: UInt64)
   }
 
   @usableFromInline
-  var conduits = ContiguousArray<Conduit>()
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
+  typealias Step = SubjectStep<Output, Failure>
+
+  /// Each slot's place in the order, demand and phase; read for every subscriber a value is offered to.
+  @usableFromInline var links = ContiguousArray<SubjectLink>()
+  /// Each slot's subscriber (`nil` when the slot is free), at the same index as its link.
+  @usableFromInline var entries = ContiguousArray<Entry?>()
+  /// Each slot's subscription and subscriber, which delivery never reads, at the same index as its link.
+  @usableFromInline var records = ContiguousArray<SubjectRecord<Output, Failure>?>()
+  /// The first and last slots in subscription order, and the first free slot (free slots are linked through
+  /// `next`); `-1` for none.
+  @usableFromInline var head = -1
+  @usableFromInline var tail = -1
+  @usableFromInline var free = -1
+  @usableFromInline var nextID: UInt64 = 0
+  @usableFromInline var completion: Subscribers.Completion<Failure>?
   /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
-  @usableFromInline
-  var current: Output?
+  @usableFromInline var current: Output?
   /// Subscriptions the subject received as a subscriber; asked for unlimited values once
   /// `hasDownstreamDemand` is set.
-  @usableFromInline
-  var upstreams: [any Subscription] = []
+  @usableFromInline var upstreams: [any Subscription] = []
   /// Whether upstream subscriptions are asked for values: from the start for `CurrentValueSubject`, from a
   /// subscriber's first demand for `PassthroughSubject`.
-  @usableFromInline
-  var hasDownstreamDemand = false
-  @usableFromInline
-  var isSending = false
-  /// Conduits ended during a delivery stay in `conduits`, so indexes hold, until the delivery ends.
-  @usableFromInline
-  var hasEndedConduits = false
-  /// The next conduit to offer the value being delivered, and the end of that delivery's conduits.
-  @usableFromInline
-  var cursor = 0
-  @usableFromInline
-  var end = 0
-  @usableFromInline
-  var queue: [Event] = []
-  @usableFromInline
-  var queueHead = 0
+  @usableFromInline var hasDownstreamDemand = false
+  @usableFromInline var isSending = false
+  /// The `id` of the last subscriber the value being delivered is offered to: later ones subscribed after its
+  /// delivery began.
+  @usableFromInline var lastID: UInt64 = 0
+  @usableFromInline var queue: [Event] = []
+  @usableFromInline var queueHead = 0
 
   @inlinable
   init(current: Output?) {
@@ -220,6 +57,107 @@ struct SubjectState<Output, Failure: Error> {
     // As in Combine, a current value subject asks its upstream subscriptions for values as soon as it gets
     // them; a passthrough subject waits for a subscriber's demand.
     hasDownstreamDemand = current != nil
+  }
+
+  /// Adds a subscriber after the others; returns its subscription.
+  @inlinable
+  mutating func append(
+    core: SubjectCore<Output, Failure>,
+    receiver: SubjectReceiver<Output, Failure>,
+    downstream: Any
+  ) -> SubjectConduit<Output, Failure> {
+    let id = nextID
+    nextID += 1
+    let slot: Int
+    if free >= 0 {
+      slot = free
+      free = links[slot].next
+    } else {
+      slot = links.count
+    }
+    let conduit = SubjectConduit(core: core, slot: slot, id: id)
+    let entry = Entry(latest: current, receiver: receiver)
+    let record = SubjectRecord(conduit: conduit, downstream: downstream)
+    let link = SubjectLink(id: id, previous: tail)
+    if slot < links.count {
+      links[slot] = link
+      entries[slot] = entry
+      records[slot] = record
+    } else {
+      links.append(link)
+      entries.append(entry)
+      records.append(record)
+    }
+    if tail >= 0 { links[tail].next = slot } else { head = slot }
+    tail = slot
+    return conduit
+  }
+
+  /// Whether `slot` still holds the subscriber with `id`.
+  @inlinable
+  func holds(slot: Int, id: UInt64) -> Bool {
+    slot < links.count && links[slot].id == id && links[slot].phase != .free
+  }
+
+  /// Unlinks the entry in `slot` and frees the slot; returns the entry, to be released outside the lock.
+  ///
+  /// The slot's record goes now: the entry's receiver still holds the subscriber, so letting go of the record
+  /// never runs a subscriber's deinitializer under the lock.
+  @inlinable
+  mutating func remove(slot: Int) -> Entry? {
+    let link = links[slot]
+    let entry = entries[slot].take()
+    records[slot].take()?.conduit.recordEnd(demand: link.demand)
+    if link.previous >= 0 { links[link.previous].next = link.next } else { head = link.next }
+    if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
+    links[slot].phase = .free
+    links[slot].next = free
+    free = slot
+    if head < 0 { emptyTable() }
+    return entry
+  }
+
+  /// Forgets every slot once the last subscriber has left; a large table gives its memory back.
+  @inlinable
+  mutating func emptyTable() {
+    let keep = links.capacity <= 64
+    links.removeAll(keepingCapacity: keep)
+    entries.removeAll(keepingCapacity: keep)
+    records.removeAll(keepingCapacity: keep)
+    head = -1
+    tail = -1
+    free = -1
+  }
+
+  /// Ends the subscription in `slot`, if it is still there.
+  ///
+  /// Sets `removed` to the entry to release outside the lock if it left the table now; a subscriber being
+  /// delivered to leaves the table when it returns.
+  @inlinable
+  mutating func cancel(slot: Int, id: UInt64, removed: inout Entry?) {
+    guard holds(slot: slot, id: id) else { return }
+    switch links[slot].phase {
+    case .cancelledWhileBusy, .free:
+      return
+    case .busy:
+      links[slot].phase = .cancelledWhileBusy
+    case .live:
+      removed = remove(slot: slot)
+    }
+  }
+
+  /// Starts delivering `value`, or queues it behind the delivery in progress: ``start(_:)`` for a value, without
+  /// making an event unless it waits.
+  @inlinable
+  mutating func start(value: Output) -> Step {
+    guard !isSending else {
+      queue.append(.value(value))
+      return .done
+    }
+    guard head >= 0 else { return .done }
+    isSending = true
+    lastID = links[tail].id
+    return offer(value, from: head)
   }
 
   /// Starts delivering `event`, or queues it behind the delivery in progress.
@@ -230,31 +168,26 @@ struct SubjectState<Output, Failure: Error> {
       return .done
     }
     isSending = true
-    return begin(event)
+    let step = begin(event)
+    if step.isDone { return next() }
+    return step
   }
 
-  /// Records what a subscriber asked for after a value, and moves on.
+  /// Records what the subscriber in `slot` asked for after a value, and moves on.
+  ///
+  /// If it was cancelled meanwhile, it leaves the table, in `removed`, to be released outside the lock.
   @inlinable
-  mutating func delivered(
-    _ unmanaged: Unmanaged<Conduit>,
-    more: Subscribers.Demand,
-    value: Output,
-    cancelled: inout Conduit?
-  ) -> Step {
-    let wasCancelled = unmanaged._withUnsafeGuaranteedRef { conduit -> Bool in
-      guard conduit.phase == .busy else {
-        conduit.phase = .ended
-        return true
-      }
-      conduit.phase = .live
-      if more.rawValue != 0 { conduit.demand += more }
-      return false
+  mutating func delivered(slot: Int, more: Subscribers.Demand, value: Output, removed: inout Entry?) -> Step {
+    let next = links[slot].next
+    if links[slot].phase == .cancelledWhileBusy {
+      removed = remove(slot: slot)
+      // The table may have emptied, and `next` with it.
+      guard head >= 0 else { return self.next() }
+    } else {
+      links[slot].phase = .live
+      if more.rawValue != 0 { links[slot].demand += more }
     }
-    if wasCancelled {
-      hasEndedConduits = true
-      cancelled = unmanaged.takeUnretainedValue()
-    }
-    return offer(value)
+    return offer(value, from: next)
   }
 
   /// The next event's first step, or `.done` when the queue is empty, which ends the delivering call.
@@ -264,7 +197,7 @@ struct SubjectState<Output, Failure: Error> {
       let event = queue[queueHead]
       queueHead += 1
       let step = begin(event)
-      if case .done = step { continue }
+      if step.isDone { continue }
       return step
     }
     if queueHead > 0 {
@@ -272,10 +205,6 @@ struct SubjectState<Output, Failure: Error> {
       queueHead = 0
     }
     isSending = false
-    if hasEndedConduits {
-      hasEndedConduits = false
-      conduits.removeAll { $0.phase == .ended }
-    }
     return .done
   }
 
@@ -283,60 +212,58 @@ struct SubjectState<Output, Failure: Error> {
   mutating func begin(_ event: Event) -> Step {
     switch event {
     case .value(let value):
-      cursor = 0
-      end = conduits.count
-      return offer(value)
+      guard head >= 0 else { return .done }
+      lastID = links[tail].id
+      return offer(value, from: head)
     case .completion(let completion):
-      var ending = ContiguousArray<Conduit>()
-      ending.reserveCapacity(conduits.count)
-      for conduit in conduits where conduit.phase == .live {
-        conduit.phase = .ended
-        conduit.latest = nil
-        ending.append(conduit)
+      // No subscriber is busy: events start only between deliveries.
+      var ending = ContiguousArray<Entry>()
+      var slot = head
+      while slot >= 0 {
+        if let entry = entries[slot].take() { ending.append(entry) }
+        records[slot]?.conduit.recordEnd(demand: links[slot].demand)
+        slot = links[slot].next
       }
-      conduits = []
-      hasEndedConduits = false
-      cursor = 0
-      end = 0
-      return .completion(ending, completion)
-    case .flush(let conduit):
-      cursor = 0
-      end = 0
-      guard conduit.phase == .live, conduit.demand > 0, let value = conduit.latest else { return next() }
-      conduit.latest = nil
-      conduit.demand -= 1
-      conduit.phase = .busy
-      return .value(Unmanaged.passUnretained(conduit), value)
+      links = []
+      entries = []
+      records = []
+      head = -1
+      tail = -1
+      free = -1
+      return Step(ending: ending, completion: completion)
+    case .flush(let slot, let id):
+      guard holds(slot: slot, id: id), links[slot].phase == .live, links[slot].demand > 0,
+        let value = entries[slot]?.latest
+      else { return .done }
+      entries[slot]?.latest = nil
+      links[slot].demand -= 1
+      links[slot].phase = .busy
+      // Only this subscriber gets the kept value.
+      lastID = id
+      return Step(receiver: entries[slot]!.receiver, slot: slot, value: value)
     }
   }
 
-  /// Offers `value` to the next conduit with demand; one without demand keeps it if the subject keeps values.
+  /// Offers `value` to the next subscriber with demand, starting at `slot`; one without demand keeps it if the
+  /// subject keeps values.
   @inlinable
-  mutating func offer(_ value: Output) -> Step {
-    while cursor < end {
-      let conduit = conduits[cursor]
-      cursor += 1
-      guard conduit.phase == .live else { continue }
-      guard conduit.demand > 0 else {
-        if current != nil { conduit.latest = value }
+  mutating func offer(_ value: Output, from slot: Int) -> Step {
+    var slot = slot
+    while slot >= 0 {
+      let link = links[slot]
+      guard link.id <= lastID else { break }
+      let offered = slot
+      slot = link.next
+      guard link.phase == .live else { continue }
+      guard link.demand.rawValue != 0 else {
+        if current != nil { entries[offered]?.latest = value }
         continue
       }
-      conduit.demand -= 1
-      if current != nil { conduit.latest = nil }
-      conduit.phase = .busy
-      return .value(Unmanaged.passUnretained(conduit), value)
+      links[offered].demand -= 1
+      if current != nil { entries[offered]?.latest = nil }
+      links[offered].phase = .busy
+      return Step(receiver: entries[offered]!.receiver, slot: offered, value: value)
     }
     return next()
-  }
-
-  /// Removes an ended conduit now, or marks it for removal when the delivery in progress ends.
-  @inlinable
-  mutating func remove(_ conduit: Conduit) -> Conduit? {
-    guard !isSending else {
-      hasEndedConduits = true
-      return nil
-    }
-    guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-    return conduits.remove(at: index)
   }
 }

@@ -14,7 +14,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// After completion, setting it still changes the value, as in Combine, but publishes nothing.
   @inlinable
   public var value: Output {
-    get { core.state.withLock { $0.current.unsafelyUnwrapped } }
+    get { core.current }
     set { core.setCurrent(newValue) }
   }
 

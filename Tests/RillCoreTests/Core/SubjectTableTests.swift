@@ -1,0 +1,170 @@
+import Testing
+
+@testable import RillCore
+
+/// A subject keeps its subscribers in a table of slots linked in subscription order: cancelling unlinks a slot in
+/// constant time, a later subscriber reuses it, and values still go out in subscription order.
+@Suite struct SubjectTableTests {
+  /// A log the sinks of one test append to.
+  final class Log: @unchecked Sendable {
+    var entries: [String] = []
+  }
+
+  @Test func deliveryFollowsSubscriptionOrderWhenLaterSubscribersReuseFreedSlots() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Log()
+    var cancellables = (1...5).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
+    cancellables[3].cancel()
+    cancellables[1].cancel()
+    cancellables += (6...8).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
+    subject.send(0)
+    #expect(log.entries == ["1:0", "3:0", "5:0", "6:0", "7:0", "8:0"])
+    // Slots 1 and 3 were reused; one new slot was added.
+    #expect(subject.core.state.withLock { $0.links.count } == 6)
+  }
+
+  @Test func aLateCallOnAnEndedSubscriptionLeavesTheSubscriberNowInItsSlotAlone() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let keeper = subject.sink { _ in }
+    let first = CoreRecorder<Int, Never>(initialDemand: .unlimited)
+    subject.subscribe(first)
+    let ended = try #require(first.subscription)
+    ended.cancel()
+    let second = CoreRecorder<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(second)
+    // The second subscriber took the first one's slot.
+    #expect(subject.core.state.withLock { $0.links.count } == 2)
+    ended.request(.max(5))
+    ended.cancel()
+    subject.send(1)
+    subject.send(2)
+    #expect(first.values == [])
+    #expect(second.values == [1])
+    second.request(.max(1))
+    subject.send(3)
+    #expect(second.values == [1, 3])
+    withExtendedLifetime(keeper) {}
+  }
+
+  @Test func aLateRequestOnAnEndedCurrentValueSubscriptionDoesNotFlushTheNextSubscribersKeptValue() throws {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let keeper = subject.sink { _ in }
+    let first = CoreRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(first)
+    let ended = try #require(first.subscription)
+    ended.cancel()
+    let second = CoreRecorder<Int, Never>(initialDemand: .none)
+    subject.subscribe(second)
+    subject.send(1)
+    ended.request(.max(1))
+    #expect(first.values == [])
+    #expect(second.values == [])
+    second.request(.max(1))
+    #expect(second.values == [1])
+    withExtendedLifetime(keeper) {}
+  }
+
+  @Test func theTableEmptiesOnceEverySubscriberHasLeftWhateverTheOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    var cancellables = (0..<1_000).map { _ in subject.sink { _ in } }
+    for index in stride(from: 0, to: 1_000, by: 2) { cancellables[index].cancel() }
+    cancellables.reverse()
+    for cancellable in cancellables { cancellable.cancel() }
+    #expect(subject.core.state.withLock { ($0.links.count, $0.head, $0.tail, $0.free) } == (0, -1, -1, -1))
+    for _ in 0..<1_000 { subject.sink { _ in }.cancel() }
+    #expect(subject.core.state.withLock { $0.links.count } == 0)
+  }
+
+  @Test func aSubscriberCancelledByAnotherDuringDeliveryGetsNothingMoreAndOrderHolds() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Log()
+    var third: AnyCancellable?
+    let first = subject.sink { value in
+      log.entries.append("1:\(value)")
+      third?.cancel()
+    }
+    let second = subject.sink { log.entries.append("2:\($0)") }
+    third = subject.sink { log.entries.append("3:\($0)") }
+    let fourth = subject.sink { log.entries.append("4:\($0)") }
+    subject.send(0)
+    subject.send(1)
+    #expect(log.entries == ["1:0", "2:0", "4:0", "1:1", "2:1", "4:1"])
+    withExtendedLifetime((first, second, fourth)) {}
+  }
+
+  @Test func aSubscriberThatCancelsItselfAndSubscribesAnotherDuringDeliveryKeepsTheRestInOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Log()
+    var own: AnyCancellable?
+    var added: [AnyCancellable] = []
+    own = subject.sink { value in
+      log.entries.append("1:\(value)")
+      own?.cancel()
+      // Reuses the slot just freed, or takes a new one; either way it joins the end of the order and does not
+      // get the value being delivered.
+      added.append(subject.sink { log.entries.append("new:\($0)") })
+    }
+    let second = subject.sink { log.entries.append("2:\($0)") }
+    subject.send(0)
+    subject.send(1)
+    #expect(log.entries == ["1:0", "2:0", "2:1", "new:1"])
+    withExtendedLifetime((second, added)) {}
+  }
+
+  @Test func theOnlySubscriberCancellingItselfDuringDeliveryEmptiesTheTableAndLaterSendsReachNewSubscribers() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Log()
+    var own: AnyCancellable?
+    own = subject.sink { value in
+      log.entries.append("1:\(value)")
+      own?.cancel()
+      subject.send(value + 10)
+    }
+    subject.send(0)
+    #expect(subject.core.state.withLock { ($0.links.count, $0.head, $0.isSending) } == (0, -1, false))
+    let later = subject.sink { log.entries.append("2:\($0)") }
+    subject.send(1)
+    #expect(log.entries == ["1:0", "2:1"])
+    withExtendedLifetime(later) {}
+  }
+
+  @Test func aCurrentValueSubscriberCancelledWhileBusyIsReleasedWhenItReturns() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    weak var weakSink: Subscribers.Sink<Int, Never>?
+    let log = Log()
+    do {
+      var cancellable: AnyCancellable?
+      let sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in },
+        receiveValue: { value in
+          log.entries.append("\(value)")
+          if value == 1 { cancellable?.cancel() }
+        }
+      )
+      weakSink = sink
+      subject.subscribe(sink)
+      cancellable = AnyCancellable(sink)
+      subject.send(1)
+      subject.send(2)
+      cancellable = nil
+    }
+    #expect(weakSink == nil)
+    #expect(log.entries == ["0", "1"])
+    #expect(subject.core.state.withLock { $0.links.count } == 0)
+  }
+
+  @Test func anEndedSubscriptionsMirrorShowsTheDemandItLeft() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(3))
+    subject.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    subject.send(1)
+    subscription.cancel()
+    let children = Dictionary(
+      uniqueKeysWithValues: Mirror(reflecting: subscription).children.map { ($0.label!, $0.value) }
+    )
+    #expect(children["demand"] as? Subscribers.Demand == .max(2))
+    #expect(String(describing: children["subject"]!) == "nil")
+    #expect(String(describing: children["downstream"]!) == "nil")
+  }
+}
