@@ -148,7 +148,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// Delivers steps until nothing is left to deliver.
   @inlinable
-  func deliver(_ first: State.Step) {
+  func deliver(_ first: consuming State.Step) {
     var step = first
     while true {
       // Taken out of `step`, which is replaced next, so that the receiver is not retained twice.

@@ -187,6 +187,8 @@ struct SubjectState<Output, Failure: Error> {
       links[slot].phase = .live
       if more.rawValue != 0 { links[slot].demand += more }
     }
+    // After the last subscriber, the next event.
+    guard next >= 0 else { return self.next() }
     return offer(value, from: next)
   }
 
