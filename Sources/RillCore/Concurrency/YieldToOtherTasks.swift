@@ -4,7 +4,7 @@
 /// seen what the clock released. That task runs on the cooperative pool, so each round hops to a fresh background
 /// task and yields there, which lets waiting tasks be scheduled before the clock moves on. No number of rounds
 /// proves that every task has run; `rounds` is enough for tasks that resume right away.
-package func yieldToOtherTasks(rounds: Int = 20) async {
+package func yieldToOtherTasks(rounds: Int = 100) async {
   for _ in 0..<rounds {
     await Task.detached(priority: .background) { await Task.yield() }.value
   }
