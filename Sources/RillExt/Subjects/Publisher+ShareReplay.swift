@@ -16,6 +16,7 @@ extension Publisher {
   ///
   /// - Parameter count: The number of latest values to replay to each new subscriber.
   /// - Returns: A publisher that shares this one and replays its latest values.
+  @inlinable
   public func share(
     replay count: Int
   ) -> Publishers.Autoconnect<Publishers.Multicast<Self, ReplaySubject<Output, Failure>>> {

@@ -17,33 +17,68 @@
 /// thread at a time, and may send to the subject from inside a delivery.
 // SAFETY: all mutable state is in `state`; subscribers and subscriptions are called outside the lock.
 public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let state: Locked<ReplaySubjectState<Output, Failure>>
+  @usableFromInline
+  typealias State = ReplaySubjectState<Output, Failure>
+
+  /// The subject's hot paths, made in `init`, which runs in client code, so they run specialised code.
+  ///
+  /// `send(_:)` and `request(_:)` usually arrive through a protocol (`Subject`, `Subscription`), which lands in the
+  /// unspecialised generic implementation; these closures take them to code specialised for the subject's types. They travel in a struct and are called where they are
+  /// stored: a closure read out of a generic type as a concrete function value is wrapped in a thunk, an allocation
+  /// per read.
+  @usableFromInline
+  struct EntryPoints {
+    @usableFromInline
+    let send: (ReplaySubject, Output) -> Void
+
+    @usableFromInline
+    let request: (ReplaySubject, Subscribers.Demand, Int) -> Void
+
+    @inlinable
+    init(
+      send: @escaping (ReplaySubject, Output) -> Void,
+      request: @escaping (ReplaySubject, Subscribers.Demand, Int) -> Void
+    ) {
+      self.send = send
+      self.request = request
+    }
+  }
+
+  @usableFromInline
+  let state: Locked<State>
+
+  @usableFromInline
+  let entryPoints: EntryPoints
 
   /// Creates a subject that replays up to `bufferSize` of its latest values to each new subscriber.
   ///
   /// - Parameter bufferSize: The number of values to keep and replay; `0` keeps none.
+  @inlinable
   public init(bufferSize: Int) {
-    state = Locked(ReplaySubjectState(bufferSize: bufferSize))
+    state = Locked(State(bufferSize: bufferSize))
+    entryPoints = EntryPoints(
+      send: { subject, value in subject.sendNow(value) },
+      request: { subject, demand, id in subject.requestNow(demand, for: id) }
+    )
   }
 
   /// Sends a value to the subscribers, and keeps it for the ones to come; ignored after a completion.
   ///
   /// - Parameter value: The value to send.
+  @inlinable
   public func send(_ value: Output) {
-    let deliveries = state.withLock { $0.send(value) }
-    for delivery in deliveries {
-      let demand = delivery.downstream.receive(value)
-      drain(delivery.id, adding: demand)
-    }
+    entryPoints.send(self, value)
   }
 
   /// Sends a completion to the subscribers, after the values each of them still has to take, and keeps it for the
   /// ones to come; only the first completion counts.
   ///
   /// - Parameter completion: The completion to send.
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    let drains = state.withLock { $0.send(completion: completion) }
-    for id in drains { drain(id, adding: .none) }
+    var drain = State.Drain()
+    let first = state.withLock { $0.send(completion: completion, &drain) }
+    run(first, &drain)
   }
 
   /// Requests unlimited values from an upstream subscription.
@@ -53,61 +88,60 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     subscription.request(.unlimited)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let id = state.withLock { $0.subscribe(AnySubscriber(subscriber)) }
-    subscriber.receive(subscription: Conduit(subject: self, id: id))
-    drain(id, adding: .none)
+    var drain = State.Drain()
+    let conduit = state.withLock { state in
+      let conduit = ReplaySubjectConduit(subject: self, id: state.makeID(), downstream: subscriber)
+      state.subscribe(conduit, &drain)
+      return conduit
+    }
+    subscriber.receive(subscription: conduit)
+    let first = state.withLock { $0.resume(&drain) }
+    run(first, &drain)
   }
 
-  /// Delivers a subscriber's queued values, as far as its demand goes, then its completion if it has one.
-  ///
-  /// Only the thread that set the subscriber's `isDelivering` runs this.
-  fileprivate func drain(_ id: Int, adding demand: Subscribers.Demand) {
-    var demand = demand
+  @inlinable
+  func sendNow(_ value: Output) {
+    var drain = State.Drain()
+    var evicted: Output?
+    let first = state.withLock { $0.send(value, &drain, evicted: &evicted) }
+    // The value that left the replay buffer is released here, outside the lock.
+    evicted = nil
+    run(first, &drain)
+  }
+
+  @inlinable
+  func requestNow(_ demand: Subscribers.Demand, for id: Int) {
+    var drain = State.Drain()
+    let first = state.withLock { $0.request(demand, for: id, &drain) }
+    run(first, &drain)
+  }
+
+  @usableFromInline
+  func cancel(_ conduit: ReplaySubjectConduitBase<Output, Failure>) {
+    let removed = state.withLock { $0.cancel(conduit.id) }
+    // A busy subscriber is let go of by the drain inside it; the slot's queued values go here, outside the lock.
+    if let removed, !removed.isBusy { conduit.releaseDownstream() }
+  }
+
+  /// Runs a drain: delivers each step outside the lock, and reports back for the next one.
+  @inlinable
+  func run(_ first: State.Step, _ drain: inout State.Drain) {
+    var step = first
     while true {
-      switch state.withLock({ $0.next(for: id, adding: demand) }) {
-      case .deliver(let downstream, let value):
-        demand = downstream.receive(value)
-      case .complete(let downstream, let completion):
-        downstream.receive(completion: completion)
+      switch step {
+      case .done:
         return
-      case .idle:
-        return
+      case .value(let conduit, let value):
+        let demand = conduit.receive(value)
+        var cancelled = false
+        step = state.withLock { $0.delivered(demand, &drain, cancelled: &cancelled) }
+        if cancelled { conduit.releaseDownstream() }
+      case .completion(let conduit, let completion):
+        conduit.complete(completion)
+        step = state.withLock { $0.next(&drain) }
       }
-    }
-  }
-
-  fileprivate func request(_ demand: Subscribers.Demand, for id: Int) {
-    if state.withLock({ $0.request(demand, for: id) }) { drain(id, adding: .none) }
-  }
-
-  fileprivate func cancel(_ id: Int) {
-    let removed = state.withLock { $0.cancel(id) }
-    withExtendedLifetime(removed) {}
-  }
-}
-
-extension ReplaySubject {
-  /// The subscription of one subscriber; it keeps the subject alive until cancelled.
-  // SAFETY: immutable.
-  private final class Conduit: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let subject: ReplaySubject
-
-    private let id: Int
-
-    init(subject: ReplaySubject, id: Int) {
-      self.subject = subject
-      self.id = id
-    }
-
-    var description: String { "ReplaySubject" }
-
-    func request(_ demand: Subscribers.Demand) {
-      subject.request(demand, for: id)
-    }
-
-    func cancel() {
-      subject.cancel(id)
     }
   }
 }

@@ -1,199 +1,272 @@
 /// Everything a ``ReplaySubject`` knows, kept behind its one lock: the values to replay, its completion, and one
-/// record per subscriber with the values that subscriber has not been able to take yet.
+/// slot per subscriber with the values that subscriber has not been able to take yet.
 ///
-/// Each event is a mutating method that returns what to do once the lock is released: which subscribers get a value
-/// now, and which need draining. A subscriber is drained by one thread at a time (`isDelivering`); an event that
-/// finds it busy only queues, and the thread that is delivering picks the queue up, so nothing is lost, duplicated
-/// or reordered, and a subscriber that sends to the subject from inside a delivery only adds to its own queue.
+/// Each event is a mutating method that returns the first step of a drain: what the calling thread delivers once
+/// the lock is released. The thread then reports back (`delivered`, `next`) and gets its next step, until `.done`.
+/// A drain owns the subscribers whose slot holds its token, and delivers to them one at a time, in the order they
+/// subscribed: a send claims every subscriber that can take its value at once, a completion every subscriber
+/// nobody is delivering to, a subscription or a request its own subscriber. An event that finds a subscriber owned
+/// by another drain only queues, and that drain picks the queue up, so nothing is lost, duplicated or reordered, and
+/// a subscriber that sends to the subject from inside a delivery only adds to its own queue.
+@usableFromInline
 struct ReplaySubjectState<Output, Failure: Error> {
-  /// One subscriber: its queue of values beyond its demand, and a completion to deliver once the queue is empty.
-  struct Conduit {
+  @usableFromInline
+  typealias Conduit = ReplaySubjectConduitBase<Output, Failure>
+
+  /// One subscriber.
+  @usableFromInline
+  struct Slot {
+    @usableFromInline
     let id: Int
 
-    let downstream: AnySubscriber<Output, Failure>
+    @usableFromInline
+    let conduit: Conduit
 
+    /// The values beyond the subscriber's demand, oldest first.
+    @usableFromInline
     var pending: ReplayFIFO<Output>
 
-    var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
+    var demand: Subscribers.Demand
 
-    var demand = Subscribers.Demand.none
+    /// The token of the drain that owns the subscriber; `0` when none does.
+    @usableFromInline
+    var drain: Int
 
-    /// Whether a thread is delivering to this subscriber (or it has not received its subscription yet).
-    var isDelivering = true
+    /// Whether the owning send still has to deliver its value (its demand already taken).
+    @usableFromInline
+    var owesSentValue = false
+
+    /// Whether the owning drain is inside the subscriber, or about to call it.
+    @usableFromInline
+    var isBusy = false
+
+    @inlinable
+    init(conduit: Conduit, pending: [Output], drain: Int) {
+      id = conduit.id
+      self.conduit = conduit
+      self.pending = ReplayFIFO(pending)
+      demand = .max(0)
+      self.drain = drain
+    }
   }
 
-  /// A value handed to a subscriber outside the lock.
-  struct Delivery {
-    let id: Int
+  /// A drain in progress, kept by the thread that runs it.
+  @usableFromInline
+  struct Drain {
+    /// Marks the subscribers this drain owns.
+    @usableFromInline
+    var token = 0
 
-    let downstream: AnySubscriber<Output, Failure>
+    /// The subscriber being delivered to, and where its slot was.
+    @usableFromInline
+    var id = -1
+
+    @usableFromInline
+    var index = 0
+
+    /// The value of the send that started the drain.
+    @usableFromInline
+    var sent: Output?
+
+    @inlinable
+    init() {}
   }
 
-  /// The next thing to do for one subscriber while draining it.
-  enum DrainStep {
-    case deliver(AnySubscriber<Output, Failure>, Output)
-    case complete(AnySubscriber<Output, Failure>, Subscribers.Completion<Failure>)
-    case idle
+  /// What a drain does next, outside the lock.
+  @usableFromInline
+  enum Step {
+    case value(Conduit, Output)
+    /// The subscriber has been removed; the drain delivers the completion and lets go of it.
+    case completion(Conduit, Subscribers.Completion<Failure>)
+    case done
   }
 
-  private var replayed: ReplayRing<Output>
+  @usableFromInline
+  var replayed: ReplayRing<Output>
 
-  private(set) var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
 
-  /// The live subscribers in the order they subscribed; ids increase, so the array stays sorted by id.
-  private(set) var conduits: [Conduit] = []
+  /// The live subscribers in the order they subscribed; ids increase, so the slots stay sorted by id.
+  @usableFromInline
+  var slots = ContiguousArray<Slot>()
 
-  private var nextID = 0
+  @usableFromInline
+  var nextID = 0
 
+  @usableFromInline
+  var nextToken = 1
+
+  @inlinable
   init(bufferSize: Int) {
     replayed = ReplayRing(capacity: max(0, bufferSize))
   }
 
-  /// Adds a subscriber whose queue starts with the values to replay and, if the subject is done, its completion.
+  @inlinable
+  mutating func makeID() -> Int {
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  @inlinable
+  mutating func start(_ drain: inout Drain) {
+    drain.token = nextToken
+    nextToken += 1
+  }
+
+  /// Adds a subscriber whose queue starts with the values to replay; `drain` owns it, so nothing reaches it before
+  /// its subscription, and `resume` delivers to it after.
+  @inlinable
+  mutating func subscribe(_ conduit: Conduit, _ drain: inout Drain) {
+    start(&drain)
+    drain.id = conduit.id
+    drain.index = slots.count
+    slots.append(Slot(conduit: conduit, pending: replayed.elements, drain: drain.token))
+  }
+
+  /// The first step of a drain that owns one subscriber, `drain.id`.
+  @inlinable
+  mutating func resume(_ drain: inout Drain) -> Step {
+    guard let index = index(of: &drain) else { return .done }
+    return step(at: index, &drain) ?? .done
+  }
+
+  /// Records `value` for replay and for each subscriber; claims the subscribers that can take it at once.
   ///
-  /// The subscriber is marked as delivering until its first drain, so nothing reaches it before its subscription.
-  mutating func subscribe(_ downstream: AnySubscriber<Output, Failure>) -> Int {
-    let id = nextID
-    nextID += 1
-    conduits.append(
-      Conduit(id: id, downstream: downstream, pending: ReplayFIFO(replayed.elements), completion: completion)
-    )
-    return id
-  }
-
-  /// Records `value` for replay and for each subscriber; returns the subscribers that take it at once.
-  mutating func send(_ value: Output) -> [Delivery] {
-    guard completion == nil else { return [] }
-    replayed.append(value)
-    var deliveries: [Delivery] = []
-    for index in conduits.indices {
-      if !conduits[index].isDelivering && conduits[index].pending.isEmpty && conduits[index].demand > 0 {
-        conduits[index].demand -= 1
-        conduits[index].isDelivering = true
-        deliveries.append(Delivery(id: conduits[index].id, downstream: conduits[index].downstream))
+  /// The value that leaves the replay buffer goes to `evicted`, for the caller to release after the lock.
+  @inlinable
+  mutating func send(_ value: Output, _ drain: inout Drain, evicted: inout Output?) -> Step {
+    guard completion == nil else { return .done }
+    evicted = replayed.append(value)
+    start(&drain)
+    var first = -1
+    for index in slots.indices {
+      if slots[index].drain == 0 && slots[index].demand > 0 && slots[index].pending.isEmpty {
+        slots[index].drain = drain.token
+        slots[index].demand -= 1
+        slots[index].owesSentValue = true
+        if first < 0 { first = index }
       } else {
-        conduits[index].pending.append(value)
+        slots[index].pending.append(value)
       }
     }
-    return deliveries
+    guard first >= 0 else { return .done }
+    drain.sent = value
+    return advance(&drain, from: first)
   }
 
-  /// Records the completion for each subscriber, after its queue; returns the ids of the subscribers to drain.
-  mutating func send(completion: Subscribers.Completion<Failure>) -> [Int] {
-    guard self.completion == nil else { return [] }
+  /// Records the completion; claims every subscriber no drain owns, to deliver it after its queue.
+  @inlinable
+  mutating func send(completion: Subscribers.Completion<Failure>, _ drain: inout Drain) -> Step {
+    guard self.completion == nil else { return .done }
     self.completion = completion
-    var drains: [Int] = []
-    for index in conduits.indices {
-      conduits[index].completion = completion
-      if !conduits[index].isDelivering {
-        conduits[index].isDelivering = true
-        drains.append(conduits[index].id)
-      }
+    start(&drain)
+    for index in slots.indices where slots[index].drain == 0 {
+      slots[index].drain = drain.token
     }
-    return drains
+    return advance(&drain, from: 0)
   }
 
-  /// Adds demand; returns whether the caller must drain the subscriber (it has something waiting and nobody is
-  /// delivering to it).
-  mutating func request(_ demand: Subscribers.Demand, for id: Int) -> Bool {
-    guard let index = index(of: id) else { return false }
-    conduits[index].demand += demand
-    let conduit = conduits[index]
-    guard !conduit.isDelivering, conduit.demand > 0, !conduit.pending.isEmpty else { return false }
-    conduits[index].isDelivering = true
-    return true
+  /// Adds demand; claims the subscriber if it has values waiting and no drain owns it.
+  @inlinable
+  mutating func request(_ demand: Subscribers.Demand, for id: Int, _ drain: inout Drain) -> Step {
+    drain.id = id
+    guard let index = index(of: &drain) else { return .done }
+    slots[index].demand += demand
+    guard slots[index].drain == 0, slots[index].demand > 0, !slots[index].pending.isEmpty else { return .done }
+    start(&drain)
+    slots[index].drain = drain.token
+    return step(at: index, &drain) ?? .done
   }
 
-  /// Removes a subscriber; returns its record so that it is released after the lock.
-  mutating func cancel(_ id: Int) -> Conduit? {
-    guard let index = index(of: id) else { return nil }
-    return conduits.remove(at: index)
+  /// Removes a subscriber; returns its slot so that it is released after the lock.
+  ///
+  /// If the slot is busy, the drain inside the subscriber lets go of the subscriber when it comes back.
+  @inlinable
+  mutating func cancel(_ id: Int) -> Slot? {
+    var drain = Drain()
+    drain.id = id
+    guard let index = index(of: &drain) else { return nil }
+    return slots.remove(at: index)
   }
 
-  /// Adds the demand a delivery returned and picks the next step for a subscriber being drained; a completion
-  /// removes the subscriber, and `.idle` ends the drain.
-  mutating func next(for id: Int, adding demand: Subscribers.Demand) -> DrainStep {
-    guard let index = index(of: id) else { return .idle }
-    conduits[index].demand += demand
-    if conduits[index].pending.isEmpty {
-      if let completion = conduits[index].completion {
-        return .complete(conduits.remove(at: index).downstream, completion)
-      }
-    } else if conduits[index].demand > 0 {
-      conduits[index].demand -= 1
-      return .deliver(conduits[index].downstream, conduits[index].pending.removeFirst())
+  /// Adds the demand the subscriber returned for a value, and picks the drain's next step.
+  ///
+  /// Sets `cancelled` when the subscriber was cancelled during the delivery: the caller lets go of it.
+  @inlinable
+  mutating func delivered(_ demand: Subscribers.Demand, _ drain: inout Drain, cancelled: inout Bool) -> Step {
+    guard let index = index(of: &drain) else {
+      cancelled = true
+      return next(&drain)
     }
-    conduits[index].isDelivering = false
-    return .idle
+    slots[index].isBusy = false
+    slots[index].demand += demand
+    if let step = step(at: index, &drain) { return step }
+    return advance(&drain, from: index + 1)
   }
 
-  private func index(of id: Int) -> Int? {
+  /// The drain's next step after a completion, or after its subscriber left.
+  @inlinable
+  mutating func next(_ drain: inout Drain) -> Step {
     var low = 0
-    var high = conduits.count
+    var high = slots.count
     while low < high {
       let middle = (low + high) / 2
-      if conduits[middle].id < id { low = middle + 1 } else { high = middle }
+      if slots[middle].id <= drain.id { low = middle + 1 } else { high = middle }
     }
-    return low < conduits.count && conduits[low].id == id ? low : nil
-  }
-}
-
-/// The latest `capacity` values, oldest first.
-struct ReplayRing<Element> {
-  private let capacity: Int
-
-  private var storage: [Element] = []
-
-  /// Where the oldest value is once `storage` is full.
-  private var start = 0
-
-  init(capacity: Int) {
-    self.capacity = capacity
+    return advance(&drain, from: low)
   }
 
-  var elements: [Element] {
-    start == 0 ? storage : Array(storage[start...] + storage[..<start])
-  }
-
-  mutating func append(_ element: Element) {
-    guard capacity > 0 else { return }
-    if storage.count < capacity {
-      storage.append(element)
-    } else {
-      storage[start] = element
-      start = (start + 1) % capacity
+  /// Finds the next subscriber the drain owns, from `start` on, and its first step.
+  @inlinable
+  mutating func advance(_ drain: inout Drain, from start: Int) -> Step {
+    var index = start
+    while index < slots.count {
+      if slots[index].drain == drain.token {
+        drain.id = slots[index].id
+        drain.index = index
+        if slots[index].owesSentValue, let value = drain.sent {
+          slots[index].owesSentValue = false
+          slots[index].isBusy = true
+          return .value(slots[index].conduit, value)
+        }
+        if let step = step(at: index, &drain) { return step }
+      }
+      index += 1
     }
-  }
-}
-
-/// A first-in, first-out queue that removes from the front without moving the rest every time.
-struct ReplayFIFO<Element> {
-  private var storage: [Element]
-
-  private var head = 0
-
-  init(_ elements: [Element]) {
-    storage = elements
+    return .done
   }
 
-  var isEmpty: Bool { head == storage.count }
-
-  var count: Int { storage.count - head }
-
-  mutating func append(_ element: Element) {
-    storage.append(element)
-  }
-
-  mutating func removeFirst() -> Element {
-    let element = storage[head]
-    head += 1
-    if head == storage.count {
-      storage.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 16 && head * 2 >= storage.count {
-      storage.removeFirst(head)
-      head = 0
+  /// The next step for the owned subscriber at `index`: its next queued value if it has demand, its completion once
+  /// its queue is empty, or `nil` after giving it up (nothing it can take now).
+  @inlinable
+  mutating func step(at index: Int, _ drain: inout Drain) -> Step? {
+    if !slots[index].pending.isEmpty {
+      if slots[index].demand > 0 {
+        slots[index].demand -= 1
+        slots[index].isBusy = true
+        return .value(slots[index].conduit, slots[index].pending.removeFirst())
+      }
+    } else if let completion {
+      return .completion(slots.remove(at: index).conduit, completion)
     }
-    return element
+    slots[index].drain = 0
+    return nil
+  }
+
+  /// Where the slot of `drain.id` is, if the subscriber is still there; updates `drain.index`.
+  @inlinable
+  func index(of drain: inout Drain) -> Int? {
+    if drain.index < slots.count && slots[drain.index].id == drain.id { return drain.index }
+    var low = 0
+    var high = slots.count
+    while low < high {
+      let middle = (low + high) / 2
+      if slots[middle].id < drain.id { low = middle + 1 } else { high = middle }
+    }
+    guard low < slots.count && slots[low].id == drain.id else { return nil }
+    drain.index = low
+    return low
   }
 }

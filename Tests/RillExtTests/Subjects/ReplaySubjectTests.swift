@@ -155,6 +155,67 @@ import Testing
     #expect(other.values == [1, 2, 3])
   }
 
+  @Test func aCompletionSentFromInsideADeliveryReachesTheOtherSubscribersAfterTheValue() {
+    let subject = Self.subject(0)
+    let first = Recorder(onValue: { [subject] _, _ in
+      subject.send(completion: .finished)
+      return .none
+    })
+    let second = Recorder()
+    subject.subscribe(first)
+    subject.subscribe(second)
+    subject.send(1)
+    #expect(first.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(second.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
+  @Test func aSubscriberCancelledBeforeASendReachesItGetsNothingAndIsFreed() {
+    let subject = Self.subject(1)
+    weak var weakSecond: Recorder?
+    var second: Recorder? = Recorder()
+    weakSecond = second
+    let first = Recorder(onValue: { _, _ in
+      #expect(second?.values ?? [] == [])
+      second?.cancel()
+      second = nil
+      return .none
+    })
+    subject.subscribe(first)
+    subject.subscribe(second!)
+    subject.send(1)
+    subject.send(2)
+    #expect(first.values == [1, 2])
+    #expect(weakSecond == nil)
+  }
+
+  @Test func aSubscriberAddedFromInsideADeliveryGetsTheReplayThenTheLiveValues() {
+    let subject = Self.subject(1)
+    let late = Recorder()
+    let first = Recorder(onValue: { [subject] _, value in
+      if value == 1 { subject.subscribe(late) }
+      return .none
+    })
+    subject.subscribe(first)
+    subject.send(1)
+    subject.send(2)
+    #expect(first.values == [1, 2])
+    #expect(late.values == [1, 2])
+  }
+
+  @Test func aValueThatLeavesTheReplayBufferIsReleased() {
+    final class Box: Sendable {}
+    let subject = ReplaySubject<Box, Never>(bufferSize: 1)
+    weak var weakFirst: Box?
+    do {
+      let first = Box()
+      weakFirst = first
+      subject.send(first)
+    }
+    #expect(weakFirst != nil)
+    subject.send(Box())
+    #expect(weakFirst == nil)
+  }
+
   @Test func requestingFromInsideAValueDoesNotRecurse() {
     let subject = Self.subject(5, sending: [1, 2, 3, 4, 5])
     var depth = 0
