@@ -156,14 +156,6 @@ extension Publishers.Concatenate {
       case ignore
     }
 
-    /// The running side's subscription, if `side` is running and has sent it.
-    func upstream(of side: ConcatenateSide) -> (any Subscription)? {
-      switch (self, side) {
-      case (.prefix(let upstream, _, _), .prefix), (.suffix(let upstream, _), .suffix): upstream
-      default: nil
-      }
-    }
-
     /// Adds downstream demand; returns the subscription to forward it to, if any.
     mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
       switch self {
