@@ -45,7 +45,7 @@ where Downstream.Input == Elements.Element {
 
   /// What the subscription shows while it delivers: the sequence, as its description and as its mirror's child.
   @usableFromInline
-  let source: () -> Any
+  let elements: Elements
 
   /// What the subscription is called once it has finished or been cancelled, as in Combine.
   @usableFromInline
@@ -70,19 +70,19 @@ where Downstream.Input == Elements.Element {
     completion: Subscribers.Completion<Downstream.Failure>,
     terminalName: String,
     mirrorsCompletion: Bool,
-    source: @escaping () -> Any
+    elements: Elements
   ) {
     state = Locked(State(downstream: downstream, iterator: iterator, next: first))
     self.completion = completion
     self.terminalName = terminalName
     self.mirrorsCompletion = mirrorsCompletion
-    self.source = source
+    self.elements = elements
     requestThunk = { $0.requestNow($1) }
   }
 
   /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
   ///
-  /// While it delivers, the subscription describes and mirrors itself as `source()`; once it has finished or been
+  /// While it delivers, the subscription describes and mirrors itself as `elements`; once it has finished or been
   /// cancelled, it is called `terminalName` and mirrors no elements.
   @inlinable
   static func subscribe(
@@ -90,8 +90,7 @@ where Downstream.Input == Elements.Element {
     to elements: Elements,
     completion: Subscribers.Completion<Downstream.Failure>,
     terminalName: String,
-    mirrorsCompletion: Bool = false,
-    source: @escaping () -> Any
+    mirrorsCompletion: Bool = false
   ) {
     var iterator = elements.makeIterator()
     guard let first = iterator.next() else {
@@ -106,7 +105,7 @@ where Downstream.Input == Elements.Element {
       completion: completion,
       terminalName: terminalName,
       mirrorsCompletion: mirrorsCompletion,
-      source: source
+      elements: elements
     )
     downstream.receive(subscription: subscription)
   }
@@ -115,11 +114,11 @@ where Downstream.Input == Elements.Element {
   var isTerminated: Bool { state.withLock { $0.downstream == nil } }
 
   @usableFromInline
-  var description: String { isTerminated ? terminalName : String(describing: source()) }
+  var description: String { isTerminated ? terminalName : String(describing: elements) }
 
   @usableFromInline
   var customMirror: Mirror {
-    let sequence: Any = isTerminated ? [Downstream.Input]() : source()
+    let sequence: Any = isTerminated ? [Downstream.Input]() : elements
     guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
     return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }

@@ -21,13 +21,12 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Elements.Element == S.Input {
-      let sequence = self.sequence
       SequenceSubscription<S, Elements>.subscribe(
         subscriber,
         to: sequence,
         completion: .finished,
         terminalName: "Sequence"
-      ) { sequence }
+      )
     }
   }
 }

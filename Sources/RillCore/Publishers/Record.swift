@@ -32,7 +32,7 @@ public struct Record<Output, Failure: Error>: Publisher {
       completion: recording.completion,
       terminalName: "Cancelled Events",
       mirrorsCompletion: true
-    ) { [output = recording.output] in output }
+    )
   }
 
   /// A recorded sequence of outputs, followed by a completion value.
