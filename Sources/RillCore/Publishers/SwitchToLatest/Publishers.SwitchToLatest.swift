@@ -158,9 +158,9 @@ extension Publishers.SwitchToLatest {
     /// As in Combine, the demand downstream returns for a value it was handed directly goes back to the child
     /// that sent it.
     fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
-      guard case .deliver(let value) = machine.withLock({ $0.childValue(index, value) }) else { return .none }
+      guard case .value(let value) = machine.withLock({ $0.childValue(index, value) }) else { return .none }
       let additional = downstream.receive(value)
-      drain(machine.withLock { $0.delivered(additional, forwarding: false) }.0)
+      drain(machine.withLock { $0.delivered(additional, forwarding: false) }.next)
       return additional
     }
 
@@ -169,26 +169,23 @@ extension Publishers.SwitchToLatest {
     }
 
     private func perform(_ action: Machine.CompletionAction) {
-      guard case .deliver(let step, let cancelling) = action else { return }
-      cancelling?.cancel()
-      drain(step)
+      action.cancelling?.cancel()
+      drain(action.deliver)
     }
 
-    /// Delivers downstream, one event at a time, until the machine says to stop.
-    private func drain(_ first: Machine.DrainStep) {
-      var step = first
-      while true {
-        switch step {
-        case .deliver(let value):
+    /// Delivers downstream, one event at a time, until the machine has no more.
+    private func drain(_ first: Machine.Event?) {
+      var event = first
+      while let current = event {
+        switch current {
+        case .value(let value):
           let additional = downstream.receive(value)
           let (next, forwardTo) = machine.withLock { $0.delivered(additional, forwarding: true) }
           forwardTo?.request(additional)
-          step = next
-        case .complete(let completion):
+          event = next
+        case .completion(let completion):
           downstream.receive(completion: completion)
-          step = machine.withLock { $0.completed() }
-        case .idle:
-          return
+          event = machine.withLock { $0.completed() }
         }
       }
     }

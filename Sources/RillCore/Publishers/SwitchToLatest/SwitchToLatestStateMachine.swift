@@ -1,38 +1,61 @@
-/// The state of one `switchToLatest` subscription: the upstream of publishers, the current child, the
-/// outstanding downstream demand (forwarded to the current child and carried over to the next one), and who is
-/// delivering downstream right now.
+/// The state of one `switchToLatest` subscription: where the upstream of publishers is, which child is current,
+/// the outstanding downstream demand (forwarded to the current child and carried over to the next one), and the
+/// events on their way downstream.
 ///
-/// Downstream is called by one thread at a time: an event that arrives while another thread delivers is queued
-/// and the delivering thread (the drainer) sends it; values of a child that has been replaced are dropped.
+/// Each event is one mutating method that returns what the caller must do after unlocking. Downstream is called by
+/// one thread at a time: an event that arrives while another thread delivers is queued in a ``SchedulerOutbox``,
+/// and the delivering thread sends it; values of a child that has been replaced are dropped.
 ///
 /// Its rules are Combine's. Only downstream's cancel silences it. A completion does not: each completion of the
 /// upstream is passed on (a finish once no child is current or awaited), and the current child stays current after
 /// the upstream fails, so its values still reach downstream while there is demand, and a subscription it hands over
-/// late is asked for the outstanding demand. A child that has finished stays current until the next one, so a
+/// late is asked for the outstanding demand. A child that has ended stays current until the next one, so a
 /// subscription it hands over afterwards is kept.
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
-  private enum Event {
+  /// What goes downstream, one at a time and in order.
+  enum Event {
     case value(Value)
     case completion(Subscribers.Completion<Failure>)
   }
 
-  private var upstream = SubscriptionState.awaitingSubscription
-  /// Set once the upstream has completed: it sends no more children.
-  private var isUpstreamFinished = false
-  /// The index of the latest child, once there is one.
-  private var currentIndex: Int?
-  /// The latest child's subscription, while it has one and has not completed.
-  private var currentSubscription: (any Subscription)?
-  /// Whether the latest child has not yet handed over its subscription.
-  private var isAwaitingChildSubscription = false
+  /// Where the upstream of publishers is.
+  private enum Upstream {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// It finished while a child was current: that child's finish completes downstream.
+    case finished
+    /// It completed and a completion went downstream: the children's completions are not passed on.
+    case completionSent
+  }
+
+  /// The latest child publisher.
+  private enum Child {
+    case none
+    /// Child `index` has been subscribed to and has not handed over its subscription yet.
+    case subscribing(index: Int)
+    case running(index: Int, any Subscription)
+    /// Child `index` holds no subscription: it completed, or the upstream's failure cancelled it. It stays current
+    /// until the next child.
+    case ended(index: Int)
+
+    var index: Int? {
+      switch self {
+      case .none: nil
+      case .subscribing(let index), .running(let index, _), .ended(let index): index
+      }
+    }
+  }
+
+  private enum Phase {
+    case active(upstream: Upstream, child: Child)
+    /// Downstream cancelled, or a child failed: nothing more reaches downstream from a child.
+    case cancelled
+  }
+
+  private var phase = Phase.active(upstream: .awaitingSubscription, child: .none)
   private var nextIndex = 0
   private var demand = Subscribers.Demand.none
-  private var isDelivering = false
-  private var queue: [Event] = []
-  /// Set once a completion has been sent for a child's finish or failure or for the upstream's failure.
-  private var hasSentCompletion = false
-  /// Set by downstream's cancel or a child's failure: nothing more reaches downstream from a child.
-  private var isCancelled = false
+  private var outbox = SchedulerOutbox<Event>()
 
   init() {}
 
@@ -41,40 +64,55 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     case cancel(any Subscription)
   }
 
+  /// Accepts the upstream's subscription; a second one, or one after the end, is cancelled.
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscriptionAction {
-    guard !isCancelled, upstream.subscribe(subscription) else { return .cancel(subscription) }
+    guard case .active(.awaitingSubscription, let child) = phase else { return .cancel(subscription) }
+    phase = .active(upstream: .subscribed(subscription), child: child)
     return .requestUnlimited(subscription)
   }
 
   /// Makes a new child current; returns its index and the previous child's subscription to cancel.
   mutating func upstreamValue() -> (index: Int, cancelling: (any Subscription)?)? {
-    guard !isCancelled, !isUpstreamFinished else { return nil }
-    let previous = currentSubscription.take()
+    guard case .active(let upstream, let child) = phase else { return nil }
+    switch upstream {
+    case .finished, .completionSent: return nil
+    case .awaitingSubscription, .subscribed: break
+    }
     let index = nextIndex
     nextIndex += 1
-    currentIndex = index
-    isAwaitingChildSubscription = true
+    phase = .active(upstream: upstream, child: .subscribing(index: index))
+    guard case .running(_, let previous) = child else { return (index, nil) }
     return (index, previous)
   }
 
-  enum CompletionAction {
-    /// Cancel `cancelling` (if any), then deliver `step`.
-    case deliver(DrainStep, cancelling: (any Subscription)?)
-    case none
+  /// What to do for a completion: cancel `cancelling`, if any, then deliver `deliver`, if any, and drain.
+  struct CompletionAction {
+    var cancelling: (any Subscription)?
+    var deliver: Event?
+
+    static var none: CompletionAction { CompletionAction(cancelling: nil, deliver: nil) }
   }
 
+  /// The upstream completed.
+  ///
+  /// A finish completes downstream once no child is current or awaited; a failure does at once, and cancels the
+  /// current child's subscription. As in Combine, a second completion is passed on too.
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    _ = upstream.terminate()
-    isUpstreamFinished = true
-    guard !isCancelled else { return .none }
-    switch completion {
-    case .finished:
-      guard !isAwaitingChildSubscription, currentSubscription == nil else { return .none }
-      hasSentCompletion = true
-      return .deliver(send(.completion(completion)), cancelling: nil)
-    case .failure:
-      hasSentCompletion = true
-      return .deliver(send(.completion(completion)), cancelling: currentSubscription.take())
+    guard case .active(let upstream, let child) = phase else { return .none }
+    switch (completion, child) {
+    case (.finished, .subscribing), (.finished, .running):
+      if case .completionSent = upstream { return .none }
+      phase = .active(upstream: .finished, child: child)
+      return .none
+    case (.finished, .none), (.finished, .ended):
+      phase = .active(upstream: .completionSent, child: child)
+      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+    case (.failure, .running(let index, let subscription)):
+      phase = .active(upstream: .completionSent, child: .ended(index: index))
+      return CompletionAction(cancelling: subscription, deliver: outbox.push(.completion(completion)))
+    case (.failure, _):
+      phase = .active(upstream: .completionSent, child: child)
+      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
     }
   }
 
@@ -84,42 +122,48 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     case none
   }
 
+  /// Child `index` handed over its subscription: kept if the child is current and holds none, asked for the
+  /// outstanding demand.
   mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isCancelled, currentIndex == index, currentSubscription == nil else { return .cancel(subscription) }
-    currentSubscription = subscription
-    isAwaitingChildSubscription = false
-    return demand > 0 ? .request(subscription, demand) : .none
+    guard case .active(let upstream, let child) = phase, child.index == index else { return .cancel(subscription) }
+    switch child {
+    case .subscribing, .ended:
+      phase = .active(upstream: upstream, child: .running(index: index, subscription))
+      return demand > 0 ? .request(subscription, demand) : .none
+    case .none, .running:
+      return .cancel(subscription)
+    }
   }
 
-  enum DrainStep {
-    case deliver(Value)
-    case complete(Subscribers.Completion<Failure>)
-    case idle
-  }
-
-  /// A value from child `index`: deliver it now (`.deliver`), or `.idle` when it was queued or dropped.
+  /// A value from child `index`: returns it when the caller must deliver it now, or `nil` when it was queued or
+  /// dropped.
   ///
-  /// A value beyond the outstanding demand is dropped (Combine traps on it).
-  mutating func childValue(_ index: Int, _ value: Value) -> DrainStep {
-    guard !isCancelled, currentIndex == index, demand > 0 else { return .idle }
+  /// A value of a replaced child, or beyond the outstanding demand, is dropped (Combine traps on the latter).
+  mutating func childValue(_ index: Int, _ value: Value) -> Event? {
+    guard case .active(_, let child) = phase, child.index == index, demand > 0 else { return nil }
     demand -= 1
-    return send(.value(value))
+    return outbox.push(.value(value))
   }
 
+  /// Child `index` completed.
+  ///
+  /// Its finish completes downstream if the upstream has finished; its failure does at once and cancels the
+  /// upstream.
   mutating func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isCancelled, currentIndex == index else { return .none }
-    currentSubscription = nil
-    isAwaitingChildSubscription = false
-    guard !hasSentCompletion else { return .none }
-    switch completion {
-    case .finished:
-      guard isUpstreamFinished else { return .none }
-      hasSentCompletion = true
-      return .deliver(send(.completion(completion)), cancelling: nil)
-    case .failure:
-      isCancelled = true
-      hasSentCompletion = true
-      return .deliver(send(.completion(completion)), cancelling: upstream.terminate())
+    guard case .active(let upstream, let child) = phase, child.index == index else { return .none }
+    switch (completion, upstream) {
+    case (_, .completionSent), (.finished, .awaitingSubscription), (.finished, .subscribed):
+      phase = .active(upstream: upstream, child: .ended(index: index))
+      return .none
+    case (.finished, .finished):
+      phase = .active(upstream: .completionSent, child: .ended(index: index))
+      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+    case (.failure, .subscribed(let subscription)):
+      phase = .cancelled
+      return CompletionAction(cancelling: subscription, deliver: outbox.push(.completion(completion)))
+    case (.failure, .awaitingSubscription), (.failure, .finished):
+      phase = .cancelled
+      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
     }
   }
 
@@ -130,55 +174,39 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
-  /// step and, when `forwarding`, the current child to forward `additional` to.
+  /// event and, when `forwarding`, the current child to forward `additional` to.
   mutating func delivered(
     _ additional: Subscribers.Demand,
     forwarding: Bool
-  ) -> (DrainStep, forwardTo: (any Subscription)?) {
+  ) -> (next: Event?, forwardTo: (any Subscription)?) {
     var forwardTo: (any Subscription)?
     if additional > 0 {
       demand += additional
       if forwarding { forwardTo = currentSubscription }
     }
-    return (next(), forwardTo)
+    return (outbox.next(), forwardTo)
   }
 
-  /// Records that the drainer sent a completion; returns the next step.
-  mutating func completed() -> DrainStep {
-    next()
+  /// Records that the drainer sent a completion; returns the next event.
+  mutating func completed() -> Event? {
+    outbox.next()
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel, the current child first.
   mutating func cancel() -> [any Subscription] {
-    isCancelled = true
-    queue.removeAll()
-    return [currentSubscription.take(), upstream.terminate()].compactMap { $0 }
+    defer {
+      phase = .cancelled
+      outbox.removeAll()
+    }
+    guard case .active(let upstream, let child) = phase else { return [] }
+    var cancelling: [any Subscription] = []
+    if case .running(_, let subscription) = child { cancelling.append(subscription) }
+    if case .subscribed(let subscription) = upstream { cancelling.append(subscription) }
+    return cancelling
   }
 
-  /// Delivers `event` now if no one is delivering, or queues it for the drainer.
-  private mutating func send(_ event: Event) -> DrainStep {
-    guard !isDelivering else {
-      queue.append(event)
-      return .idle
-    }
-    isDelivering = true
-    return step(for: event)
-  }
-
-  /// The drainer's next step: the next queued event, or idle.
-  private mutating func next() -> DrainStep {
-    guard !isCancelled, !queue.isEmpty else {
-      queue.removeAll()
-      isDelivering = false
-      return .idle
-    }
-    return step(for: queue.removeFirst())
-  }
-
-  private func step(for event: Event) -> DrainStep {
-    switch event {
-    case .value(let value): .deliver(value)
-    case .completion(let completion): .complete(completion)
-    }
+  private var currentSubscription: (any Subscription)? {
+    guard case .active(_, .running(_, let subscription)) = phase else { return nil }
+    return subscription
   }
 }
