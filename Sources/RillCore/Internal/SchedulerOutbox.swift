@@ -36,6 +36,11 @@ struct SchedulerOutbox<Event> {
   /// Queues and releases an event at once: its place in the order is the moment it is pushed.
   @inlinable
   mutating func push(_ event: Event) -> Event? {
+    // Nothing queued and nobody delivering: the caller delivers this event at once, so it need not be stored.
+    if !isDraining, head == events.count {
+      isDraining = true
+      return event
+    }
     enqueue(event)
     return release()
   }

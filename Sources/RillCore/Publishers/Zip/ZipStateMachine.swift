@@ -5,7 +5,8 @@
 /// finished with its queue empty; `combineLatest` keeps the latest value of each upstream, emits when each has
 /// one and downstream has demand, and finishes when every upstream has finished. Either fails as soon as one
 /// upstream fails. Downstream demand is passed to every upstream. Downstream is called by one thread at a time:
-/// a value produced while another thread delivers is queued, and that thread (the drainer) delivers it.
+/// a value produced while another thread delivers is queued in a ``SchedulerOutbox``, and that thread (the
+/// drainer) delivers it.
 @usableFromInline
 struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline
@@ -17,21 +18,30 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     case combineLatest
   }
 
+  /// Where the subscription is.
+  @usableFromInline
+  enum Phase {
+    case running
+    /// The outcome is known: the completion waits for the drainer to deliver the values before it.
+    case completing(Subscribers.Completion<Failure>)
+    /// The completion went downstream, or downstream cancelled.
+    case terminated
+  }
+
   @usableFromInline let mode: Mode
+  @usableFromInline var phase = Phase.running
   @usableFromInline var subscriptions: [(any Subscription)?]
   @usableFromInline var isFinished: [Bool]
   @usableFromInline let count: Int
   @usableFromInline var buffers: Buffers
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var requested = Subscribers.Demand.none
-  @usableFromInline var isDelivering = false
+  /// Values waiting for the drainer; it is draining while a thread delivers downstream.
+  @usableFromInline var outbox = SchedulerOutbox<Value>()
   /// Demand downstream requested while a value was being delivered: as in Combine, it is handled with the demand
   /// that delivery returns once it is over (the upstream whose value completed the output gets it as its return
   /// value, the others as a request).
   @usableFromInline var requestedWhileDelivering = Subscribers.Demand.none
-  @usableFromInline var outputs: [Value] = []
-  @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
-  @usableFromInline var isTerminated = false
 
   @inlinable
   init(mode: Mode, count: Int) {
@@ -51,7 +61,9 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
 
   @inlinable
   mutating func subscribed(_ index: Int, _ subscription: any Subscription) -> SubscriptionAction {
-    guard !isTerminated, subscriptions[index] == nil, !isFinished[index] else { return .cancel(subscription) }
+    guard case .running = phase, subscriptions[index] == nil, !isFinished[index] else {
+      return .cancel(subscription)
+    }
     subscriptions[index] = subscription
     return requested > 0 ? .request(subscription, requested) : .none
   }
@@ -68,7 +80,7 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   /// A value from upstream `index`, which `store` adds to the buffers; `.deliver` makes the caller the drainer.
   @inlinable
   mutating func received(_ index: Int, _ store: (inout Buffers) -> Void) -> DrainStep {
-    guard !isTerminated, pendingCompletion == nil, !isFinished[index] else { return .idle }
+    guard case .running = phase, !isFinished[index] else { return .idle }
     store(&buffers)
     let output: Value
     switch mode {
@@ -76,24 +88,20 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
       guard everyUpstreamHasAValue() else { return .idle }
       output = buffers.removeFirst()
       demand -= 1
-      if zipIsExhausted() { pendingCompletion = .finished }
+      if zipIsExhausted() { phase = .completing(.finished) }
     case .combineLatest:
       buffers.keepLatest(index)
       guard demand > 0, everyUpstreamHasAValue() else { return .idle }
       output = buffers.latest()
       demand -= 1
     }
-    guard !isDelivering else {
-      outputs.append(output)
-      return .idle
-    }
-    isDelivering = true
-    return .deliver(output)
+    guard let first = outbox.push(output) else { return .idle }
+    return .deliver(first)
   }
 
   @inlinable
   mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> DrainStep {
-    guard !isTerminated, pendingCompletion == nil, !isFinished[index] else { return .idle }
+    guard case .running = phase, !isFinished[index] else { return .idle }
     isFinished[index] = true
     // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
     if case .failure = completion, mode == .zip {
@@ -102,29 +110,29 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     }
     switch completion {
     case .failure:
-      outputs.removeAll()
-      pendingCompletion = completion
-      if isDelivering {
+      outbox.removeAll()
+      phase = .completing(completion)
+      if outbox.isDraining {
         defer { subscriptions = subscriptions.map { _ in nil } }
         return .cancel(subscriptions.compactMap { $0 })
       }
     case .finished:
       switch mode {
-      case .zip: if buffers.isEmpty(index) { pendingCompletion = .finished }
-      case .combineLatest: if isFinished.allSatisfy({ $0 }) { pendingCompletion = .finished }
+      case .zip: if buffers.isEmpty(index) { phase = .completing(.finished) }
+      case .combineLatest: if isFinished.allSatisfy({ $0 }) { phase = .completing(.finished) }
       }
     }
-    guard pendingCompletion != nil, !isDelivering else { return .idle }
+    guard case .completing = phase, !outbox.isDraining else { return .idle }
     return takeCompletion()
   }
 
   /// Adds downstream demand; returns the upstreams to pass it to.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
-    guard !isTerminated, pendingCompletion == nil else { return [] }
+    guard case .running = phase else { return [] }
     demand += more
     requested += more
-    if isDelivering {
+    if outbox.isDraining {
       requestedWhileDelivering += more
       return []
     }
@@ -141,24 +149,21 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     var forward: [(Int, any Subscription)] = []
     let more = additional + requestedWhileDelivering
     requestedWhileDelivering = .none
-    if more > 0, !isTerminated, pendingCompletion == nil {
+    if more > 0, case .running = phase {
       demand += additional
       requested += additional
       forward = subscriptions.indices.compactMap { index in subscriptions[index].map { (index, $0) } }
     }
-    if !outputs.isEmpty, !isTerminated {
-      return (.deliver(outputs.removeFirst()), more, forward)
-    }
-    isDelivering = false
-    guard pendingCompletion != nil, !isTerminated else { return (.idle, more, forward) }
+    if let next = outbox.next() { return (.deliver(next), more, forward) }
+    guard case .completing = phase else { return (.idle, more, forward) }
     return (takeCompletion(), more, forward)
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
   @inlinable
   mutating func cancel() -> [any Subscription] {
-    guard !isTerminated else { return [] }
-    isTerminated = true
+    if case .terminated = phase { return [] }
+    phase = .terminated
     defer { release() }
     return subscriptions.compactMap { $0 }
   }
@@ -177,9 +182,8 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
 
   @inlinable
   mutating func takeCompletion() -> DrainStep {
-    guard let completion = pendingCompletion else { return .idle }
-    isTerminated = true
-    pendingCompletion = nil
+    guard case .completing(let completion) = phase else { return .idle }
+    phase = .terminated
     let cancelling = subscriptions.compactMap { $0 }
     release()
     return .complete(completion, cancelling: cancelling)
@@ -189,6 +193,6 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   mutating func release() {
     subscriptions = subscriptions.map { _ in nil }
     buffers.removeAll()
-    outputs.removeAll()
+    outbox.removeAll()
   }
 }
