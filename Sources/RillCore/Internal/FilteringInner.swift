@@ -1,4 +1,5 @@
 /// What a filtering operator does with one upstream element.
+@usableFromInline
 enum FilteringStep<Output, Failure: Error> {
   /// Republish the element and pass downstream's new demand upstream.
   case send(Output)
@@ -14,30 +15,46 @@ enum FilteringStep<Output, Failure: Error> {
 
 /// Where Combine's filter-like operators differ: what happens before the upstream subscription arrives, and what
 /// the debugger shows.
+@usableFromInline
 struct FilteringTraits<Memory> {
   /// Whether every element goes through the operator to downstream, with downstream's demand returned, whatever the
   /// link's phase: before the upstream subscription, and after the link ended by a completion, a failure or a cancel
   /// (`tryMap`, `tryScan`, `output(in:)`, as in Combine); otherwise only elements that arrive while subscribed do.
-  var forwardsEveryElement = false
+  @usableFromInline var forwardsEveryElement: Bool
 
   /// Whether a failure that `step` returns while the link is not subscribed still reaches downstream (`tryMap`, as in
   /// Combine: each throw fails downstream, also after an earlier one ended the link); otherwise it is dropped.
-  var forwardsEveryFailure = false
+  @usableFromInline var forwardsEveryFailure: Bool
 
   /// Whether a cancel that arrives before the upstream subscription ends the link, so that the subscription is
   /// cancelled when it comes (`tryFilter`, `removeDuplicates`, `prefix(while:)`, ...), or does nothing, so that the
   /// subscription is taken as usual (`tryMap`, `tryScan`, `drop(while:)`, `output(in:)`).
-  var earlyCancelEndsLink = true
+  @usableFromInline var earlyCancelEndsLink: Bool
 
   /// The subscription's mirror children, from downstream, the operator's memory and the link to upstream.
-  var mirrorChildren: (_ downstream: Any, _ memory: Memory, _ link: SubscriptionState) -> [Mirror.Child] = {
-    downstream,
-    _,
-    _ in [("downstream", downstream)]
+  @usableFromInline
+  var mirrorChildren: (_ downstream: Any, _ memory: Memory, _ link: SubscriptionState) -> [Mirror.Child]
+
+  @inlinable
+  init(
+    forwardsEveryElement: Bool = false,
+    forwardsEveryFailure: Bool = false,
+    earlyCancelEndsLink: Bool = true,
+    mirrorChildren: @escaping (_ downstream: Any, _ memory: Memory, _ link: SubscriptionState) -> [Mirror.Child] = {
+      downstream,
+      _,
+      _ in [("downstream", downstream)]
+    }
+  ) {
+    self.forwardsEveryElement = forwardsEveryElement
+    self.forwardsEveryFailure = forwardsEveryFailure
+    self.earlyCancelEndsLink = earlyCancelEndsLink
+    self.mirrorChildren = mirrorChildren
   }
 
   /// The traits of the operators that Combine builds as plain pass-throughs: every element and every failure of the
   /// step goes through, an early cancel does nothing, and the mirror has no children.
+  @inlinable
   static var passThrough: FilteringTraits {
     FilteringTraits(forwardsEveryElement: true, forwardsEveryFailure: true, earlyCancelEndsLink: false) { _, _, _ in
       []
@@ -55,30 +72,39 @@ struct FilteringTraits<Memory> {
 /// and failures outside the link and to early cancels.
 // SAFETY: all mutable state (the link to upstream and the memory) is in `state`; `step`, upstream and
 // downstream are called outside the lock.
+@usableFromInline
 final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  typealias Failure = UpstreamFailure
+  @usableFromInline typealias Failure = UpstreamFailure
 
-  typealias Step = (inout Memory, Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
+  @usableFromInline typealias Step = (inout Memory, Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
 
-  private struct State {
-    var link = SubscriptionState.awaitingSubscription
-    var memory: Memory
+  @usableFromInline
+  struct State {
+    @usableFromInline var link: SubscriptionState
+    @usableFromInline var memory: Memory
+
+    @inlinable
+    init(memory: Memory) {
+      link = .awaitingSubscription
+      self.memory = memory
+    }
   }
 
-  private let downstream: Downstream
+  @usableFromInline let downstream: Downstream
 
-  private let state: Locked<State>
+  @usableFromInline let state: Locked<State>
 
-  private let step: Step
+  @usableFromInline let step: Step
 
-  private let convertFailure: (UpstreamFailure) -> Downstream.Failure
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Downstream.Failure
 
-  private let traits: FilteringTraits<Memory>
+  @usableFromInline let traits: FilteringTraits<Memory>
 
-  let description: String
+  @usableFromInline let description: String
 
+  @inlinable
   init(
     _ name: String,
     downstream: Downstream,
@@ -95,13 +121,16 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     self.step = step
   }
 
+  @usableFromInline
   var customMirror: Mirror {
     let (memory, link) = state.withLock { ($0.memory, $0.link) }
     return Mirror(self, children: traits.mirrorChildren(downstream, memory, link))
   }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     guard state.withLock({ $0.link.subscribe(subscription) }) else {
       subscription.cancel()
@@ -110,6 +139,7 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let forwardsEvery = traits.forwardsEveryElement
     let current = state.withLock { state -> Memory? in
@@ -137,6 +167,7 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     guard state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) != nil else { return }
     switch completion {
@@ -145,11 +176,13 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(description): a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { $0.link.upstream }?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let endsEarly = traits.earlyCancelEndsLink
     state.withLock { state in
@@ -159,7 +192,8 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
 
   /// Cancels upstream and completes downstream, unless the link already ended (say, downstream cancelled) or has not
   /// begun (an early element ends nothing); a failure then still reaches downstream when the traits say so.
-  private func end(with completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable
+  func end(with completion: Subscribers.Completion<Downstream.Failure>) {
     guard let upstream = state.withLock({ $0.link.isSubscribed ? $0.link.terminate() : nil }) else {
       if case .failure = completion, traits.forwardsEveryFailure {
         downstream.receive(completion: completion)

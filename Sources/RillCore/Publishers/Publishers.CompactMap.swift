@@ -44,11 +44,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes all non-`nil` results of calling a closure with each received
     /// element.
+    @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
       self.upstream = upstream
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
@@ -74,6 +76,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let transform = self.transform
       upstream.subscribe(
@@ -100,31 +103,45 @@ extension Publishers.CompactMap {
     return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
   }
 
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let downstream: Downstream
-    let transform: (Upstream.Output) -> Output?
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let transform: (Upstream.Output) -> Output?
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+      self.downstream = downstream
+      self.transform = transform
+      combineIdentifier = CombineIdentifier()
+    }
+
+    @usableFromInline
     var description: String { "CompactMap" }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let output = transform(input) else { return .max(1) }
       return downstream.receive(output)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       downstream.receive(completion: completion)
     }

@@ -54,6 +54,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
       upstream.subscribe(
@@ -94,6 +95,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(

@@ -79,6 +79,7 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let isIncluded = self.isIncluded
       upstream.subscribe(

@@ -90,6 +90,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let transform = self.transform
       upstream.subscribe(

@@ -27,17 +27,20 @@ extension Publishers {
     public let transform: (Upstream.Failure) -> Failure
 
     /// Creates a publisher that converts any failure from the upstream publisher into a new error.
+    @inlinable
     public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
       self.upstream = upstream
       transform = map
     }
 
     /// Creates a publisher that converts any failure from the upstream publisher into a new error.
+    @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
       self.upstream = upstream
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
@@ -45,29 +48,43 @@ extension Publishers {
 }
 
 extension Publishers.MapError {
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    let downstream: Downstream
-    let transform: (Upstream.Failure) -> Failure
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let transform: (Upstream.Failure) -> Failure
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
+      self.downstream = downstream
+      self.transform = transform
+      combineIdentifier = CombineIdentifier()
+    }
+
+    @usableFromInline
     var description: String { "MapError" }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       switch completion {
       case .finished: downstream.receive(completion: .finished)

@@ -65,6 +65,7 @@ extension Publishers {
       self.range = range
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let (lower, last) = (range.lowerBound, range.upperBound - 1)
       upstream.subscribe(

@@ -53,6 +53,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let predicate = self.predicate
       upstream.subscribe(
@@ -85,6 +86,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(

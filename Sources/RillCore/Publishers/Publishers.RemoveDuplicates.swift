@@ -72,6 +72,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let isDuplicate = predicate
       upstream.subscribe(
@@ -112,6 +113,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
       let isDuplicate = predicate
       upstream.subscribe(

@@ -109,6 +109,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
       let next = nextPartialResult
       upstream.subscribe(

@@ -25,10 +25,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that appears to send a specified failure type.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -43,28 +45,41 @@ extension Publishers {
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    let downstream: Downstream
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(downstream: Downstream) {
+      self.downstream = downstream
+      combineIdentifier = CombineIdentifier()
+    }
+
+    @usableFromInline
     var description: String { "SetFailureType" }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Never>) {
       downstream.receive(completion: .finished)
     }
