@@ -65,7 +65,7 @@ extension Publishers {
 extension Publishers.Throttle {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
   // At most one emission is scheduled at a time, but on a concurrent scheduler the next one can run while the
-  // previous one is still delivering: emissions go through a `SchedulerOutbox`, so the downstream is never called
+  // previous one is still delivering: emissions go through the machine's outbox, so the downstream is never called
   // concurrently and sees them in order.
   //
   // Scheduled emissions hold the subscription weakly, as Combine's do: a pending emission does not keep a
@@ -75,41 +75,15 @@ extension Publishers.Throttle {
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
-    typealias Time = Context.SchedulerTimeType
 
-    private enum Event {
-      case value(Input)
-      case completion(Subscribers.Completion<Failure>)
-    }
+    private typealias Machine = ThrottleStateMachine<Input, Failure, Context.SchedulerTimeType, Downstream>
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      /// The subscriber, until the subscription ends (completion delivered or cancel).
-      var downstream: Downstream?
-      /// Whether the upstream has completed: its completion is pending, to be emitted after any pending value.
-      var hasUpstreamCompleted = false
-      var demand = Subscribers.Demand.none
-      var lastEmission: Time?
-      var pendingValue: Input?
-      var pendingCompletion: Subscribers.Completion<Failure>?
-      var outbox = SchedulerOutbox<Event>()
-
-      var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
-
-      /// Whether values and the completion from upstream are still taken in.
-      var isAcceptingEvents: Bool { link.isSubscribed && !hasUpstreamCompleted && downstream != nil }
-    }
-
-    private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
-    private let latest: Bool
-    private let state: Locked<State>
+    private let state: Locked<Machine>
 
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-      self.interval = publisher.interval
       self.scheduler = publisher.scheduler
-      self.latest = publisher.latest
-      self.state = Locked(State(downstream: downstream))
+      self.state = Locked(Machine(downstream: downstream, interval: publisher.interval, latest: publisher.latest))
       // Combine reads the clock when the subscription is created and when it is subscribed; a scheduler that
       // records its calls sees the same ones.
       _ = publisher.scheduler.now
@@ -122,11 +96,7 @@ extension Publishers.Throttle {
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard let downstream = state.downstream, state.link.subscribe(subscription) else { return nil }
-        return downstream
-      }
-      guard let downstream else {
+      guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -136,57 +106,33 @@ extension Publishers.Throttle {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ $0.isAcceptingEvents }) else { return .none }
+      guard state.withLock({ $0.acceptsEvents }) else { return .none }
       let now = scheduler.now
-      let emissionTime = state.withLock { state -> Time? in
-        guard state.isAcceptingEvents, state.demand > 0 else { return nil }
-        if state.hasScheduledEmission {
-          if latest { state.pendingValue = input }
-          return nil
-        }
-        state.demand -= 1
-        state.pendingValue = input
-        guard let earliest = state.lastEmission?.advanced(by: interval) else { return now }
-        return Swift.max(now, earliest)
-      }
-      guard let emissionTime else { return .none }
-      if emissionTime == now {
+      switch state.withLock({ $0.received(input, at: now) }) {
+      case .none:
+        break
+      case .emitNow:
         scheduler.schedule { [weak self] in self?.emit() }
-      } else {
-        scheduler.schedule(after: emissionTime) { [weak self] in self?.emit() }
+      case .emit(let time):
+        scheduler.schedule(after: time) { [weak self] in self?.emit() }
       }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard state.withLock({ $0.isAcceptingEvents }) else { return }
+      guard state.withLock({ $0.acceptsEvents }) else { return }
       _ = scheduler.now
-      let mustSchedule = state.withLock { state -> Bool in
-        guard state.isAcceptingEvents else { return false }
-        state.hasUpstreamCompleted = true
-        let mustSchedule = !state.hasScheduledEmission
-        state.pendingCompletion = completion
-        return mustSchedule
-      }
-      if mustSchedule {
+      if state.withLock({ $0.upstreamCompleted(completion) }) {
         scheduler.schedule { [weak self] in self?.emit() }
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
-      state.withLock { state in
-        guard state.isAcceptingEvents else { return }
-        state.demand += demand
-      }
+      state.withLock { $0.request(demand) }
     }
 
     func cancel() {
-      let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-        state.pendingValue = nil
-        state.pendingCompletion = nil
-        state.outbox.removeAll()
-        return (state.link.terminate(), state.downstream.take())
-      }
+      let (upstream, downstream) = state.withLock { $0.cancel() }
       upstream?.cancel()
       // Released after unlocking: the subscriber's deinit may call back into this subscription.
       _ = downstream
@@ -196,40 +142,21 @@ extension Publishers.Throttle {
     private func emit() {
       // The time of a value's emission starts the next interval; Combine reads it only for a value that no
       // completion follows.
-      let needsTime = state.withLock { state -> Bool? in
-        guard state.downstream != nil, state.hasScheduledEmission else { return nil }
-        return state.pendingCompletion == nil
-      }
-      guard let needsTime else { return }
-      let now = needsTime ? scheduler.now : nil
-      let started = state.withLock { state -> (Downstream, Event)? in
-        guard let downstream = state.downstream else { return nil }
-        var first: Event?
-        if let value = state.pendingValue.take() {
-          if state.pendingCompletion == nil, let now { state.lastEmission = now }
-          first = state.outbox.push(.value(value))
-        }
-        if let completion = state.pendingCompletion.take() {
-          _ = state.link.terminate()
-          state.downstream = nil
-          let pushed = state.outbox.push(.completion(completion))
-          if first == nil { first = pushed }
-        }
-        return first.map { (downstream, $0) }
-      }
-      guard let (downstream, first) = started else { return }
-      var next: Event? = first
+      guard let readsClock = state.withLock({ $0.emissionReadsClock() }) else { return }
+      let now = readsClock ? scheduler.now : nil
+      guard let (downstream, first) = state.withLock({ $0.emit(at: now) }) else { return }
+      var next: Machine.Event? = first
       while let event = next {
         switch event {
         case .value(let value):
           let demand = downstream.receive(value)
           if demand > 0 {
-            state.withLock { $0.demand += demand }
+            state.withLock { $0.request(demand) }
           }
         case .completion(let completion):
           downstream.receive(completion: completion)
         }
-        next = state.withLock { $0.outbox.next() }
+        next = state.withLock { $0.next() }
       }
     }
   }

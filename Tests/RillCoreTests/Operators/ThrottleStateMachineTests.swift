@@ -1,0 +1,241 @@
+import Testing
+
+@testable import RillCore
+
+/// `throttle`'s state machine, event by event, without threads or schedulers; time is an `Int`.
+@Suite struct ThrottleStateMachineTests {
+  typealias Machine = ThrottleStateMachine<String, CombiningError, Int, Receiver>
+
+  /// Stands for the subscriber, which the machine holds until the subscription ends.
+  final class Receiver {}
+
+  typealias Started = (Machine, CombiningTestSubscription, Receiver)
+
+  private func running(latest: Bool = true, demand: Subscribers.Demand = .unlimited) -> Started {
+    let receiver = Receiver()
+    var machine = Machine(downstream: receiver, interval: 10, latest: latest)
+    let upstream = CombiningTestSubscription()
+    let handedTo = machine.subscribed(upstream)
+    #expect(handedTo === receiver)
+    if demand > 0 { machine.request(demand) }
+    return (machine, upstream, receiver)
+  }
+
+  private func describe(_ event: Machine.Event?) -> String {
+    switch event {
+    case .value(let value): value
+    case .completion(.finished): "|"
+    case .completion(.failure): "^"
+    case nil: "nil"
+    }
+  }
+
+  /// Runs the scheduled emission at `now` and everything it queues.
+  private func emitAll(_ machine: inout Machine, at now: Int) -> [String] {
+    let readsClock = machine.emissionReadsClock()
+    guard let (_, first) = machine.emit(at: readsClock == true ? now : nil) else { return [] }
+    var events = [describe(first)]
+    while let event = machine.next() { events.append(describe(event)) }
+    return events
+  }
+
+  @Test func aSecondSubscriptionIsRefused() {
+    var (machine, _, _) = running()
+    let second = machine.subscribed(CombiningTestSubscription())
+    #expect(second == nil)
+  }
+
+  @Test func nothingIsTakenInBeforeTheSubscription() {
+    var machine = Machine(downstream: Receiver(), interval: 10, latest: true)
+    #expect(!machine.acceptsEvents)
+    machine.request(.unlimited)
+    #expect(machine.demand == .none)
+    let action = machine.received("a", at: 0)
+    #expect(action == .none)
+    let schedules = machine.upstreamCompleted(.finished)
+    #expect(!schedules)
+  }
+
+  @Test func theFirstValueIsEmittedAtOnceAndSpendsDemand() {
+    var (machine, _, _) = running(demand: .max(2))
+    #expect(machine.acceptsEvents)
+    let action = machine.received("a", at: 3)
+    #expect(action == .emitNow)
+    #expect(machine.demand == .max(1))
+    #expect(machine.pendingValue == "a")
+    #expect(machine.emissionReadsClock() == true)
+    #expect(emitAll(&machine, at: 3) == ["a"])
+    #expect(machine.pendingValue == nil)
+  }
+
+  @Test func aValueWithoutDemandIsDropped() {
+    var (machine, _, _) = running(demand: .none)
+    let action = machine.received("a", at: 0)
+    #expect(action == .none)
+    #expect(machine.pendingValue == nil)
+  }
+
+  @Test func theNextValueWaitsForTheIntervalSinceTheLastEmission() {
+    var (machine, _, _) = running()
+    _ = machine.received("a", at: 10)
+    #expect(emitAll(&machine, at: 10) == ["a"])
+    let early = machine.received("b", at: 12)
+    #expect(early == .emit(at: 20))
+    #expect(emitAll(&machine, at: 20) == ["b"])
+    let onTime = machine.received("c", at: 30)
+    #expect(onTime == .emitNow)
+    #expect(emitAll(&machine, at: 30) == ["c"])
+    let late = machine.received("d", at: 45)
+    #expect(late == .emitNow)
+  }
+
+  @Test func withLatestANewValueReplacesThePendingOne() {
+    var (machine, _, _) = running(latest: true)
+    _ = machine.received("a", at: 0)
+    let second = machine.received("b", at: 1)
+    #expect(second == .none)
+    #expect(machine.pendingValue == "b")
+    #expect(machine.demand == .unlimited)
+    #expect(emitAll(&machine, at: 2) == ["b"])
+  }
+
+  @Test func withoutLatestThePendingValueIsKept() {
+    var (machine, _, _) = running(latest: false)
+    _ = machine.received("a", at: 0)
+    let second = machine.received("b", at: 1)
+    #expect(second == .none)
+    #expect(machine.pendingValue == "a")
+  }
+
+  /// Demand is checked first: without it, a value does not replace the pending one even with `latest`.
+  @Test func withoutDemandAValueDoesNotReplaceThePendingOne() {
+    var (machine, _, _) = running(latest: true, demand: .max(1))
+    _ = machine.received("a", at: 0)
+    _ = machine.received("b", at: 1)
+    #expect(machine.pendingValue == "a")
+    machine.request(.max(1))
+    _ = machine.received("c", at: 2)
+    #expect(machine.pendingValue == "c")
+    #expect(machine.demand == .max(1))
+  }
+
+  @Test func demandAddsUp() {
+    var (machine, _, _) = running(demand: .max(1))
+    machine.request(.max(2))
+    #expect(machine.demand == .max(3))
+    machine.request(.unlimited)
+    #expect(machine.demand == .unlimited)
+  }
+
+  @Test func anEmissionWithNothingPendingDoesNothing() {
+    var (machine, _, _) = running()
+    #expect(machine.emissionReadsClock() == nil)
+    let emitted = machine.emit(at: 5)
+    #expect(emitted == nil)
+    _ = machine.received("a", at: 5)
+    #expect(emitAll(&machine, at: 5) == ["a"])
+    #expect(machine.emissionReadsClock() == nil)
+  }
+
+  @Test func aCompletionWithNothingPendingSchedulesItsOwnEmission() {
+    var (machine, upstream, _) = running()
+    let schedules = machine.upstreamCompleted(.finished)
+    #expect(schedules)
+    #expect(!machine.acceptsEvents)
+    #expect(machine.emissionReadsClock() == false)
+    #expect(emitAll(&machine, at: 0) == ["|"])
+    guard case .finished = machine.phase else {
+      Issue.record("expected the subscription to have finished")
+      return
+    }
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func aCompletionWhileAValueIsPendingFollowsIt() {
+    var (machine, _, receiver) = running()
+    _ = machine.received("a", at: 0)
+    let schedules = machine.upstreamCompleted(.failure(.boom))
+    #expect(!schedules)
+    #expect(machine.pendingValue == "a")
+    #expect(machine.emissionReadsClock() == false)
+    let emitted = machine.emit(at: nil)
+    #expect(emitted?.downstream === receiver)
+    #expect(describe(emitted?.first) == "a")
+    #expect(describe(machine.next()) == "^")
+    #expect(describe(machine.next()) == "nil")
+  }
+
+  @Test func nothingIsTakenInOnceTheUpstreamCompleted() {
+    var (machine, _, _) = running(demand: .max(1))
+    _ = machine.upstreamCompleted(.finished)
+    let value = machine.received("a", at: 0)
+    #expect(value == .none)
+    let again = machine.upstreamCompleted(.failure(.boom))
+    #expect(!again)
+    machine.request(.max(5))
+    #expect(machine.demand == .none)
+    #expect(emitAll(&machine, at: 0) == ["|"])
+  }
+
+  @Test func anEmissionWhileAnotherDeliversIsQueuedInOrder() {
+    var (machine, _, _) = running()
+    _ = machine.received("a", at: 0)
+    let first = machine.emit(at: 0)
+    #expect(describe(first?.first) == "a")
+    _ = machine.received("b", at: 10)
+    let second = machine.emit(at: 10)
+    #expect(second == nil)
+    _ = machine.upstreamCompleted(.finished)
+    let third = machine.emit(at: nil)
+    #expect(third == nil)
+    #expect(describe(machine.next()) == "b")
+    #expect(describe(machine.next()) == "|")
+    #expect(describe(machine.next()) == "nil")
+  }
+
+  @Test func cancelBeforeTheSubscriptionReleasesTheSubscriberAndRefusesTheUpstream() {
+    let receiver = Receiver()
+    var machine = Machine(downstream: receiver, interval: 10, latest: true)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil)
+    #expect(cancelled.downstream === receiver)
+    let late = machine.subscribed(CombiningTestSubscription())
+    #expect(late == nil)
+  }
+
+  @Test func cancelWhileRunningHandsBackTheUpstreamAndTheSubscriber() {
+    var (machine, upstream, receiver) = running()
+    _ = machine.received("a", at: 0)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.downstream === receiver)
+    #expect(machine.pendingValue == nil)
+    #expect(machine.emissionReadsClock() == nil)
+    let emitted = machine.emit(at: 0)
+    #expect(emitted == nil)
+    let again = machine.cancel()
+    #expect(again.upstream == nil && again.downstream == nil)
+  }
+
+  /// As in Combine, the upstream is still cancelled while its completion waits for the emission.
+  @Test func cancelWhileCompletingStillReachesTheUpstream() {
+    var (machine, upstream, receiver) = running()
+    _ = machine.received("a", at: 0)
+    _ = machine.upstreamCompleted(.finished)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.downstream === receiver)
+    #expect(emitAll(&machine, at: 0).isEmpty)
+  }
+
+  @Test func cancelDuringDeliveryDropsWhatIsQueued() {
+    var (machine, _, _) = running()
+    _ = machine.received("a", at: 0)
+    _ = machine.upstreamCompleted(.finished)
+    let emitted = machine.emit(at: nil)
+    #expect(describe(emitted?.first) == "a")
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil && cancelled.downstream == nil)
+    #expect(describe(machine.next()) == "nil")
+  }
+}
