@@ -91,28 +91,14 @@ extension Publishers.Timeout {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private enum Event {
-      case value(Input)
-      case completion(Subscribers.Completion<Failure>)
-    }
-
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var isFinished = false
-      /// Whether the upstream's completion has arrived; it is on its way to the downstream.
-      var hasUpstreamCompleted = false
-      var hasRequested = false
-      var clock: UInt64 = 0
-      var timer: (any Cancellable)?
-      var outbox = SchedulerOutbox<Event>()
-    }
+    private typealias Machine = TimeoutStateMachine<Input, Failure>
 
     private let downstream: Downstream
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
     private let customError: (() -> Upstream.Failure)?
-    private let state = Locked(State())
+    private let state = Locked(Machine())
 
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
       self.downstream = downstream
@@ -129,7 +115,7 @@ extension Publishers.Timeout {
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+      guard state.withLock({ $0.subscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -140,59 +126,36 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ !$0.isFinished && !$0.hasUpstreamCompleted && $0.link.isSubscribed }) else {
-        return .none
-      }
+      guard state.withLock({ $0.acceptsEvents }) else { return .none }
       restartClock()
       scheduler.schedule(options: options) { self.deliver(.value(input)) }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let timer = state.withLock { state -> (any Cancellable)?? in
-        guard !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else { return nil }
-        state.hasUpstreamCompleted = true
-        state.clock &+= 1
-        defer { state.timer = nil }
-        return .some(state.timer)
-      }
-      guard let timer else { return }
+      let (schedules, timer) = state.withLock { $0.upstreamCompleted() }
+      guard schedules else { return }
       timer?.cancel()
       scheduler.schedule(options: options) { self.deliver(.completion(completion)) }
     }
 
     func request(_ demand: Subscribers.Demand) {
       // Only a request that reaches the upstream counts as the first one, the one that restarts the clock.
-      let (upstream, isFirst) = state.withLock { state -> ((any Subscription)?, Bool) in
-        guard let upstream = state.link.upstream else { return (nil, false) }
-        defer { state.hasRequested = true }
-        return (upstream, !state.hasRequested)
-      }
+      let (upstream, restartsClock) = state.withLock { $0.request() }
       guard let upstream else { return }
-      if isFirst { restartClock() }
+      if restartsClock { restartClock() }
       upstream.request(demand)
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { state -> ((any Subscription)?, (any Cancellable)?) in
-        guard !state.link.isAwaitingSubscription else { return (nil, nil) }
-        state.isFinished = true
-        state.outbox.removeAll()
-        state.clock &+= 1
-        defer { state.timer = nil }
-        return (state.link.terminate(), state.timer)
-      }
+      let (upstream, timer) = state.withLock { $0.cancel() }
       timer?.cancel()
       upstream?.cancel()
     }
 
     /// Cancels the running clock and starts a new one.
     private func restartClock() {
-      let (clock, previous) = state.withLock { state in
-        state.clock &+= 1
-        defer { state.timer = nil }
-        return (state.clock, state.timer)
-      }
+      let (generation, previous) = state.withLock { $0.restartClock() }
       previous?.cancel()
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: interval),
@@ -200,57 +163,37 @@ extension Publishers.Timeout {
         tolerance: scheduler.minimumTolerance,
         options: options
       ) {
-        self.timedOut(clock)
+        self.timerFired(generation)
       }
-      let stale = state.withLock { state -> (any Cancellable)? in
-        guard state.clock == clock, !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else {
-          return timer
-        }
-        state.timer = timer
-        return nil
-      }
-      stale?.cancel()
+      state.withLock { $0.clockStarted(timer, for: generation) }?.cancel()
     }
 
-    private func timedOut(_ clock: UInt64) {
-      let action = state.withLock { state -> ((any Subscription)?, (any Cancellable)?)? in
-        guard state.clock == clock, !state.isFinished, !state.hasUpstreamCompleted, state.link.isSubscribed else {
-          return nil
-        }
-        state.isFinished = true
-        state.outbox.removeAll()
-        defer { state.timer = nil }
-        return (state.link.terminate(), state.timer)
-      }
-      guard let (upstream, timer) = action else { return }
+    private func timerFired(_ generation: UInt64) {
+      guard let (upstream, timer) = state.withLock({ $0.timerFired(generation) }) else { return }
       timer?.cancel()
-      upstream?.cancel()
+      upstream.cancel()
       let completion = customError.map { Subscribers.Completion.failure($0()) } ?? .finished
-      drain(state.withLock { $0.outbox.push(.completion(completion)) })
+      drain(state.withLock { $0.timedOut(with: completion) })
     }
 
-    private func deliver(_ event: Event) {
-      drain(state.withLock { $0.isFinished ? nil : $0.outbox.push(event) })
+    private func deliver(_ event: Machine.Event) {
+      drain(state.withLock { $0.push(event) })
     }
 
-    private func drain(_ first: Event?) {
+    private func drain(_ first: Machine.Event?) {
       var next = first
       while let event = next {
         switch event {
         case .value(let value):
           let demand = downstream.receive(value)
           if demand > 0 {
-            state.withLock { $0.link.upstream }?.request(demand)
+            state.withLock { $0.upstream }?.request(demand)
           }
         case .completion(let completion):
-          state.withLock { state in
-            state.isFinished = true
-            state.outbox.removeAll()
-            _ = state.link.terminate()
-          }
+          state.withLock { $0.deliveringCompletion() }
           downstream.receive(completion: completion)
         }
-        next = state.withLock { $0.outbox.next() }
+        next = state.withLock { $0.next() }
       }
     }
   }

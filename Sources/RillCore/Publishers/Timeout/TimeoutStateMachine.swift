@@ -1,0 +1,175 @@
+/// The state of one `timeout` subscription: its phase, the running clock, and the events on their way downstream.
+///
+/// Each event is one mutating method that returns what the caller must do after unlocking. The clock's timer is
+/// scheduled outside the lock, so each start of the clock gets a generation number, and the machine keeps the timer,
+/// or lets it time the subscription out, only for the latest start while values are still awaited.
+struct TimeoutStateMachine<Value, Failure: Error> {
+  /// Subscribed, and awaiting values.
+  struct Running {
+    var upstream: any Subscription
+    /// Whether a request has reached the upstream: the first one restarts the clock.
+    var hasRequested = false
+    /// The running clock's timer, once scheduled.
+    var timer: (any Cancellable)?
+  }
+
+  enum Phase {
+    case awaitingSubscription
+    case running(Running)
+    /// The upstream completed, and the clock stopped; the completion is on its way to the scheduler. As in Combine,
+    /// the link lasts until the completion is delivered: requests and a cancel meanwhile still reach the upstream.
+    case completing(upstream: any Subscription, hasRequested: Bool)
+    /// Timed out, cancelled, or the upstream's completion is being delivered.
+    case finished
+  }
+
+  /// What the scheduler hands downstream, one at a time and in order.
+  enum Event {
+    case value(Value)
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  private(set) var phase = Phase.awaitingSubscription
+  /// Counts the starts of the clock: a timer counts only while it belongs to the latest one.
+  private var generation: UInt64 = 0
+  private var outbox = SchedulerOutbox<Event>()
+
+  /// Whether values and the completion from upstream are still taken in.
+  var acceptsEvents: Bool {
+    guard case .running = phase else { return false }
+    return true
+  }
+
+  /// The running clock's timer, if one is scheduled.
+  var timer: (any Cancellable)? {
+    guard case .running(let running) = phase else { return nil }
+    return running.timer
+  }
+
+  /// The upstream while the link lasts, for the demand a delivered value returns.
+  var upstream: (any Subscription)? {
+    switch phase {
+    case .running(let running): running.upstream
+    case .completing(let upstream, _): upstream
+    case .awaitingSubscription, .finished: nil
+    }
+  }
+
+  /// Accepts the upstream subscription, after which the caller starts the clock.
+  ///
+  /// Returns `false` for a second one, or one after the subscription ended, which the caller cancels.
+  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = phase else { return false }
+    phase = .running(Running(upstream: subscription))
+    return true
+  }
+
+  /// Starts the clock again, on the subscription, on the first request, and on each value.
+  ///
+  /// Returns the generation of the new start, for its timer, and the previous timer to cancel.
+  mutating func restartClock() -> (generation: UInt64, cancelling: (any Cancellable)?) {
+    generation &+= 1
+    switch phase {
+    case .awaitingSubscription:
+      preconditionFailure("Timeout: the clock started before the upstream subscribed")
+    case .running(var running):
+      let previous = running.timer.take()
+      phase = .running(running)
+      return (generation, previous)
+    case .completing, .finished:
+      return (generation, nil)
+    }
+  }
+
+  /// Keeps the timer scheduled for the start of `generation`; returns it to cancel if the clock has restarted or
+  /// stopped since.
+  mutating func clockStarted(_ timer: any Cancellable, for generation: UInt64) -> (any Cancellable)? {
+    guard generation == self.generation, case .running(var running) = phase else { return timer }
+    running.timer = timer
+    phase = .running(running)
+    return nil
+  }
+
+  /// A request from downstream: returns the upstream to forward it to, if the link lasts, and whether it is the
+  /// first request to reach the upstream, which restarts the clock.
+  mutating func request() -> (upstream: (any Subscription)?, restartsClock: Bool) {
+    switch phase {
+    case .awaitingSubscription, .finished:
+      return (nil, false)
+    case .running(var running):
+      let isFirst = !running.hasRequested
+      running.hasRequested = true
+      phase = .running(running)
+      return (running.upstream, isFirst)
+    case .completing(let upstream, let hasRequested):
+      phase = .completing(upstream: upstream, hasRequested: true)
+      return (upstream, !hasRequested)
+    }
+  }
+
+  /// The upstream completed: the clock stops.
+  ///
+  /// Returns whether to schedule the completion's delivery, and the clock's timer to cancel.
+  mutating func upstreamCompleted() -> (schedules: Bool, cancelling: (any Cancellable)?) {
+    guard case .running(let running) = phase else { return (false, nil) }
+    phase = .completing(upstream: running.upstream, hasRequested: running.hasRequested)
+    return (true, running.timer)
+  }
+
+  /// The timer of the clock's start `generation` fired.
+  ///
+  /// Returns, if the subscription timed out, the upstream and the timer to cancel; the caller then queues the
+  /// time-out's completion with ``timedOut(with:)``. Values not yet delivered are dropped.
+  mutating func timerFired(_ generation: UInt64) -> (upstream: any Subscription, timer: (any Cancellable)?)? {
+    guard generation == self.generation, case .running(let running) = phase else { return nil }
+    phase = .finished
+    outbox.removeAll()
+    return (running.upstream, running.timer)
+  }
+
+  /// Queues the completion of a time-out; returns it when the caller must deliver it now.
+  ///
+  /// It is queued even if a cancel came after the time-out: the subscription had already ended by timing out.
+  mutating func timedOut(with completion: Subscribers.Completion<Failure>) -> Event? {
+    outbox.push(.completion(completion))
+  }
+
+  /// Downstream cancelled: drops what waits to be delivered, and returns the upstream and the timer to cancel.
+  ///
+  /// As in Combine, a cancel before the upstream subscribes does nothing.
+  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
+    switch phase {
+    case .awaitingSubscription:
+      return (nil, nil)
+    case .running(let running):
+      phase = .finished
+      outbox.removeAll()
+      return (running.upstream, running.timer)
+    case .completing(let upstream, _):
+      phase = .finished
+      outbox.removeAll()
+      return (upstream, nil)
+    case .finished:
+      outbox.removeAll()
+      return (nil, nil)
+    }
+  }
+
+  /// Queues an event that a scheduler action hands over; returns the next event when the caller must deliver it
+  /// now, or `nil` when another call is delivering (it delivers this one too) or the subscription has finished.
+  mutating func push(_ event: Event) -> Event? {
+    if case .finished = phase { return nil }
+    return outbox.push(event)
+  }
+
+  /// The next event for the delivering call, or `nil` when it is done.
+  mutating func next() -> Event? {
+    outbox.next()
+  }
+
+  /// A completion is being delivered: nothing else will be, and the link ends.
+  mutating func deliveringCompletion() {
+    phase = .finished
+    outbox.removeAll()
+  }
+}

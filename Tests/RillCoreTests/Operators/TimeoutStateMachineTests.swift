@@ -1,0 +1,213 @@
+import Testing
+
+@testable import RillCore
+
+/// `timeout`'s state machine, event by event, without threads or schedulers.
+@Suite struct TimeoutStateMachineTests {
+  typealias Machine = TimeoutStateMachine<String, CombiningError>
+
+  final class Timer: Cancellable {
+    func cancel() {}
+  }
+
+  /// A subscribed machine whose clock runs with `timer`, as after `receive(subscription:)`.
+  private func running() -> (Machine, CombiningTestSubscription, Timer, generation: UInt64) {
+    var machine = Machine()
+    let upstream = CombiningTestSubscription()
+    let accepted = machine.subscribed(upstream)
+    #expect(accepted)
+    let (generation, previous) = machine.restartClock()
+    #expect(previous == nil)
+    let timer = Timer()
+    let stale = machine.clockStarted(timer, for: generation)
+    #expect(stale == nil)
+    return (machine, upstream, timer, generation)
+  }
+
+  private func describe(_ event: Machine.Event?) -> String {
+    switch event {
+    case .value(let value): value
+    case .completion(.finished): "|"
+    case .completion(.failure): "^"
+    case nil: "nil"
+    }
+  }
+
+  @Test func aSecondSubscriptionIsRefused() {
+    var (machine, _, _, _) = running()
+    let second = machine.subscribed(CombiningTestSubscription())
+    #expect(!second)
+  }
+
+  @Test func nothingIsTakenInBeforeTheSubscription() {
+    var machine = Machine()
+    #expect(!machine.acceptsEvents)
+    let completed = machine.upstreamCompleted()
+    #expect(!completed.schedules)
+    let request = machine.request()
+    #expect(request.upstream == nil)
+    #expect(!request.restartsClock)
+    #expect(machine.upstream == nil)
+  }
+
+  /// As in Combine, a cancel before the upstream subscribes does nothing: the subscription is taken afterwards.
+  @Test func aCancelBeforeTheSubscriptionDoesNothing() {
+    var machine = Machine()
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil && cancelled.timer == nil)
+    let accepted = machine.subscribed(CombiningTestSubscription())
+    #expect(accepted)
+    #expect(machine.acceptsEvents)
+  }
+
+  @Test func restartingTheClockHandsBackThePreviousTimer() {
+    var (machine, _, timer, first) = running()
+    let restart = machine.restartClock()
+    #expect(restart.generation != first)
+    #expect(restart.cancelling as? Timer === timer)
+    #expect(machine.timer == nil)
+    let next = Timer()
+    let stale = machine.clockStarted(next, for: restart.generation)
+    #expect(stale == nil)
+    #expect(machine.timer as? Timer === next)
+  }
+
+  @Test func aTimerOfAnEarlierStartIsHandedBackAtOnce() {
+    var (machine, _, _, first) = running()
+    _ = machine.restartClock()
+    let late = Timer()
+    let handedBack = machine.clockStarted(late, for: first)
+    #expect(handedBack as? Timer === late)
+  }
+
+  @Test func aStaleTimerDoesNothing() {
+    var (machine, _, _, first) = running()
+    _ = machine.restartClock()
+    let fired = machine.timerFired(first)
+    #expect(fired == nil)
+    #expect(machine.acceptsEvents)
+  }
+
+  @Test func onlyTheFirstRequestThatReachesTheUpstreamRestartsTheClock() {
+    var (machine, upstream, _, _) = running()
+    let first = machine.request()
+    #expect(first.upstream as? CombiningTestSubscription === upstream)
+    #expect(first.restartsClock)
+    let second = machine.request()
+    #expect(second.upstream as? CombiningTestSubscription === upstream)
+    #expect(!second.restartsClock)
+  }
+
+  @Test func timingOutEndsTheSubscriptionAndQueuesItsCompletion() {
+    var (machine, upstream, timer, generation) = running()
+    let fired = machine.timerFired(generation)
+    #expect(fired?.upstream as? CombiningTestSubscription === upstream)
+    #expect(fired?.timer as? Timer === timer)
+    #expect(!machine.acceptsEvents)
+    #expect(machine.upstream == nil)
+    let again = machine.timerFired(generation)
+    #expect(again == nil)
+    #expect(describe(machine.timedOut(with: .failure(.boom))) == "^")
+    #expect(describe(machine.next()) == "nil")
+    let late = machine.push(.value("late"))
+    #expect(late == nil)
+  }
+
+  /// Values released while another call delivers are dropped by the time-out; its completion follows at once.
+  @Test func timingOutDropsTheValuesNotYetDelivered() {
+    var (machine, _, _, generation) = running()
+    #expect(describe(machine.push(.value("a"))) == "a")
+    let queued = machine.push(.value("b"))
+    #expect(queued == nil)
+    _ = machine.timerFired(generation)
+    let completion = machine.timedOut(with: .finished)
+    #expect(completion == nil)
+    #expect(describe(machine.next()) == "|")
+    #expect(describe(machine.next()) == "nil")
+  }
+
+  @Test func theUpstreamsCompletionStopsTheClockAndKeepsTheLink() {
+    var (machine, upstream, timer, generation) = running()
+    let completed = machine.upstreamCompleted()
+    #expect(completed.schedules)
+    #expect(completed.cancelling as? Timer === timer)
+    #expect(!machine.acceptsEvents)
+    #expect(machine.upstream as? CombiningTestSubscription === upstream)
+    let again = machine.upstreamCompleted()
+    #expect(!again.schedules)
+    let fired = machine.timerFired(generation)
+    #expect(fired == nil)
+    // A first request still reaches the upstream; the clock it restarts is dropped at once.
+    let request = machine.request()
+    #expect(request.upstream as? CombiningTestSubscription === upstream)
+    #expect(request.restartsClock)
+    let restart = machine.restartClock()
+    #expect(restart.cancelling == nil)
+    let stale = Timer()
+    let handedBack = machine.clockStarted(stale, for: restart.generation)
+    #expect(handedBack as? Timer === stale)
+    #expect(!machine.request().restartsClock)
+  }
+
+  @Test func eventsAreDeliveredOneAtATimeInOrder() {
+    var (machine, upstream, _, _) = running()
+    #expect(describe(machine.push(.value("a"))) == "a")
+    let queued = machine.push(.value("b"))
+    #expect(queued == nil)
+    _ = machine.upstreamCompleted()
+    let completion = machine.push(.completion(.finished))
+    #expect(completion == nil)
+    #expect(describe(machine.next()) == "b")
+    #expect(describe(machine.next()) == "|")
+    machine.deliveringCompletion()
+    #expect(machine.upstream == nil)
+    #expect(describe(machine.next()) == "nil")
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil)
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func cancelWhileRunningHandsBackTheUpstreamAndTheTimer() {
+    var (machine, upstream, timer, generation) = running()
+    #expect(describe(machine.push(.value("a"))) == "a")
+    _ = machine.push(.value("b"))
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.timer as? Timer === timer)
+    #expect(describe(machine.next()) == "nil")
+    let fired = machine.timerFired(generation)
+    #expect(fired == nil)
+    let pushed = machine.push(.value("c"))
+    #expect(pushed == nil)
+    let request = machine.request()
+    #expect(request.upstream == nil)
+    let again = machine.cancel()
+    #expect(again.upstream == nil && again.timer == nil)
+    let acceptsAfterCancel = machine.subscribed(CombiningTestSubscription())
+    #expect(!acceptsAfterCancel)
+  }
+
+  /// As in Combine, a cancel while the upstream's completion waits on the scheduler still reaches the upstream,
+  /// and the completion is not delivered.
+  @Test func cancelWhileCompletingReachesTheUpstream() {
+    var (machine, upstream, _, _) = running()
+    _ = machine.upstreamCompleted()
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.timer == nil)
+    let completion = machine.push(.completion(.finished))
+    #expect(completion == nil)
+  }
+
+  /// A cancel during the delivery of a value drops the time-out's completion queued behind it.
+  @Test func cancelAfterTheTimeOutDropsItsQueuedCompletion() {
+    var (machine, _, _, generation) = running()
+    #expect(describe(machine.push(.value("a"))) == "a")
+    _ = machine.timerFired(generation)
+    let completion = machine.timedOut(with: .finished)
+    #expect(completion == nil)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil)
+    #expect(describe(machine.next()) == "nil")
+  }
+}
