@@ -74,40 +74,15 @@ extension Publishers.CollectByTime {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private enum Event {
-      case value([Input])
-      case completion(Subscribers.Completion<Failure>)
-    }
-
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var isFinished = false
-      var demand = Subscribers.Demand.none
-      var buffer: [Input] = []
-      var timer: (any Cancellable)?
-      /// The upstream's completion while the last array waits for demand.
-      var heldCompletion: Subscribers.Completion<Failure>?
-      var outbox = SchedulerOutbox<Event>()
-
-      /// Takes up to `limit` buffered elements when there is demand.
-      mutating func takeBatch(limit: Int) -> [Input]? {
-        guard !buffer.isEmpty, demand > 0 else { return nil }
-        demand -= 1
-        guard buffer.count > limit else {
-          defer { buffer = [] }
-          return buffer
-        }
-        defer { buffer.removeFirst(limit) }
-        return Array(buffer.prefix(limit))
-      }
-    }
+    private typealias Machine = CollectByTimeStateMachine<Input, Failure>
 
     private let downstream: Downstream
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
+    /// The count of `.byTimeOrCount`: the upstream is asked for this many values per array requested.
     private let count: Int?
     private let options: Context.SchedulerOptions?
-    private let state = Locked(State())
+    private let state: Locked<Machine>
 
     init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?)
     {
@@ -120,6 +95,7 @@ extension Publishers.CollectByTime {
         (self.scheduler, self.interval, self.count) = (scheduler, interval, count)
       }
       self.options = options
+      self.state = Locked(Machine(limit: count ?? .max))
     }
 
     var description: String { "CollectByTime" }
@@ -128,10 +104,8 @@ extension Publishers.CollectByTime {
 
     var playgroundDescription: Any { description }
 
-    private var limit: Int { count ?? .max }
-
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.link.subscribe(subscription) }) else {
+      guard state.withLock({ $0.subscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -143,12 +117,7 @@ extension Publishers.CollectByTime {
       ) { [weak self] in
         self?.tick()
       }
-      let stale = state.withLock { state -> (any Cancellable)? in
-        guard !state.isFinished, state.link.isSubscribed else { return timer }
-        state.timer = timer
-        return nil
-      }
-      stale?.cancel()
+      state.withLock { $0.timerScheduled(timer) }?.cancel()
       downstream.receive(subscription: self)
       if count == nil {
         subscription.request(.unlimited)
@@ -156,45 +125,22 @@ extension Publishers.CollectByTime {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      let limit = self.limit
-      let batch = state.withLock { state -> [Input]? in
-        guard !state.isFinished, state.link.isSubscribed else { return nil }
-        state.buffer.append(input)
-        guard state.buffer.count >= limit else { return nil }
-        return state.takeBatch(limit: limit)
+      if let batch = state.withLock({ $0.received(input) }) {
+        deliver(.value(batch))
       }
-      if let batch { deliver(.value(batch)) }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let limit = self.limit
-      let action = state.withLock { state -> (timer: (any Cancellable)?, batch: [Input]?, now: Bool)? in
-        guard !state.isFinished, state.link.terminate() != nil else { return nil }
-        defer { state.timer = nil }
-        guard case .finished = completion, !state.buffer.isEmpty else {
-          state.buffer = []
-          return (state.timer, nil, true)
-        }
-        let batch = state.takeBatch(limit: limit)
-        guard batch != nil, state.buffer.isEmpty else {
-          state.heldCompletion = completion
-          return (state.timer, batch, false)
-        }
-        return (state.timer, batch, true)
-      }
-      guard let action else { return }
+      guard let action = state.withLock({ $0.upstreamCompleted(completion) }) else { return }
       action.timer?.cancel()
       if let batch = action.batch { deliver(.value(batch)) }
-      if action.now { deliver(.completion(completion)) }
+      if action.completesNow { deliver(.completion(completion)) }
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "CollectByTime: a subscriber requested \(demand); demand must be greater than zero")
-      let upstream = state.withLock { state -> (any Subscription)? in
-        state.demand += demand
-        return state.link.upstream
-      }
+      let upstream = state.withLock { $0.request(demand) }
       if let count, let upstream {
         upstream.request(demand * count)
       }
@@ -203,64 +149,41 @@ extension Publishers.CollectByTime {
 
     /// Delivers the last arrays and the completion held for want of demand, as far as demand allows.
     private func flushHeld() {
-      let limit = self.limit
-      let (batch, completion) = state.withLock { state -> ([Input]?, Subscribers.Completion<Failure>?) in
-        guard let held = state.heldCompletion else { return (nil, nil) }
-        let batch = state.takeBatch(limit: limit)
-        guard state.buffer.isEmpty else { return (batch, nil) }
-        state.heldCompletion = nil
-        return (batch, held)
-      }
+      let (batch, completion) = state.withLock { $0.flushHeld() }
       if let batch { deliver(.value(batch)) }
       if let completion { deliver(.completion(completion)) }
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { state in
-        state.isFinished = true
-        state.buffer = []
-        state.heldCompletion = nil
-        state.outbox.removeAll()
-        defer { state.timer = nil }
-        return (state.link.terminate(), state.timer)
-      }
+      let (upstream, timer) = state.withLock { $0.cancel() }
       timer?.cancel()
       upstream?.cancel()
     }
 
     private func tick() {
-      let limit = self.limit
-      let batch = state.withLock { state -> [Input]? in
-        guard !state.isFinished, state.link.isSubscribed else { return nil }
-        return state.takeBatch(limit: limit)
+      if let batch = state.withLock({ $0.tick() }) {
+        deliver(.value(batch))
       }
-      if let batch { deliver(.value(batch)) }
     }
 
-    private func deliver(_ event: Event) {
-      var next = state.withLock { $0.isFinished ? nil : $0.outbox.push(event) }
+    private func deliver(_ event: Machine.Event) {
+      var next = state.withLock { $0.push(event) }
       while let event = next {
         switch event {
         case .value(let batch):
           let demand = downstream.receive(batch)
           if demand > 0 {
-            let (upstream, isHolding) = state.withLock { state in
-              state.demand += demand
-              return (state.link.upstream, state.heldCompletion != nil)
-            }
+            let (upstream, isHolding) = state.withLock { $0.downstreamDemanded(demand) }
             if let count, let upstream {
               upstream.request(demand * count)
             }
             if isHolding { flushHeld() }
           }
         case .completion(let completion):
-          state.withLock { state in
-            state.isFinished = true
-            state.outbox.removeAll()
-          }
+          state.withLock { $0.deliveringCompletion() }
           downstream.receive(completion: completion)
         }
-        next = state.withLock { $0.outbox.next() }
+        next = state.withLock { $0.next() }
       }
     }
   }

@@ -1,0 +1,209 @@
+/// The state of one `collect(.byTime)` or `collect(.byTimeOrCount)` subscription: its phase, the values collected,
+/// the downstream's demand, and the arrays and completion on their way downstream.
+///
+/// Each event is one mutating method that returns what the caller must do after unlocking. An array is taken only
+/// when the downstream has demand for it; what the upstream leaves when it finishes waits for that demand, then the
+/// completion follows.
+struct CollectByTimeStateMachine<Value, Failure: Error> {
+  /// Subscribed, and collecting.
+  struct Running {
+    var upstream: any Subscription
+    var buffer: [Value] = []
+    /// The repeating clock's timer, once scheduled.
+    var timer: (any Cancellable)?
+  }
+
+  enum Phase {
+    case awaitingSubscription
+    case running(Running)
+    /// The upstream finished while more was collected than the downstream had demand for: the rest waits for
+    /// demand, then the completion follows. `buffer` is never empty.
+    case holding(buffer: [Value], completion: Subscribers.Completion<Failure>)
+    /// The upstream completed and nothing is left to emit; the completion is on its way downstream.
+    case completing
+    /// Cancelled, or the completion is being delivered. Also an upstream's completion before its subscription,
+    /// after which nothing is taken in.
+    case finished
+  }
+
+  /// What is handed downstream, one at a time and in order.
+  enum Event {
+    case value([Value])
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  /// What to do when the upstream completes.
+  struct CompletionAction {
+    /// The clock's timer to cancel.
+    var timer: (any Cancellable)?
+    /// The last array to deliver, if there is demand for it.
+    var batch: [Value]?
+    /// Whether to deliver the completion now; otherwise it is held with what is left.
+    var completesNow: Bool
+  }
+
+  /// The most values an array holds: the count of `.byTimeOrCount`, unbounded for `.byTime`.
+  let limit: Int
+  private(set) var phase = Phase.awaitingSubscription
+  private(set) var demand = Subscribers.Demand.none
+  private var outbox = SchedulerOutbox<Event>()
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// The values collected and not yet emitted.
+  var buffer: [Value] {
+    switch phase {
+    case .running(let running): running.buffer
+    case .holding(let buffer, _): buffer
+    case .awaitingSubscription, .completing, .finished: []
+    }
+  }
+
+  /// Accepts the upstream subscription, after which the caller starts the clock.
+  ///
+  /// Returns `false` for a second one, or one after the subscription ended, which the caller cancels.
+  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = phase else { return false }
+    phase = .running(Running(upstream: subscription))
+    return true
+  }
+
+  /// Keeps the clock's timer; returns it to cancel if the subscription has ended meanwhile.
+  mutating func timerScheduled(_ timer: any Cancellable) -> (any Cancellable)? {
+    guard var running = takeRunning() else { return timer }
+    running.timer = timer
+    phase = .running(running)
+    return nil
+  }
+
+  /// Collects a value; returns an array to deliver when the buffer is full and the downstream has demand.
+  mutating func received(_ value: Value) -> [Value]? {
+    guard var running = takeRunning() else { return nil }
+    defer { phase = .running(running) }
+    running.buffer.append(value)
+    guard running.buffer.count >= limit else { return nil }
+    return takeBatch(from: &running.buffer)
+  }
+
+  /// The clock ticked; returns the array to deliver, if anything was collected and the downstream has demand.
+  mutating func tick() -> [Value]? {
+    switch phase {
+    case .awaitingSubscription:
+      preconditionFailure("CollectByTime: the clock ticked before the upstream subscribed")
+    case .running:
+      guard var running = takeRunning() else { return nil }
+      defer { phase = .running(running) }
+      return takeBatch(from: &running.buffer)
+    case .holding, .completing, .finished:
+      return nil
+    }
+  }
+
+  /// The upstream completed; `nil` when it had already, or the subscription has ended.
+  ///
+  /// A failure drops what was collected. On `.finished`, what is left is emitted first, as far as demand allows;
+  /// the rest is held, with the completion, until the downstream requests more.
+  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction? {
+    switch phase {
+    case .awaitingSubscription:
+      phase = .finished
+      return nil
+    case .running:
+      guard var running = takeRunning() else { return nil }
+      guard case .finished = completion, !running.buffer.isEmpty else {
+        phase = .completing
+        return CompletionAction(timer: running.timer, batch: nil, completesNow: true)
+      }
+      let batch = takeBatch(from: &running.buffer)
+      guard batch != nil, running.buffer.isEmpty else {
+        phase = .holding(buffer: running.buffer, completion: completion)
+        return CompletionAction(timer: running.timer, batch: batch, completesNow: false)
+      }
+      phase = .completing
+      return CompletionAction(timer: running.timer, batch: batch, completesNow: true)
+    case .holding, .completing, .finished:
+      return nil
+    }
+  }
+
+  /// Downstream requested more arrays; returns the upstream, which the caller asks for `count` values per array
+  /// with `.byTimeOrCount`, then releases what is held with ``flushHeld()``.
+  mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
+    demand += more
+    guard case .running(let running) = phase else { return nil }
+    return running.upstream
+  }
+
+  /// Demand a delivered array returned; returns the upstream, as ``request(_:)`` does, and whether something is
+  /// held for want of demand, which the caller then releases with ``flushHeld()``.
+  mutating func downstreamDemanded(_ more: Subscribers.Demand) -> (upstream: (any Subscription)?, isHolding: Bool) {
+    let upstream = request(more)
+    guard case .holding = phase else { return (upstream, false) }
+    return (upstream, true)
+  }
+
+  /// Takes what is held for want of demand, as far as demand allows: an array to deliver, then, once nothing is
+  /// left, the completion.
+  mutating func flushHeld() -> (batch: [Value]?, completion: Subscribers.Completion<Failure>?) {
+    guard case .holding(var buffer, let completion) = phase else { return (nil, nil) }
+    // Leaves the phase first, so that the buffer is changed in place, not copied.
+    phase = .completing
+    let batch = takeBatch(from: &buffer)
+    guard buffer.isEmpty else {
+      phase = .holding(buffer: buffer, completion: completion)
+      return (batch, nil)
+    }
+    return (batch, completion)
+  }
+
+  /// Downstream cancelled: drops what was collected and what waits to be delivered, and returns the upstream and the
+  /// clock's timer to cancel.
+  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
+    defer {
+      phase = .finished
+      outbox.removeAll()
+    }
+    guard case .running(let running) = phase else { return (nil, nil) }
+    return (running.upstream, running.timer)
+  }
+
+  /// Queues an event; returns the next event when the caller must deliver it now, or `nil` when another call is
+  /// delivering (it delivers this one too) or the subscription has finished.
+  mutating func push(_ event: Event) -> Event? {
+    if case .finished = phase { return nil }
+    return outbox.push(event)
+  }
+
+  /// The next event for the delivering call, or `nil` when it is done.
+  mutating func next() -> Event? {
+    outbox.next()
+  }
+
+  /// The completion is being delivered: nothing else will be.
+  mutating func deliveringCompletion() {
+    phase = .finished
+    outbox.removeAll()
+  }
+
+  /// Moves the running phase's payload out, leaving the phase `.finished` until the caller puts it back, so that the
+  /// buffer is changed in place, not copied.
+  private mutating func takeRunning() -> Running? {
+    guard case .running(let running) = phase else { return nil }
+    phase = .finished
+    return running
+  }
+
+  /// Takes an array of up to `limit` values from `buffer` when the downstream has demand for it.
+  private mutating func takeBatch(from buffer: inout [Value]) -> [Value]? {
+    guard !buffer.isEmpty, demand > 0 else { return nil }
+    demand -= 1
+    guard buffer.count > limit else {
+      defer { buffer = [] }
+      return buffer
+    }
+    defer { buffer.removeFirst(limit) }
+    return Array(buffer.prefix(limit))
+  }
+}
