@@ -34,6 +34,14 @@ import Testing
     }
   }
 
+  /// The events a caller handed `first` delivers: `first`, then what is queued after it.
+  private func drained(_ first: Machine.Event?, _ machine: inout Machine) -> [String] {
+    guard let first else { return [] }
+    var events = [describe(first)]
+    while let event = machine.next() { events.append(describe(event)) }
+    return events
+  }
+
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
     let second = machine.subscribed(CombiningTestSubscription())
@@ -42,8 +50,8 @@ import Testing
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(limit: .max)
-    let batch = machine.received(1)
-    #expect(batch == nil)
+    let first = machine.received(1)
+    #expect(first == nil)
     #expect(machine.buffer.isEmpty)
   }
 
@@ -58,30 +66,49 @@ import Testing
 
   @Test func eachTickTakesWhatWasCollectedWhenThereIsDemand() {
     var (machine, _, _) = running(demand: .max(1))
-    #expect(machine.tick() == nil)
+    #expect(drained(machine.tick(), &machine).isEmpty)
     _ = machine.received(1)
     _ = machine.received(2)
     #expect(machine.buffer == [1, 2])
-    #expect(machine.tick() == [1, 2])
+    #expect(drained(machine.tick(), &machine) == ["[1, 2]"])
     #expect(machine.demand == .none)
     _ = machine.received(3)
-    #expect(machine.tick() == nil)
+    #expect(drained(machine.tick(), &machine).isEmpty)
     #expect(machine.buffer == [3])
     _ = machine.request(.max(1))
-    #expect(machine.tick() == [3])
+    #expect(drained(machine.tick(), &machine) == ["[3]"])
   }
 
   @Test func aFullBufferIsTakenAtOnce() {
     var (machine, _, _) = running(limit: 2, demand: .max(1))
-    #expect(machine.received(1) == nil)
-    #expect(machine.received(2) == [1, 2])
-    #expect(machine.received(3) == nil)
-    #expect(machine.received(4) == nil)
+    #expect(drained(machine.received(1), &machine).isEmpty)
+    #expect(drained(machine.received(2), &machine) == ["[1, 2]"])
+    #expect(drained(machine.received(3), &machine).isEmpty)
+    #expect(drained(machine.received(4), &machine).isEmpty)
     #expect(machine.buffer == [3, 4])
     _ = machine.received(5)
     _ = machine.request(.max(1))
-    #expect(machine.tick() == [3, 4])
+    #expect(drained(machine.tick(), &machine) == ["[3, 4]"])
     #expect(machine.buffer == [5])
+  }
+
+  /// An array is queued as it is taken: one taken while another is being delivered follows it.
+  @Test func arraysTakenDuringADeliveryAreQueuedInOrder() {
+    var (machine, _, _) = running(limit: 2, demand: .unlimited)
+    _ = machine.received(1)
+    let first = machine.received(2)
+    #expect(describe(first) == "[1, 2]")
+    _ = machine.received(3)
+    let ticked = machine.tick()
+    #expect(ticked == nil)
+    _ = machine.received(4)
+    _ = machine.received(5)
+    let full = machine.received(6)
+    #expect(full == nil)
+    #expect(describe(machine.next()) == "[3]")
+    #expect(describe(machine.next()) == "[4, 5]")
+    #expect(describe(machine.next()) == "nil")
+    #expect(machine.buffer == [6])
   }
 
   @Test func requestsHandBackTheUpstreamWhileCollecting() {
@@ -99,8 +126,7 @@ import Testing
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action?.timer as? Timer === timer)
-    #expect(action?.batch == nil)
-    #expect(action?.completesNow == true)
+    #expect(drained(action?.first, &machine) == ["^"])
     #expect(machine.buffer.isEmpty)
     let again = machine.upstreamCompleted(.finished)
     #expect(again == nil)
@@ -112,13 +138,9 @@ import Testing
     var (machine, upstream, _) = running(demand: .max(1))
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.batch == [1])
-    #expect(action?.completesNow == true)
+    #expect(describe(action?.first) == "[1]")
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
-    #expect(describe(machine.push(.value([1]))) == "[1]")
-    let queued = machine.push(.completion(.finished))
-    #expect(queued == nil)
     #expect(describe(machine.next()) == "|")
     machine.deliveringCompletion()
     #expect(describe(machine.next()) == "nil")
@@ -128,8 +150,7 @@ import Testing
   @Test func finishingWithNothingCollectedCompletesAtOnce() {
     var (machine, _, _) = running()
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.batch == nil)
-    #expect(action?.completesNow == true)
+    #expect(drained(action?.first, &machine) == ["|"])
   }
 
   /// Without demand, what is left waits with the completion until the downstream asks for it.
@@ -137,20 +158,16 @@ import Testing
     var (machine, _, _) = running()
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.batch == nil)
-    #expect(action?.completesNow == false)
+    #expect(action != nil)
+    #expect(action?.first == nil)
     #expect(machine.buffer == [1])
     #expect(machine.tick() == nil)
     #expect(machine.received(2) == nil)
-    let nothing = machine.flushHeld()
-    #expect(nothing.batch == nil && nothing.completion == nil)
+    #expect(machine.flushHeld() == nil)
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
-    let flushed = machine.flushHeld()
-    #expect(flushed.batch == [1])
-    #expect(flushed.completion != nil)
-    let again = machine.flushHeld()
-    #expect(again.batch == nil && again.completion == nil)
+    #expect(drained(machine.flushHeld(), &machine) == ["[1]", "|"])
+    #expect(machine.flushHeld() == nil)
   }
 
   /// With `.byTimeOrCount`, what is left may take several arrays, one per demand.
@@ -159,19 +176,14 @@ import Testing
     for value in 1...5 { _ = machine.received(value) }
     _ = machine.request(.max(1))
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.batch == [1, 2])
-    #expect(action?.completesNow == false)
+    #expect(drained(action?.first, &machine) == ["[1, 2]"])
     #expect(machine.buffer == [3, 4, 5])
     let returned = machine.downstreamDemanded(.max(1))
     #expect(returned.upstream == nil)
     #expect(returned.isHolding)
-    let second = machine.flushHeld()
-    #expect(second.batch == [3, 4])
-    #expect(second.completion == nil)
+    #expect(drained(machine.flushHeld(), &machine) == ["[3, 4]"])
     _ = machine.request(.max(1))
-    let last = machine.flushHeld()
-    #expect(last.batch == [5])
-    #expect(last.completion != nil)
+    #expect(drained(machine.flushHeld(), &machine) == ["[5]", "|"])
     #expect(!machine.downstreamDemanded(.max(1)).isHolding)
   }
 
@@ -193,19 +205,16 @@ import Testing
   }
 
   @Test func cancelWhileCollectingHandsBackTheUpstreamAndTheTimer() {
-    var (machine, upstream, timer) = running(demand: .unlimited)
-    _ = machine.received(1)
-    #expect(describe(machine.push(.value([0]))) == "[0]")
-    _ = machine.push(.value([1]))
+    var (machine, upstream, timer) = running(limit: 1, demand: .unlimited)
+    #expect(describe(machine.received(1)) == "[1]")
+    _ = machine.received(2)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
-    #expect(machine.received(2) == nil)
+    #expect(machine.received(3) == nil)
     #expect(machine.tick() == nil)
-    let pushed = machine.push(.value([3]))
-    #expect(pushed == nil)
   }
 
   @Test func cancelWhileHoldingDropsWhatIsHeld() {
@@ -216,16 +225,14 @@ import Testing
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
     #expect(machine.buffer.isEmpty)
     _ = machine.request(.max(1))
-    let flushed = machine.flushHeld()
-    #expect(flushed.batch == nil && flushed.completion == nil)
+    #expect(machine.flushHeld() == nil)
   }
 
   @Test func cancelWhileCompletingDropsTheQueuedCompletion() {
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.received(1)
-    _ = machine.upstreamCompleted(.finished)
-    #expect(describe(machine.push(.value([1]))) == "[1]")
-    _ = machine.push(.completion(.finished))
+    let action = machine.upstreamCompleted(.finished)
+    #expect(describe(action?.first) == "[1]")
     _ = machine.cancel()
     #expect(describe(machine.next()) == "nil")
   }

@@ -3,7 +3,8 @@
 ///
 /// Each event is one mutating method that returns what the caller must do after unlocking. An array is taken only
 /// when the downstream has demand for it; what the upstream leaves when it finishes waits for that demand, then the
-/// completion follows.
+/// completion follows. An array is queued for delivery in the same step that takes it from the buffer, so that a
+/// tick of the clock racing with a value that fills the buffer cannot deliver their arrays out of order.
 struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// Subscribed, and collecting.
   struct Running {
@@ -36,10 +37,9 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   struct CompletionAction {
     /// The clock's timer to cancel.
     var timer: (any Cancellable)?
-    /// The last array to deliver, if there is demand for it.
-    var batch: [Value]?
-    /// Whether to deliver the completion now; otherwise it is held with what is left.
-    var completesNow: Bool
+    /// The first event to deliver now: the last array if there is demand for it, then the completion unless it is
+    /// held with what is left.
+    var first: Event?
   }
 
   /// The most values an array holds: the count of `.byTimeOrCount`, unbounded for `.byTime`.
@@ -78,24 +78,26 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     return nil
   }
 
-  /// Collects a value; returns an array to deliver when the buffer is full and the downstream has demand.
-  mutating func received(_ value: Value) -> [Value]? {
+  /// Collects a value; when the buffer is full and the downstream has demand, queues an array and returns it if the
+  /// caller must deliver it now.
+  mutating func received(_ value: Value) -> Event? {
     guard var running = takeRunning() else { return nil }
     defer { phase = .running(running) }
     running.buffer.append(value)
     guard running.buffer.count >= limit else { return nil }
-    return takeBatch(from: &running.buffer)
+    return queue(takeBatch(from: &running.buffer), then: nil)
   }
 
-  /// The clock ticked; returns the array to deliver, if anything was collected and the downstream has demand.
-  mutating func tick() -> [Value]? {
+  /// The clock ticked; queues an array if anything was collected and the downstream has demand, and returns it if the
+  /// caller must deliver it now.
+  mutating func tick() -> Event? {
     switch phase {
     case .awaitingSubscription:
       preconditionFailure("CollectByTime: the clock ticked before the upstream subscribed")
     case .running:
       guard var running = takeRunning() else { return nil }
       defer { phase = .running(running) }
-      return takeBatch(from: &running.buffer)
+      return queue(takeBatch(from: &running.buffer), then: nil)
     case .holding, .completing, .finished:
       return nil
     }
@@ -114,15 +116,15 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
       guard var running = takeRunning() else { return nil }
       guard case .finished = completion, !running.buffer.isEmpty else {
         phase = .completing
-        return CompletionAction(timer: running.timer, batch: nil, completesNow: true)
+        return CompletionAction(timer: running.timer, first: queue(nil, then: completion))
       }
       let batch = takeBatch(from: &running.buffer)
       guard batch != nil, running.buffer.isEmpty else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return CompletionAction(timer: running.timer, batch: batch, completesNow: false)
+        return CompletionAction(timer: running.timer, first: queue(batch, then: nil))
       }
       phase = .completing
-      return CompletionAction(timer: running.timer, batch: batch, completesNow: true)
+      return CompletionAction(timer: running.timer, first: queue(batch, then: completion))
     case .holding, .completing, .finished:
       return nil
     }
@@ -144,18 +146,18 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     return (upstream, true)
   }
 
-  /// Takes what is held for want of demand, as far as demand allows: an array to deliver, then, once nothing is
-  /// left, the completion.
-  mutating func flushHeld() -> (batch: [Value]?, completion: Subscribers.Completion<Failure>?) {
-    guard case .holding(var buffer, let completion) = phase else { return (nil, nil) }
+  /// Queues what is held for want of demand, as far as demand allows: an array, then, once nothing is left, the
+  /// completion; returns the first event when the caller must deliver it now.
+  mutating func flushHeld() -> Event? {
+    guard case .holding(var buffer, let completion) = phase else { return nil }
     // Leaves the phase first, so that the buffer is changed in place, not copied.
     phase = .completing
     let batch = takeBatch(from: &buffer)
     guard buffer.isEmpty else {
       phase = .holding(buffer: buffer, completion: completion)
-      return (batch, nil)
+      return queue(batch, then: nil)
     }
-    return (batch, completion)
+    return queue(batch, then: completion)
   }
 
   /// Downstream cancelled: drops what was collected and what waits to be delivered, and returns the upstream and the
@@ -169,13 +171,6 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     return (running.upstream, running.timer)
   }
 
-  /// Queues an event; returns the next event when the caller must deliver it now, or `nil` when another call is
-  /// delivering (it delivers this one too) or the subscription has finished.
-  mutating func push(_ event: Event) -> Event? {
-    if case .finished = phase { return nil }
-    return outbox.push(event)
-  }
-
   /// The next event for the delivering call, or `nil` when it is done.
   mutating func next() -> Event? {
     outbox.next()
@@ -185,6 +180,14 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   mutating func deliveringCompletion() {
     phase = .finished
     outbox.removeAll()
+  }
+
+  /// Queues an array, then a completion, each if any; returns the first event when the caller must deliver it now,
+  /// or `nil` when another call is delivering (it delivers these too).
+  private mutating func queue(_ batch: [Value]?, then completion: Subscribers.Completion<Failure>?) -> Event? {
+    let first = batch.flatMap { outbox.push(.value($0)) }
+    let second = completion.flatMap { outbox.push(.completion($0)) }
+    return first ?? second
   }
 
   /// Moves the running phase's payload out, leaving the phase `.finished` until the caller puts it back, so that the

@@ -125,17 +125,14 @@ extension Publishers.CollectByTime {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      if let batch = state.withLock({ $0.received(input) }) {
-        deliver(.value(batch))
-      }
+      drain(state.withLock { $0.received(input) })
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let action = state.withLock({ $0.upstreamCompleted(completion) }) else { return }
       action.timer?.cancel()
-      if let batch = action.batch { deliver(.value(batch)) }
-      if action.completesNow { deliver(.completion(completion)) }
+      drain(action.first)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -149,9 +146,7 @@ extension Publishers.CollectByTime {
 
     /// Delivers the last arrays and the completion held for want of demand, as far as demand allows.
     private func flushHeld() {
-      let (batch, completion) = state.withLock { $0.flushHeld() }
-      if let batch { deliver(.value(batch)) }
-      if let completion { deliver(.completion(completion)) }
+      drain(state.withLock { $0.flushHeld() })
     }
 
     func cancel() {
@@ -161,13 +156,12 @@ extension Publishers.CollectByTime {
     }
 
     private func tick() {
-      if let batch = state.withLock({ $0.tick() }) {
-        deliver(.value(batch))
-      }
+      drain(state.withLock { $0.tick() })
     }
 
-    private func deliver(_ event: Machine.Event) {
-      var next = state.withLock { $0.push(event) }
+    /// Delivers `first` and whatever is queued meanwhile, one at a time and in order.
+    private func drain(_ first: Machine.Event?) {
+      var next = first
       while let event = next {
         switch event {
         case .value(let batch):
