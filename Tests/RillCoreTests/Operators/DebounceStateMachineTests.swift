@@ -63,11 +63,31 @@ import Testing
     #expect(machine.pendingValue == nil)
     machine.request(.max(1))
     let second = machine.received("b")!
-    guard case .deliver("b", _) = machine.due(second.generation) else {
+    guard case .deliver(.value("b"), _) = machine.due(second.generation) else {
       Issue.record("expected b to be delivered")
       return
     }
     #expect(machine.demand == .none)
+  }
+
+  @Test func aValueMadeDueDuringADeliveryIsQueuedBehindIt() {
+    var (machine, _) = running()
+    machine.request(.unlimited)
+    let first = machine.received("a")!
+    guard case .deliver(.value("a"), _) = machine.due(first.generation) else {
+      Issue.record("expected a to be delivered at once")
+      return
+    }
+    let second = machine.received("b")!
+    guard case .deliver(nil, _) = machine.due(second.generation) else {
+      Issue.record("expected b to be queued behind a")
+      return
+    }
+    guard case .value("b") = machine.next() else {
+      Issue.record("expected b next")
+      return
+    }
+    #expect(machine.next() == nil)
   }
 
   @Test func aStaleTimerDoesNothing() {

@@ -30,8 +30,9 @@ struct DebounceStateMachine<Value, Failure: Error> {
   }
 
   enum DueAction {
-    /// Deliver the value and cancel its timer, whose interval would fire again.
-    case deliver(Value, cancelling: (any Cancellable)?)
+    /// The value is queued for delivery: cancel its timer, whose interval would fire again, then deliver `first`
+    /// and what follows it, unless `first` is `nil` because another call is delivering (it delivers the value).
+    case deliver(first: Event?, cancelling: (any Cancellable)?)
     /// No demand: the value is dropped; cancel its timer.
     case drop(cancelling: (any Cancellable)?)
     /// A stale timer: nothing to do.
@@ -77,12 +78,15 @@ struct DebounceStateMachine<Value, Failure: Error> {
   }
 
   /// The timer of the value of `generation` fired.
+  ///
+  /// The value takes its place in the delivery order now, under the lock that makes it due, so a value made due
+  /// later on another thread of the scheduler cannot overtake it.
   mutating func due(_ generation: UInt64) -> DueAction {
     guard case .running(let upstream, let pending?) = phase, pending.generation == generation else { return .none }
     phase = .running(upstream: upstream, pending: nil)
     guard demand > 0 else { return .drop(cancelling: pending.timer) }
     demand -= 1
-    return .deliver(pending.value, cancelling: pending.timer)
+    return .deliver(first: outbox.push(.value(pending.value)), cancelling: pending.timer)
   }
 
   /// The upstream completed; as in Combine, a pending value is dropped.

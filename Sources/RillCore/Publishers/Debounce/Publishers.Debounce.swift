@@ -130,7 +130,7 @@ extension Publishers.Debounce {
       let (schedules, timer) = state.withLock { $0.upstreamCompleted() }
       timer?.cancel()
       guard schedules else { return }
-      scheduler.schedule(options: nil) { self.deliver(.completion(completion)) }
+      scheduler.schedule(options: nil) { self.drain(self.state.withLock { $0.push(.completion(completion)) }) }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -146,9 +146,9 @@ extension Publishers.Debounce {
 
     private func due(_ generation: UInt64) {
       switch state.withLock({ $0.due(generation) }) {
-      case .deliver(let value, let timer):
+      case .deliver(let first, let timer):
         timer?.cancel()
-        deliver(.value(value))
+        drain(first)
       case .drop(let timer):
         timer?.cancel()
       case .none:
@@ -156,8 +156,9 @@ extension Publishers.Debounce {
       }
     }
 
-    private func deliver(_ event: Machine.Event) {
-      var next = state.withLock { $0.push(event) }
+    /// Delivers `first`, then the events queued meanwhile, one at a time.
+    private func drain(_ first: Machine.Event?) {
+      var next = first
       while let event = next {
         switch event {
         case .value(let value):
