@@ -41,6 +41,58 @@ public enum PublisherContract {
     drive(checker)
     return checker.report(expectsCompletion: expectsCompletion)
   }
+
+  /// Subscribes a ``ContractChecker`` to a publisher that delivers later, from a task or another thread, lets
+  /// `drive` push events, waits for the run to settle, and reports what it saw.
+  ///
+  /// The synchronous form judges as soon as `drive` returns, before such a publisher has sent anything: its
+  /// report shows only the subscription and the request, and is satisfied by default or flags a missing
+  /// completion. This form waits, after `drive`, until no event has arrived for `quietPeriod` and, when a
+  /// completion is expected, the checker has received it or cancelled: the quiet period after the last event
+  /// lets an event sent too late, such as a second completion, make the report. See
+  /// ``ContractChecker/settle(expectingCompletion:timeout:quietPeriod:)``.
+  ///
+  /// ```swift
+  /// @Test(arguments: ContractDemand.standard)
+  /// func anAsyncSequenceKeepsTheContract(demand: ContractDemand) async {
+  ///   let numbers = AsyncStream<Int> { continuation in
+  ///     for number in 1...3 { continuation.yield(number) }
+  ///     continuation.finish()
+  ///   }
+  ///   let report = await PublisherContract.check(
+  ///     numbers.asPublisher(),  // RillExt's
+  ///     demand: demand,
+  ///     expectsCompletion: demand.initial == .unlimited,
+  ///     timeout: .seconds(10)
+  ///   )
+  ///   #expect(report.isSatisfied, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - publisher: The publisher to check.
+  ///   - demand: How the checker requests values; `.unlimited` by default.
+  ///   - expectsCompletion: Whether a run without a completion (and without cancel) breaks the contract. It
+  ///     also makes the check wait for the completion, not only for the publisher to go quiet.
+  ///   - timeout: The longest wait after `drive`; a run still going then is judged as it stands.
+  ///   - quietPeriod: How long without an event counts as idle; 50 milliseconds by default.
+  ///   - drive: Runs after subscribing, to send through a subject, advance a scheduler or await the
+  ///     publisher's progress; it may also call the checker's `request(_:)` and `cancel()`.
+  /// - Returns: The events and any violations.
+  public static func check<P: Publisher>(
+    _ publisher: P,
+    demand: ContractDemand = .unlimited,
+    expectsCompletion: Bool = false,
+    timeout: Duration,
+    quietPeriod: Duration = .milliseconds(50),
+    drive: (ContractChecker<P.Output, P.Failure>) async -> Void = { _ in }
+  ) async -> ContractReport<P.Output, P.Failure> {
+    let checker = ContractChecker<P.Output, P.Failure>(demand: demand)
+    publisher.subscribe(checker)
+    await drive(checker)
+    await checker.settle(expectingCompletion: expectsCompletion, timeout: timeout, quietPeriod: quietPeriod)
+    return checker.report(expectsCompletion: expectsCompletion)
+  }
 }
 
 /// A subscriber that records everything a publisher does to it and flags each breach of the contract.
@@ -238,6 +290,59 @@ public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellab
 
   /// The report so far, for test failure messages.
   public var description: String { report().description }
+
+  // MARK: Settling
+
+  /// Waits until a publisher that delivers from a task or another thread is done with this checker.
+  ///
+  /// The run has settled once no event has arrived for `quietPeriod` and, if `expectsCompletion`, the checker
+  /// has received a completion or cancelled. Without an expected completion, the quiet period is how it tells
+  /// that the publisher has sent what its demand allows and is idle; after a completion, it lets an event sent
+  /// too late (a value after the completion, a second completion) be recorded before the report is made.
+  /// Events arriving keep the wait going, up to `timeout`.
+  ///
+  /// ```swift
+  /// let checker = ContractChecker<Int, Never>(demand: .max(2))
+  /// publisher.subscribe(checker)
+  /// let settled = await checker.settle(timeout: .seconds(10))
+  /// #expect(settled && checker.report().isSatisfied, "\(checker)")
+  /// ```
+  ///
+  /// It polls every millisecond, so it never blocks a thread of the cooperative pool, which the publisher may
+  /// need to deliver.
+  ///
+  /// - Parameters:
+  ///   - expectsCompletion: Whether to wait for a completion (or cancel) as well as for the publisher to go
+  ///     quiet.
+  ///   - timeout: The longest wait.
+  ///   - quietPeriod: How long without an event counts as idle; 50 milliseconds by default.
+  /// - Returns: `true` if the run settled, `false` if `timeout` passed first or the calling task was cancelled.
+  @discardableResult
+  public func settle(
+    expectingCompletion expectsCompletion: Bool = false,
+    timeout: Duration,
+    quietPeriod: Duration = .milliseconds(50)
+  ) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var eventCount = -1
+    var lastEvent = clock.now
+    while true {
+      let (count, isOver) = state.withLock { ($0.events.count, $0.isCompleted || $0.isCancelled) }
+      let now = clock.now
+      if count != eventCount {
+        eventCount = count
+        lastEvent = now
+      }
+      if lastEvent.duration(to: now) >= quietPeriod, isOver || !expectsCompletion { return true }
+      guard now < deadline else { return false }
+      do {
+        try await Task.sleep(for: .milliseconds(1))
+      } catch {
+        return false
+      }
+    }
+  }
 
   // MARK: Overlap detection
 

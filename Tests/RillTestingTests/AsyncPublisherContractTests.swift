@@ -1,0 +1,199 @@
+import RillTesting
+import Testing
+
+/// The contract checker's `async` form, on publishers that deliver from a task: one that keeps the contract, and
+/// broken ones that only a check that waits can catch.
+@Suite struct AsyncPublisherContractTests {
+  @Test(arguments: ContractDemand.standard)
+  func aPublisherDeliveringFromATaskKeepsTheContract(demand: ContractDemand) async {
+    let report = await PublisherContract.check(
+      TaskPublisher(values: [1, 2, 3]),
+      demand: demand,
+      expectsCompletion: demand != .none && demand != .max(1),
+      timeout: .seconds(30)
+    )
+    #expect(report.isSatisfied, "\(demand): \(report)")
+    let expected: [ContractDemand: [Int]] = [
+      .unlimited: [1, 2, 3], .none: [], .max(1): [1], .max(3): [1, 2, 3], .oneAtATime: [1, 2, 3],
+      .cancel(afterValues: 1): [1],
+    ]
+    #expect(report.values == expected[demand], "\(demand): \(report)")
+  }
+
+  /// What the synchronous form sees of the same publisher: the subscription and the request, nothing more.
+  @Test func theSynchronousCheckJudgesBeforeTheTaskDelivers() async {
+    let report = PublisherContract.check(TaskPublisher(values: [1], startDelay: .seconds(1)), expectsCompletion: true)
+    #expect(report.events.map(\.description) == ["subscription", "request(unlimited)"])
+    #expect(report.violations.map(\.kind) == [.missingCompletion])
+  }
+
+  @Test func aValueBeyondDemandSentFromATaskIsReported() async {
+    let report = await PublisherContract.check(
+      TaskPublisher(values: [1, 2, 3], flaw: .ignoresDemand),
+      demand: .max(1),
+      timeout: .seconds(30)
+    )
+    #expect(report.firstViolation?.kind == .valueBeyondDemand, "\(report)")
+    #expect(report.firstViolation?.history == ["subscription", "request(max(1))", "value(1)", "value(2)"])
+  }
+
+  @Test func aLateSecondCompletionIsReported() async {
+    let report = await PublisherContract.check(
+      TaskPublisher(values: [1], flaw: .completesTwice),
+      expectsCompletion: true,
+      timeout: .seconds(30)
+    )
+    #expect(report.violations.map(\.kind) == [.secondCompletion], "\(report)")
+    #expect(report.values == [1])
+  }
+
+  @Test func driveMayAwaitAndRequestMore() async {
+    let report = await PublisherContract.check(
+      TaskPublisher(values: [1, 2, 3]),
+      demand: .max(1),
+      expectsCompletion: true,
+      timeout: .seconds(30)
+    ) { checker in
+      await checker.settle(timeout: .seconds(30))
+      checker.request(.max(2))
+    }
+    #expect(report.isSatisfied, "\(report)")
+    #expect(
+      report.events.map(\.description) == [
+        "subscription", "request(max(1))", "value(1)", "request(max(2))", "value(2)", "value(3)", "finished",
+      ]
+    )
+  }
+
+  @Test func aRunThatNeverCompletesIsJudgedAtTheTimeout() async {
+    let upstream = TestPublisher<Int, Never>()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = await PublisherContract.check(upstream, expectsCompletion: true, timeout: .milliseconds(200))
+    #expect(start.duration(to: clock.now) >= .milliseconds(200))
+    #expect(report.violations.map(\.kind) == [.missingCompletion])
+
+    let checker = ContractChecker<Int, Never>()
+    TestPublisher<Int, Never>().subscribe(checker)
+    #expect(await checker.settle(expectingCompletion: true, timeout: .milliseconds(20)) == false)
+    #expect(await checker.settle(timeout: .seconds(30), quietPeriod: .milliseconds(10)))
+  }
+
+  @Test func settleWaitsOutTheQuietPeriodAfterTheCompletion() async {
+    let checker = ContractChecker<Int, Never>()
+    Just(1).subscribe(checker)
+    let clock = ContinuousClock()
+    let start = clock.now
+    #expect(await checker.settle(expectingCompletion: true, timeout: .seconds(30), quietPeriod: .milliseconds(40)))
+    #expect(start.duration(to: clock.now) >= .milliseconds(40))
+    #expect(checker.report(expectsCompletion: true).isSatisfied)
+  }
+}
+
+/// Sends its values from a task, one per unit of demand, then finishes; or breaks the contract on purpose.
+private struct TaskPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  enum Flaw {
+    /// Keeps the contract.
+    case none
+    /// Sends every value whatever the demand.
+    case ignoresDemand
+    /// Finishes, then finishes again a little later, from another task.
+    case completesTwice
+  }
+
+  let values: [Int]
+  var flaw = Flaw.none
+  var startDelay = Duration.zero
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let subscription = TaskSubscription(
+      downstream: AnySubscriber(subscriber),
+      values: values,
+      flaw: flaw,
+      startDelay: startDelay
+    )
+    subscriber.receive(subscription: subscription)
+  }
+}
+
+/// The subscription of a ``TaskPublisher``: a request starts a task, unless one runs, that sends while demand lasts.
+// SAFETY: all mutable state is in `state`; the subscriber is called outside the lock.
+private final class TaskSubscription: Subscription, @unchecked Sendable {
+  private struct State {
+    var downstream: AnySubscriber<Int, Never>?
+    var remaining: [Int]
+    var demand = Subscribers.Demand.none
+    var isRunning = false
+  }
+
+  private enum Step {
+    case send(AnySubscriber<Int, Never>, Int)
+    case finish(AnySubscriber<Int, Never>)
+    case stop
+  }
+
+  private let state: Locked<State>
+  private let flaw: TaskPublisher.Flaw
+  private let startDelay: Duration
+
+  init(downstream: AnySubscriber<Int, Never>, values: [Int], flaw: TaskPublisher.Flaw, startDelay: Duration) {
+    state = Locked(State(downstream: downstream, remaining: values))
+    self.flaw = flaw
+    self.startDelay = startDelay
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    let mustStart = state.withLock { state -> Bool in
+      state.demand += demand
+      guard state.downstream != nil, !state.isRunning else { return false }
+      state.isRunning = true
+      return true
+    }
+    guard mustStart else { return }
+    Task {
+      try? await Task.sleep(for: startDelay)
+      await run()
+    }
+  }
+
+  func cancel() {
+    state.withLock { $0.downstream = nil }
+  }
+
+  private func run() async {
+    while true {
+      let step = state.withLock { state -> Step in
+        guard let downstream = state.downstream else { return .stop }
+        if state.remaining.isEmpty {
+          state.downstream = nil
+          return .finish(downstream)
+        }
+        if flaw != .ignoresDemand {
+          guard state.demand > .none else {
+            state.isRunning = false
+            return .stop
+          }
+          state.demand -= 1
+        }
+        return .send(downstream, state.remaining.removeFirst())
+      }
+      switch step {
+      case .send(let downstream, let value):
+        let more = downstream.receive(value)
+        state.withLock { $0.demand += more }
+      case .finish(let downstream):
+        downstream.receive(completion: .finished)
+        if flaw == .completesTwice {
+          try? await Task.sleep(for: .milliseconds(5))
+          downstream.receive(completion: .finished)
+        }
+        return
+      case .stop:
+        return
+      }
+    }
+  }
+}
