@@ -70,3 +70,60 @@ func expectContract<P: Publisher>(
     #expect(report.isSatisfied, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
   }
 }
+
+/// Runs the contract checker's `async` form on a publisher that delivers from a task, under each demand plan (every
+/// standard one by default): checks that it keeps the contract and sends the first of `values` that the plan allows.
+///
+/// Each run first waits for those values, then for the publisher to settle: to complete (or be cancelled) when the
+/// plan requests at least `demandToComplete` values in all (or cancels), or else to go quiet. Returns the reports,
+/// for checks of their completions.
+@discardableResult
+func expectAsyncContract<P: Publisher>(
+  _ name: String,
+  values: [P.Output],
+  completingAfterDemandOf demandToComplete: Int,
+  demands: [ContractDemand] = ContractDemand.standard,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ makePublisher: () async -> P
+) async -> [ContractDemand: ContractReport<P.Output, P.Failure>] where P.Output: Equatable {
+  var reports: [ContractDemand: ContractReport<P.Output, P.Failure>] = [:]
+  for demand in demands {
+    let allowed = Array(values.prefix(valueCount(allowedBy: demand, of: values.count)))
+    let report = await PublisherContract.check(
+      await makePublisher(),
+      demand: demand,
+      expectsCompletion: demandCovers(demand, demandToComplete),
+      timeout: .seconds(30)
+    ) { checker in
+      await eventually(within: .seconds(30)) { checker.report().values.count >= allowed.count }
+    }
+    #expect(report.isSatisfied, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
+    #expect(report.values == allowed, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
+    reports[demand] = report
+  }
+  return reports
+}
+
+/// How many of `count` values a demand plan lets through.
+func valueCount(allowedBy demand: ContractDemand, of count: Int) -> Int {
+  if let cancelAfterValues = demand.cancelAfterValues { return min(count, cancelAfterValues) }
+  if demand.initial == .none { return 0 }
+  if demand.perValue > .none { return count }
+  return min(count, demand.initial.max ?? count)
+}
+
+/// Whether a demand plan ends the run on its own: by cancelling, or by requesting at least `count` values in all.
+func demandCovers(_ demand: ContractDemand, _ count: Int) -> Bool {
+  if demand.cancelAfterValues != nil { return true }
+  if demand.initial > .none, demand.perValue > .none { return true }
+  return demand.initial >= .max(count)
+}
+
+/// Waits until `condition` holds, polling every millisecond, for at most `timeout`.
+func eventually(within timeout: Duration, _ condition: () -> Bool) async {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  while !condition(), clock.now < deadline {
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+}
