@@ -6,17 +6,20 @@ import Testing
 @Suite struct AsyncPublisherContractTests {
   @Test(arguments: ContractDemand.standard)
   func aPublisherDeliveringFromATaskKeepsTheContract(demand: ContractDemand) async {
+    let expected: [ContractDemand: [Int]] = [
+      .unlimited: [1, 2, 3], .none: [], .max(1): [1], .max(3): [1, 2, 3], .oneAtATime: [1, 2, 3],
+      .cancel(afterValues: 1): [1],
+    ]
     let report = await PublisherContract.check(
       TaskPublisher(values: [1, 2, 3]),
       demand: demand,
       expectsCompletion: demand != .none && demand != .max(1),
       timeout: .seconds(30)
-    )
+    ) { checker in
+      // Without a completion to wait for, the check ends when the publisher goes quiet: wait for the values first.
+      await until { checker.report().values.count == expected[demand]?.count }
+    }
     #expect(report.isSatisfied, "\(demand): \(report)")
-    let expected: [ContractDemand: [Int]] = [
-      .unlimited: [1, 2, 3], .none: [], .max(1): [1], .max(3): [1, 2, 3], .oneAtATime: [1, 2, 3],
-      .cancel(afterValues: 1): [1],
-    ]
     #expect(report.values == expected[demand], "\(demand): \(report)")
   }
 
@@ -41,7 +44,8 @@ import Testing
     let report = await PublisherContract.check(
       TaskPublisher(values: [1], flaw: .completesTwice),
       expectsCompletion: true,
-      timeout: .seconds(30)
+      timeout: .seconds(30),
+      quietPeriod: .milliseconds(500)
     )
     #expect(report.violations.map(\.kind) == [.secondCompletion], "\(report)")
     #expect(report.values == [1])
@@ -54,6 +58,7 @@ import Testing
       expectsCompletion: true,
       timeout: .seconds(30)
     ) { checker in
+      await until { checker.report().values == [1] }
       await checker.settle(timeout: .seconds(30))
       checker.request(.max(2))
     }
@@ -87,6 +92,15 @@ import Testing
     #expect(await checker.settle(expectingCompletion: true, timeout: .seconds(30), quietPeriod: .milliseconds(40)))
     #expect(start.duration(to: clock.now) >= .milliseconds(40))
     #expect(checker.report(expectsCompletion: true).isSatisfied)
+  }
+}
+
+/// Waits until `condition` holds, polling every millisecond, for at most 30 seconds.
+private func until(_ condition: () -> Bool) async {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: .seconds(30))
+  while !condition(), clock.now < deadline {
+    try? await Task.sleep(for: .milliseconds(1))
   }
 }
 
