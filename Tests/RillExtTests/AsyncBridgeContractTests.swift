@@ -108,6 +108,25 @@ import Testing
   }
 }
 
+/// A future whose task may fail while a subscriber is being attached, from another thread.
+@Suite struct FutureAwaitingSubscriptionRaceTests {
+  @Test(.tags(.stress)) func failingWhileASubscriberAttachesKeepsTheContract() async {
+    for _ in 0..<2000 {
+      let checker = ContractChecker<Int, any Error>(demand: .none)
+      let future = Future<Int, any Error>(awaiting: { throw ExtTestError.upstream })
+      // A short, varying pause, so that the task's failure lands before, during or after the subscription.
+      var spin = 0
+      for step in 0..<Int.random(in: 0..<20_000) { spin &+= step }
+      #expect(spin >= 0)
+      future.subscribe(checker)
+      await eventually(within: .seconds(30)) { checker.report().completion != nil }
+      let report = checker.report(expectsCompletion: true)
+      #expect(report.isSatisfied, "\(report)")
+      if !report.isSatisfied { return }
+    }
+  }
+}
+
 /// Counts from 1 to `count`, sleeping `gap` before each element.
 private struct SlowSequence: AsyncSequence {
   typealias Element = Int
