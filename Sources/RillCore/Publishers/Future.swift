@@ -53,9 +53,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       }
       return state.result
     }
+    subscription.attaching()
     subscriber.receive(subscription: subscription)
     if let result {
       subscription.fulfill(result)
+    } else {
+      subscription.attached()
     }
   }
 
@@ -118,6 +121,11 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     var downstream: Downstream?
     var hasDemand = false
     var result: Outcome?
+    /// Set just before `receive(subscription:)` is called.
+    ///
+    /// A result that another thread hands over earlier, while the future is still registering the subscriber,
+    /// waits until `receive(subscription:)` has returned.
+    var isAttached = false
   }
 
   private let state: Locked<State>
@@ -143,7 +151,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
 
   /// Takes the downstream if the result can be delivered now; the subscription is then terminated.
   private func takeIfReady(_ state: inout State) -> (Downstream, Outcome)? {
-    guard let downstream = state.downstream, let result = state.result else { return nil }
+    guard state.isAttached, let downstream = state.downstream, let result = state.result else { return nil }
     if case .success = result, !state.hasDemand { return nil }
     state.downstream = nil
     state.hasDemand = false
@@ -156,6 +164,23 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
       return takeIfReady(&state)
     }
     guard let ready else { return }
+    deliverPushed(ready)
+  }
+
+  /// The subscriber is about to receive this subscription: results are delivered from now on, as in Combine,
+  /// also from inside `receive(subscription:)`.
+  func attaching() {
+    state.withLock { $0.isAttached = true }
+  }
+
+  /// `receive(subscription:)` has returned: a result that arrived before `attaching()` goes out now.
+  func attached() {
+    guard let ready = state.withLock({ takeIfReady(&$0) }) else { return }
+    deliverPushed(ready)
+  }
+
+  /// Delivers a result the future pushed, then lets the future go.
+  private func deliverPushed(_ ready: (Downstream, Outcome)) {
     deliver(ready)
     // The future goes only after the delivery, and outside the lock.
     _ = state.withLock { state -> Parent? in

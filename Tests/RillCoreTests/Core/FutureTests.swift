@@ -90,6 +90,87 @@ import Testing
   }
 }
 
+/// When results reach a subscriber that is receiving its subscription.
+@Suite struct FutureAttachingSubscriberTests {
+  /// Records what it is told, and in `receive(subscription:)` runs `onSubscription` before returning.
+  final class AttachingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = CoreTestError
+
+    private let lock = NSLock()
+    private var log: [String] = []
+    let onSubscription: () -> Void
+
+    init(onSubscription: @escaping () -> Void) {
+      self.onSubscription = onSubscription
+    }
+
+    var events: [String] { lock.withLock { log } }
+
+    private func record(_ event: String) { lock.withLock { log.append(event) } }
+
+    func receive(subscription: any Subscription) {
+      record("subscription begins")
+      subscription.request(.unlimited)
+      onSubscription()
+      record("subscription ends")
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+      record("value \(input)")
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<CoreTestError>) {
+      record("completion")
+    }
+  }
+
+  final class PromiseBox: @unchecked Sendable {
+    var promise: ((Result<Int, CoreTestError>) -> Void)?
+  }
+
+  /// As in Combine, a promise fulfilled from inside `receive(subscription:)` delivers there, to the demand the
+  /// subscriber has just requested.
+  @Test func aValueFulfilledInsideReceiveSubscriptionIsDeliveredThere() {
+    let box = PromiseBox()
+    let future = Future<Int, CoreTestError> { box.promise = $0 }
+    let subscriber = AttachingSubscriber { box.promise?(.success(7)) }
+    future.subscribe(subscriber)
+    #expect(subscriber.events == ["subscription begins", "value 7", "completion", "subscription ends"])
+  }
+
+  /// Many subscribers attach while another thread fails the future.
+  ///
+  /// None hears of the failure before its subscription, and each hears of it once. As in Combine, it may hear of it
+  /// while `receive(subscription:)` runs.
+  @Test(.timeLimit(.minutes(1))) func aFailureRacingWithSubscribersNeverPrecedesTheirSubscription() async {
+    for _ in 0..<200 {
+      let box = PromiseBox()
+      let future = Future<Int, CoreTestError> { box.promise = $0 }
+      let subscribers = (0..<8).map { _ in AttachingSubscriber {} }
+      await withTaskGroup(of: Void.self) { group in
+        for subscriber in subscribers {
+          group.addTask { future.subscribe(subscriber) }
+        }
+        group.addTask { box.promise?(.failure(.boom)) }
+      }
+      for subscriber in subscribers {
+        let events = subscriber.events
+        #expect(events.first == "subscription begins")
+        #expect(events.filter { $0 == "completion" }.count == 1)
+      }
+    }
+  }
+
+  @Test func anEarlierResultFollowsReceiveSubscription() {
+    let future = Future<Int, CoreTestError> { $0(.failure(.boom)) }
+    let subscriber = AttachingSubscriber {}
+    future.subscribe(subscriber)
+    #expect(subscriber.events == ["subscription begins", "subscription ends", "completion"])
+  }
+}
+
 /// The package hook behind RillExt's `Future(awaiting:)`: it fires once the last waiting subscriber cancels.
 @Suite struct FutureAbandonmentTests {
   private final class Counter: @unchecked Sendable {
