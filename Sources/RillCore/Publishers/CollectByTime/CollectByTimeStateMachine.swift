@@ -46,7 +46,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   let limit: Int
   private(set) var phase = Phase.awaitingSubscription
   private(set) var demand = Subscribers.Demand.none
-  private var outbox = SchedulerOutbox<Event>()
+  private var outbox = DeliveryQueue<Event>()
 
   init(limit: Int) {
     self.limit = limit

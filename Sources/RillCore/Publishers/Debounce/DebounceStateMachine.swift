@@ -42,7 +42,7 @@ struct DebounceStateMachine<Value, Failure: Error> {
   private(set) var phase = Phase.awaitingSubscription
   private(set) var demand = Subscribers.Demand.none
   private var generation: UInt64 = 0
-  private var outbox = SchedulerOutbox<Event>()
+  private var outbox = DeliveryQueue<Event>()
 
   /// The value waiting for its due time, if any.
   var pendingValue: Value? {

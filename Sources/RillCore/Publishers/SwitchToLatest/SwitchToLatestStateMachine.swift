@@ -3,7 +3,7 @@
 /// events on their way downstream.
 ///
 /// Each event is one mutating method that returns what the caller must do after unlocking. Downstream is called by
-/// one thread at a time: an event that arrives while another thread delivers is queued in a ``SchedulerOutbox``,
+/// one thread at a time: an event that arrives while another thread delivers is queued in a ``DeliveryQueue``,
 /// and the delivering thread sends it; values of a child that has been replaced are dropped.
 ///
 /// Its rules are Combine's. Only downstream's cancel silences it. A completion does not: each completion of the
@@ -55,7 +55,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   private var phase = Phase.active(upstream: .awaitingSubscription, child: .none)
   private var nextIndex = 0
   private var demand = Subscribers.Demand.none
-  private var outbox = SchedulerOutbox<Event>()
+  private var outbox = DeliveryQueue<Event>()
 
   init() {}
 

@@ -59,7 +59,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   /// Whether a value arriving while an emission is pending replaces the pending one.
   let latest: Bool
   private(set) var phase: Phase
-  private var outbox = SchedulerOutbox<Event>()
+  private var outbox = DeliveryQueue<Event>()
 
   init(downstream: Downstream, interval: Time.Stride, latest: Bool) {
     self.phase = .awaitingSubscription(downstream: downstream)

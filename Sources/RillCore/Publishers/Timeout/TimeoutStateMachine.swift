@@ -32,7 +32,7 @@ struct TimeoutStateMachine<Value, Failure: Error> {
   private(set) var phase = Phase.awaitingSubscription
   /// Counts the starts of the clock: a timer counts only while it belongs to the latest one.
   private var generation: UInt64 = 0
-  private var outbox = SchedulerOutbox<Event>()
+  private var outbox = DeliveryQueue<Event>()
 
   /// Whether values and the completion from upstream are still taken in.
   var acceptsEvents: Bool {

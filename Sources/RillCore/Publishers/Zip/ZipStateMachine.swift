@@ -5,7 +5,7 @@
 /// finished with its queue empty; `combineLatest` keeps the latest value of each upstream, emits when each has
 /// one and downstream has demand, and finishes when every upstream has finished. Either fails as soon as one
 /// upstream fails. Downstream demand is passed to every upstream. Downstream is called by one thread at a time:
-/// a value produced while another thread delivers is queued in a ``SchedulerOutbox``, and that thread (the
+/// a value produced while another thread delivers is queued in a ``DeliveryQueue``, and that thread (the
 /// drainer) delivers it.
 @usableFromInline
 struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
@@ -37,7 +37,7 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var requested = Subscribers.Demand.none
   /// Values waiting for the drainer; it is draining while a thread delivers downstream.
-  @usableFromInline var outbox = SchedulerOutbox<Value>()
+  @usableFromInline var outbox = DeliveryQueue<Value>()
   /// Demand downstream requested while a value was being delivered: as in Combine, it is handled with the demand
   /// that delivery returns once it is over (the upstream whose value completed the output gets it as its return
   /// value, the others as a request).

@@ -1,86 +1,3 @@
-/// Serializes, in arrival order, the events that scheduler actions hand to a downstream.
-///
-/// A concurrent scheduler may run two actions at once, or in another order than they were scheduled, yet a
-/// downstream must never be called concurrently, nor see events out of order. An event is queued when it
-/// arrives (``enqueue(_:)``), and each action that runs releases one event (``release()``): the oldest one
-/// not yet released, whichever action it is. Only the caller that finds the outbox idle delivers: it then
-/// drains, in order, whatever others released meanwhile. A re-entrant release (from inside the downstream) is
-/// left to the drain in progress, so the stack never grows. The outbox lives in an operator's `Locked` state.
-///
-/// Because an action carries no event of its own, it can capture nothing but its operator, which costs no
-/// allocation.
-@usableFromInline
-struct SchedulerOutbox<Event> {
-  /// `events[head...]` are queued in arrival order; the first `released` of them may be delivered.
-  @usableFromInline var events: [Event?] = []
-  @usableFromInline var head = 0
-  @usableFromInline var released = 0
-  @usableFromInline var isDraining = false
-
-  /// Queues an event that has just arrived, fixing its place in the delivery order; an action releases it.
-  @inlinable
-  mutating func enqueue(_ event: Event) {
-    events.append(event)
-  }
-
-  /// Releases the oldest queued event; returns the next event when the caller must deliver it now.
-  @inlinable
-  mutating func release() -> Event? {
-    // Events dropped by `removeAll()` stay dropped: their actions find nothing left to release.
-    guard head + released < events.count else { return nil }
-    released += 1
-    guard !isDraining else { return nil }
-    return takeNext()
-  }
-
-  /// Queues and releases an event at once: its place in the order is the moment it is pushed.
-  @inlinable
-  mutating func push(_ event: Event) -> Event? {
-    // Nothing queued and nobody delivering: the caller delivers this event at once, so it need not be stored.
-    if !isDraining, head == events.count {
-      isDraining = true
-      return event
-    }
-    enqueue(event)
-    return release()
-  }
-
-  /// Returns the next event for the drainer to deliver, or `nil` when the drain is over.
-  @inlinable
-  mutating func next() -> Event? {
-    takeNext()
-  }
-
-  /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
-  @inlinable
-  mutating func removeAll() {
-    events.removeAll(keepingCapacity: true)
-    head = 0
-    released = 0
-  }
-
-  @inlinable
-  mutating func takeNext() -> Event? {
-    guard released > 0, let event = events[head] else {
-      isDraining = false
-      return nil
-    }
-    events[head] = nil
-    head += 1
-    released -= 1
-    if head == events.count {
-      events.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > 64, head * 2 >= events.count {
-      // Amortised: each compaction moves fewer events than were taken since the last one.
-      events.removeFirst(head)
-      head = 0
-    }
-    isDraining = true
-    return event
-  }
-}
-
 /// A function that schedules an action prepared once (``RepeatedActionScheduler``).
 ///
 /// It travels in this struct rather than as a bare function value: a function returned through generic code, such
@@ -137,7 +54,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     /// Whether downstream cancelled while the upstream's completion waited to be delivered: the values queued before
     /// it are then released in turn but not delivered.
     @usableFromInline var isCancelled = false
-    @usableFromInline var outbox = SchedulerOutbox<Event>()
+    @usableFromInline var outbox = DeliveryQueue<Event>()
     /// The action prepared once for the scheduler (``RepeatedActionScheduler``), or `nil` if it offers none.
     @usableFromInline var prepared: PreparedAction?
     /// Actions scheduled and not yet run.

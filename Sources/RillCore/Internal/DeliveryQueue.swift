@@ -1,0 +1,85 @@
+/// The events on their way to a downstream, delivered by one caller at a time, in order: the drain loop of every
+/// operator whose events can arrive on several threads at once.
+///
+/// The caller that finds the queue idle becomes the *drainer*: it delivers the event it pushed, then asks for the
+/// next until there is none. A caller that finds a drain in progress, on another thread or re-entrantly from inside
+/// the downstream, leaves its event queued and returns, so the downstream is never called concurrently and the
+/// stack never grows. The queue lives in an operator's `Locked` state, usually inside its state machine.
+///
+/// - ``push(_:)`` and ``next()`` serve an operator that knows an event's place in the order when it arrives
+///   (`zip`, `switchToLatest`, `debounce`'s due values).
+/// - ``enqueue(_:)`` and ``release()`` serve scheduler actions: a concurrent scheduler may run two actions at once,
+///   or in another order than they were scheduled, so an event is queued when it arrives, and each action that
+///   runs releases the oldest event not yet released, whichever action it is. Because an action carries no event
+///   of its own, it can capture nothing but its operator, which costs no allocation.
+@usableFromInline
+struct DeliveryQueue<Event> {
+  /// `events[head...]` are queued in arrival order; the first `released` of them may be delivered.
+  @usableFromInline var events: [Event?] = []
+  @usableFromInline var head = 0
+  @usableFromInline var released = 0
+  @usableFromInline var isDraining = false
+
+  /// Queues an event that has just arrived, fixing its place in the delivery order; an action releases it.
+  @inlinable
+  mutating func enqueue(_ event: Event) {
+    events.append(event)
+  }
+
+  /// Releases the oldest queued event; returns the next event when the caller must deliver it now.
+  @inlinable
+  mutating func release() -> Event? {
+    // Events dropped by `removeAll()` stay dropped: their actions find nothing left to release.
+    guard head + released < events.count else { return nil }
+    released += 1
+    guard !isDraining else { return nil }
+    return takeNext()
+  }
+
+  /// Queues and releases an event at once: its place in the order is the moment it is pushed.
+  @inlinable
+  mutating func push(_ event: Event) -> Event? {
+    // Nothing queued and nobody delivering: the caller delivers this event at once, so it need not be stored.
+    if !isDraining, head == events.count {
+      isDraining = true
+      return event
+    }
+    enqueue(event)
+    return release()
+  }
+
+  /// Returns the next event for the drainer to deliver, or `nil` when the drain is over.
+  @inlinable
+  mutating func next() -> Event? {
+    takeNext()
+  }
+
+  /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
+  @inlinable
+  mutating func removeAll() {
+    events.removeAll(keepingCapacity: true)
+    head = 0
+    released = 0
+  }
+
+  @inlinable
+  mutating func takeNext() -> Event? {
+    guard released > 0, let event = events[head] else {
+      isDraining = false
+      return nil
+    }
+    events[head] = nil
+    head += 1
+    released -= 1
+    if head == events.count {
+      events.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 64, head * 2 >= events.count {
+      // Amortised: each compaction moves fewer events than were taken since the last one.
+      events.removeFirst(head)
+      head = 0
+    }
+    isDraining = true
+    return event
+  }
+}
