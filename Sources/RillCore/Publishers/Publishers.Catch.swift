@@ -122,9 +122,21 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   enum Phase {
     case awaitingUpstream
     case upstream(any Subscription)
+    /// The upstream completed: its finish is on its way downstream, or its failure is with the handler.
+    case recovering
+    /// The handler returned the replacement publisher, which is being subscribed.
     case awaitingReplacement
     case replacement(any Subscription)
-    case terminal
+    /// The subscription ended; `hasRecovered` says whether the replacement publisher had taken over.
+    case terminal(hasRecovered: Bool)
+
+    var hasRecovered: Bool {
+      switch self {
+      case .awaitingReplacement, .replacement: true
+      case .terminal(let hasRecovered): hasRecovered
+      case .awaitingUpstream, .upstream, .recovering: false
+      }
+    }
   }
 
   struct State {
@@ -132,15 +144,13 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     var downstream: DownstreamHold<Downstream>
     /// Downstream demand not yet met: what the replacement publisher is asked for.
     var demand = Subscribers.Demand.none
-    /// Whether the replacement publisher has taken over from upstream.
-    var hasRecovered = false
 
     /// Ends the link; returns the subscription to cancel and the subscriber that was held, to drop outside the lock.
     mutating func terminate() -> ((any Subscription)?, Downstream?) {
-      defer { phase = .terminal }
+      defer { phase = .terminal(hasRecovered: phase.hasRecovered) }
       switch phase {
       case .upstream(let subscription), .replacement(let subscription): return (subscription, downstream.release())
-      case .awaitingUpstream, .awaitingReplacement, .terminal: return (nil, downstream.release())
+      case .awaitingUpstream, .recovering, .awaitingReplacement, .terminal: return (nil, downstream.release())
       }
     }
 
@@ -240,9 +250,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
       case .upstream:
         state.demand -= 1
         return state.downstream.subscriber
-      case .terminal:
-        return state.hasRecovered ? nil : state.downstream.subscriber
-      case .awaitingUpstream, .awaitingReplacement, .replacement:
+      case .terminal(let hasRecovered):
+        return hasRecovered ? nil : state.downstream.subscriber
+      case .awaitingUpstream, .recovering, .awaitingReplacement, .replacement:
         return nil
       }
     }
@@ -257,7 +267,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
     let isCurrent = state.withLock { state -> Bool in
       guard case .upstream = state.phase else { return false }
-      state.phase = .awaitingReplacement
+      state.phase = .recovering
       return true
     }
     guard isCurrent else { return }
@@ -269,7 +279,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     case .failure(let error):
       switch handler(error) {
       case .success(let replacement):
-        state.withLock { $0.hasRecovered = true }
+        state.withLock { state in
+          if case .recovering = state.phase { state.phase = .awaitingReplacement }
+        }
         replacement.subscribe(After(inner: self))
       case .failure(let error):
         let (held, downstream) = state.withLock { $0.complete() }
@@ -296,7 +308,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     let downstream = state.withLock { state -> Downstream? in
       switch state.phase {
       case .replacement, .terminal: return state.downstream.subscriber
-      case .awaitingUpstream, .upstream, .awaitingReplacement: return nil
+      case .awaitingUpstream, .upstream, .recovering, .awaitingReplacement: return nil
       }
     }
     return downstream?.receive(input) ?? .none
@@ -317,7 +329,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
       case .upstream(let subscription):
         state.demand += demand
         return subscription
-      case .awaitingReplacement:
+      case .recovering, .awaitingReplacement:
         state.demand += demand
         return nil
       case .replacement(let subscription):
@@ -331,8 +343,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   func cancel() {
     let (subscription, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-      if case .awaitingReplacement = state.phase { return (nil, nil) }
-      return state.terminate()
+      switch state.phase {
+      case .recovering, .awaitingReplacement: return (nil, nil)
+      case .awaitingUpstream, .upstream, .replacement, .terminal: return state.terminate()
+      }
     }
     subscription?.cancel()
     _ = downstream
