@@ -73,6 +73,21 @@ import Testing
     #expect(subscriber.records == expected)
   }
 
+  @Test func marbleDifferenceExamples() throws {
+    let result = TestScheduler.marbles("-a-b-|") { $0.map { $0 == "b" ? "c" : $0 } }
+    #expect(
+      MarbleDifference(expected: "-a-b-|", actual: result)?.description
+        == #"expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")"#
+    )
+    #expect(MarbleDifference(expected: "-a-b-|", actual: "- a - b - |") == nil)
+
+    let scheduler = TestScheduler()
+    let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler)
+    try scheduler.marblePublisher("-1-2-|", as: Int.self).map { $0 * 2 }.subscribe(subscriber)
+    scheduler.run()
+    #expect(subscriber.marbleDifference(expected: "-2-4-|") == nil)
+  }
+
   @Test func publisherExample() {
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))

@@ -1,0 +1,161 @@
+/// The first tick at which two marble diagrams differ, described in words.
+///
+/// Comparing rendered diagrams as strings tells you that they differ; a difference tells you where. Make one
+/// from an expected and an actual diagram, or from a ``TestSubscriber`` with
+/// ``TestSubscriber/marbleDifference(expected:from:)``. It is `nil` when the two describe the same timeline,
+/// so a test expects it to be `nil`, and a failing expectation prints what went wrong:
+///
+/// ```swift
+/// let result = TestScheduler.marbles("-a-b-|") { $0.map { $0 == "b" ? "c" : $0 } }
+/// #expect(MarbleDifference(expected: "-a-b-|", actual: result) == nil)
+/// // expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")
+/// ```
+///
+/// The two diagrams are compared as timelines, not as text: spaces, the spelling of a value (`a` or `'a'`) and
+/// quiet ticks after the last event do not count, so `-a--` and `- 'a'` are the same. Events in one tick
+/// must match in number and order. The description names the events at the first tick that differs, in the
+/// order written: a value as it is written in a diagram (`b`, `'10'`), `finished` for `|`, `failure` for `^`,
+/// `cancellation` for `!`, `subscription` for `>`, and `nothing` for a quiet tick:
+///
+/// ```
+/// expected finished at tick 5, got nothing
+/// expected nothing at tick 2, got x
+/// expected failure at tick 4, got finished
+/// expected b and finished at tick 3, got b
+/// ```
+///
+/// A malformed diagram, or a marble error that a `marbles` helper returned in place of a diagram, is a
+/// difference too; its description quotes the error.
+public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
+  /// The expected diagram, as given.
+  public let expected: String
+
+  /// The actual diagram, as given or as rendered from a subscriber.
+  public let actual: String
+
+  /// The first tick at which the diagrams differ, counted from 0; `nil` if one of them is not a diagram.
+  public let tick: Int?
+
+  /// The expected events at ``tick`` in marble notation (`b`, `'10'`, `|`, `^`, `!`, `>`), in order; empty
+  /// for a quiet tick.
+  public let expectedEvents: [String]
+
+  /// The actual events at ``tick`` in marble notation, in order; empty for a quiet tick.
+  public let actualEvents: [String]
+
+  /// Why a diagram could not be compared: its syntax error, or the marble error it holds; `nil` otherwise.
+  public let error: String?
+
+  /// Compares two diagrams and returns where they first differ, or `nil` if they describe the same timeline.
+  ///
+  /// ```swift
+  /// #expect(MarbleDifference(expected: "-a-b-|", actual: "- a - b - |") == nil)
+  /// #expect(MarbleDifference(expected: "-a-b-|", actual: "-a-c-|")?.description
+  ///   == #"expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")"#)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - expected: The diagram the test expects.
+  ///   - actual: The diagram the code under test produced.
+  public init?(expected: String, actual: String) {
+    self.expected = expected
+    self.actual = actual
+    let expectedTimeline: [Int: [String]]
+    let actualTimeline: [Int: [String]]
+    do {
+      expectedTimeline = try Self.timeline(expected, side: "expected")
+      actualTimeline = try Self.timeline(actual, side: "actual")
+    } catch {
+      self.tick = nil
+      self.expectedEvents = []
+      self.actualEvents = []
+      self.error = error.message
+      return
+    }
+    let ticks = Set(expectedTimeline.keys).union(actualTimeline.keys).sorted()
+    guard let first = ticks.first(where: { expectedTimeline[$0] != actualTimeline[$0] }) else { return nil }
+    tick = first
+    expectedEvents = expectedTimeline[first] ?? []
+    actualEvents = actualTimeline[first] ?? []
+    error = nil
+  }
+
+  /// Where and how the diagrams differ, followed by both diagrams:
+  /// `expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")`.
+  public var description: String {
+    let diagrams = "(expected \"\(expected)\", actual \"\(actual)\")"
+    guard let tick else { return "\(error ?? "the diagrams cannot be compared") \(diagrams)" }
+    return "expected \(Self.words(expectedEvents)) at tick \(tick), got \(Self.words(actualEvents)) \(diagrams)"
+  }
+
+  private struct ComparisonError: Error {
+    let message: String
+  }
+
+  /// The events of a diagram by tick, in marble notation.
+  private static func timeline(_ text: String, side: String) throws(ComparisonError) -> [Int: [String]] {
+    if text.hasPrefix("marble error ") { throw ComparisonError(message: "the \(side) diagram is a \(text)") }
+    let diagram: MarbleDiagram
+    do {
+      diagram = try MarbleDiagram(text)
+    } catch {
+      throw ComparisonError(message: "the \(side) diagram is malformed: \(error)")
+    }
+    var timeline: [Int: [String]] = [:]
+    for event in diagram.events {
+      let symbol: String
+      switch event.symbol {
+      case .value(let value): symbol = MarbleRenderer.symbol(for: value)
+      case .finished: symbol = "|"
+      case .failure: symbol = "^"
+      case .subscribe: symbol = ">"
+      case .cancel: symbol = "!"
+      }
+      timeline[event.tick, default: []].append(symbol)
+    }
+    return timeline
+  }
+
+  /// `nothing`, `b`, `b and finished`, `a, b and failure`.
+  private static func words(_ symbols: [String]) -> String {
+    let words = symbols.map { symbol in
+      switch symbol {
+      case "|": "finished"
+      case "^": "failure"
+      case "!": "cancellation"
+      case ">": "subscription"
+      default: symbol
+      }
+    }
+    guard let last = words.last else { return "nothing" }
+    return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " and " + last
+  }
+}
+
+extension TestSubscriber {
+  /// Compares what the subscriber recorded with an expected diagram and returns where they first differ, or
+  /// `nil` if they match.
+  ///
+  /// The recorded events are rendered as by ``marbles(from:length:)`` and compared with `expected` as
+  /// ``MarbleDifference/init(expected:actual:)`` does, so a failing expectation names the first tick that
+  /// differs:
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler)
+  /// try scheduler.marblePublisher("-1-2-|", as: Int.self).map { $0 * 2 }.subscribe(subscriber)
+  /// scheduler.run()
+  /// #expect(subscriber.marbleDifference(expected: "-2-4-|") == nil)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - expected: The diagram the test expects.
+  ///   - start: The time of tick 0.
+  /// - Returns: The first difference, or `nil` if the recorded events match the diagram.
+  public func marbleDifference(
+    expected: String,
+    from start: TestScheduler.SchedulerTimeType = 0
+  ) -> MarbleDifference? {
+    MarbleDifference(expected: expected, actual: marbles(from: start))
+  }
+}
