@@ -12,6 +12,25 @@ import Testing
     #expect(TestScheduler.marbles("-1-2-3-4-|", as: Int.self) { $0.filter { $0.isMultiple(of: 2) } } == "---2---4-|")
   }
 
+  @Test func manySourceMarbleExamples() {
+    #expect(
+      TestScheduler.marbles(["-1---4-|", "--2----|", "---3-|"]) { $0[0].merge(with: $0[1], $0[2]) }
+        == "-123-4-|"
+    )
+    #expect(TestScheduler.marbles(["-a-|", "--b-|", "---c|"]) { Publishers.MergeMany($0) } == "-abc|")
+    #expect(
+      TestScheduler.marbles(["-a---d-|", "--b-----|", "---c-e-|"]) {
+        $0[0].combineLatest($0[1], $0[2]) { $0 + $1 + $2 }
+      } == "---'abc'-['dbc''dbe']--|"
+    )
+    #expect(TestScheduler.marbles(["-1-|", "-2-|", "-3-|"], as: Int.self) { Publishers.MergeMany($0) } == "-[123]-|")
+    let scheduler = TestScheduler()
+    let result = scheduler.marbles(["-1-|", "-2-|", "-3-|"]) { sources in
+      Publishers.MergeMany(sources).delay(for: 1, scheduler: scheduler)
+    }
+    #expect(result == "--[123]-|")
+  }
+
   @Test func schedulerExample() {
     let scheduler = TestScheduler()
     #expect(scheduler.marbles("-1-2-|") { $0.delay(for: 2, scheduler: scheduler) } == "---1-2-|")

@@ -169,8 +169,8 @@ extension TestScheduler {
 
   /// Makes a publisher that plays a marble diagram on this scheduler, tick 0 being now.
   ///
-  /// Use it to build tests the `marbles` helpers do not cover, such as three sources or a subscriber with
-  /// limited demand; render the result with ``TestSubscriber/marbles(from:length:)``. A hot publisher starts
+  /// Use it to build tests the `marbles` helpers do not cover, such as three sources of different value types
+  /// or a subscriber with limited demand; render the result with ``TestSubscriber/marbles(from:length:)``. A hot publisher starts
   /// playing right away. The diagram cannot contain `>` or `!`, which only the `marbles` helpers act on.
   ///
   /// - Parameters:
@@ -197,7 +197,8 @@ extension TestScheduler {
     return source.eraseToAnyPublisher()
   }
 
-  private func playMarbles<Value: LosslessStringConvertible, P: Publisher>(
+  /// Parses the diagrams, builds one source of `Value` per diagram, and plays the transformed publisher.
+  func playMarbles<Value: LosslessStringConvertible, P: Publisher>(
     _ texts: [String],
     hot: Bool,
     _ transform: ([AnyPublisher<Value, MarbleError>]) -> P
