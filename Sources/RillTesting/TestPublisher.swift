@@ -18,6 +18,8 @@
 /// #expect(subscriber.values == [1])
 /// ```
 ///
+/// Given a scheduler, it stamps each request with the scheduler's virtual time in ``demandRecords``.
+///
 /// The publisher keeps its subscribers (and each subscription keeps its subscriber) until the test calls
 /// ``releaseSubscribers()``, as a real publisher lets go after completing. A memory test calls it, or lets
 /// the publisher go, before checking that the pipeline's objects are gone; letting the publisher go is the
@@ -34,13 +36,17 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
     var entries: [Entry] = []
     /// Subscriptions whose subscribers were released, kept for their records.
     var released: [TestSubscription] = []
-    var requestedDemands: [Subscribers.Demand] = []
+    var demandRecords: [DemandRecord] = []
     var returnedDemand = Subscribers.Demand.none
     var sentValueCount = 0
     var cancelCount = 0
   }
 
   private let state = Locked(State())
+
+  /// The scheduler whose clock stamps the requests, if any; each subscription gets it too.
+  public let scheduler: TestScheduler?
+
   private let onRequest: ((TestPublisher, Subscribers.Demand) -> Void)?
   private let onCancel: ((TestPublisher) -> Void)?
 
@@ -50,12 +56,15 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   /// a request; they receive the publisher, so they need not capture it.
   ///
   /// - Parameters:
+  ///   - scheduler: A scheduler whose time stamps each request; `nil` records no times.
   ///   - onRequest: Runs after a subscriber's request is recorded.
   ///   - onCancel: Runs after a subscriber's cancellation is recorded.
   public init(
+    scheduler: TestScheduler? = nil,
     onRequest: ((TestPublisher, Subscribers.Demand) -> Void)? = nil,
     onCancel: ((TestPublisher) -> Void)? = nil
   ) {
+    self.scheduler = scheduler
     self.onRequest = onRequest
     self.onCancel = onCancel
   }
@@ -65,6 +74,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
     let erased = AnySubscriber(subscriber)
     let subscription = TestSubscription(
       retaining: erased,
+      scheduler: scheduler,
       onRequest: { [weak self] demand in self?.subscriptionRequested(demand) },
       onCancel: { [weak self] in self?.subscriptionCancelled() }
     )
@@ -73,7 +83,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   }
 
   private func subscriptionRequested(_ demand: Subscribers.Demand) {
-    state.withLock { $0.requestedDemands.append(demand) }
+    let time = scheduler?.now
+    state.withLock { $0.demandRecords.append(DemandRecord(demand, at: time)) }
     onRequest?(self, demand)
   }
 
@@ -145,11 +156,25 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   public var subscriberCount: Int { state.withLock { $0.released.count + $0.entries.count } }
 
   /// Every demand requested through any subscription, in order.
-  public var requestedDemands: [Subscribers.Demand] { state.withLock { $0.requestedDemands } }
+  public var requestedDemands: [Subscribers.Demand] { demandRecords.map(\.demand) }
+
+  /// Every demand requested through any subscription, in order, with the scheduler's time of the request
+  /// (`nil` without a scheduler).
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let upstream = TestPublisher<Int, Never>(scheduler: scheduler)
+  /// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+  /// upstream.subscribe(subscriber)
+  /// scheduler.advance(by: 3)
+  /// subscriber.request(.max(1))
+  /// #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+  /// ```
+  public var demandRecords: [DemandRecord] { state.withLock { $0.demandRecords } }
 
   /// All demand granted so far: the requested demands plus the demands returned from sent values.
   public var totalDemand: Subscribers.Demand {
-    state.withLock { $0.requestedDemands.reduce($0.returnedDemand, +) }
+    state.withLock { $0.demandRecords.map(\.demand).reduce($0.returnedDemand, +) }
   }
 
   /// The demand granted and not yet used by sent values, summed over subscribers.
@@ -157,7 +182,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   /// With one subscriber, this is how many more values a well-behaved upstream may send now.
   public var pendingDemand: Subscribers.Demand {
     state.withLock { state in
-      state.requestedDemands.reduce(state.returnedDemand, +) - .max(state.sentValueCount)
+      state.demandRecords.map(\.demand).reduce(state.returnedDemand, +) - .max(state.sentValueCount)
     }
   }
 
@@ -170,7 +195,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
   /// The subscriber count, requested demands and cancel count, for test failure messages.
   public var description: String {
     state.withLock {
-      "TestPublisher(subscribers: \($0.released.count + $0.entries.count), requested: \($0.requestedDemands), cancelled: \($0.cancelCount))"
+      "TestPublisher(subscribers: \($0.released.count + $0.entries.count), requested: \($0.demandRecords.map(\.demand)), cancelled: \($0.cancelCount))"
     }
   }
 }

@@ -4,7 +4,7 @@
 /// `onValue` hook returns) from each value, and requests more when the test calls ``request(_:)``. It records
 /// every event, even ones a well-behaved publisher would never send (a second subscription, values beyond
 /// demand, events after completion or cancellation), so tests can check that an operator does not send them.
-/// Given a scheduler, it stamps each event with the scheduler's virtual time.
+/// Given a scheduler, it stamps each event and each request with the scheduler's virtual time.
 ///
 /// ```swift
 /// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
@@ -81,7 +81,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var subscriptionCount = 0
     var subscriptionTime: TestScheduler.SchedulerTimeType?
     var pendingDemand = Subscribers.Demand.none
-    var requestedDemands: [Subscribers.Demand] = []
+    var demandRecords: [DemandRecord] = []
     var isCancelled = false
     var cancellationTime: TestScheduler.SchedulerTimeType?
     /// The number of records when ``cancel()`` was first called.
@@ -152,10 +152,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       return
     }
     onSubscription?(self, subscription)
+    let requestTime = scheduler?.now
     let demand = state.withLock { state -> Subscribers.Demand in
       guard state.subscription != nil, state.pendingDemand > .none else { return .none }
       defer { state.pendingDemand = .none }
-      state.requestedDemands.append(state.pendingDemand)
+      state.demandRecords.append(DemandRecord(state.pendingDemand, at: requestTime))
       return state.pendingDemand
     }
     if demand > .none { subscription.request(demand) }
@@ -168,7 +169,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     let demand = demandPerValue + (onValue?(self, input) ?? .none)
     if demand > .none {
       state.withLock { state in
-        if state.subscription != nil { state.requestedDemands.append(demand) }
+        if state.subscription != nil { state.demandRecords.append(DemandRecord(demand, at: time)) }
       }
     }
     return demand
@@ -196,13 +197,14 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// - Parameter demand: The number of additional values to request.
   public func request(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }
+    let time = scheduler?.now
     let subscription = state.withLock { state -> (any Subscription)? in
       guard !state.isCancelled, state.completion == nil else { return nil }
       guard let subscription = state.subscription else {
         state.pendingDemand += demand
         return nil
       }
-      state.requestedDemands.append(demand)
+      state.demandRecords.append(DemandRecord(demand, at: time))
       return subscription
     }
     subscription?.request(demand)
@@ -284,7 +286,22 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Every demand handed to the subscription, in order: the initial demand, each non-zero demand returned
   /// from a value, and each ``request(_:)``.
-  public var requestedDemands: [Subscribers.Demand] { state.withLock { $0.requestedDemands } }
+  public var requestedDemands: [Subscribers.Demand] { demandRecords.map(\.demand) }
+
+  /// Every demand handed to the subscription, in order, with the scheduler's time (`nil` without a
+  /// scheduler): the same demands as ``requestedDemands``.
+  ///
+  /// A demand returned from a value is stamped with the time of that value.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler, initialDemand: .max(1))
+  /// TestPublisher<Int, Never>().subscribe(subscriber)
+  /// scheduler.advance(by: 3)
+  /// subscriber.request(.max(1))
+  /// #expect(subscriber.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+  /// ```
+  public var demandRecords: [DemandRecord] { state.withLock { $0.demandRecords } }
 
   /// The sum of ``requestedDemands``.
   public var totalDemand: Subscribers.Demand { requestedDemands.reduce(.none, +) }

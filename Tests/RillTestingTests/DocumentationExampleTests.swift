@@ -119,6 +119,30 @@ import Testing
     #expect(subscriber.values == [1])
   }
 
+  @Test func demandRecordExamples() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>(scheduler: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.subscribe(subscriber)
+    scheduler.advance(by: 3)
+    subscriber.request(.max(1))
+    #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+
+    let clock = TestScheduler()
+    let timed = TestSubscriber<Int, Never>(scheduler: clock, initialDemand: .max(1))
+    TestPublisher<Int, Never>().subscribe(timed)
+    clock.advance(by: 3)
+    timed.request(.max(1))
+    #expect(timed.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+
+    let other = TestScheduler()
+    let subscription = TestSubscription(scheduler: other)
+    subscription.request(.max(1))
+    other.advance(by: 3)
+    subscription.request(.max(2))
+    #expect(subscription.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 3)])
+  }
+
   @Test func subscriptionExample() {
     let upstream = TestPublisher<Int, Never>()
     upstream.prefix { $0 < 10 }.subscribe(TestSubscriber<Int, Never>())
