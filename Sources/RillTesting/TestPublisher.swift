@@ -18,7 +18,8 @@
 /// #expect(subscriber.values == [1])
 /// ```
 ///
-/// Given a scheduler, it stamps each request with the scheduler's virtual time in ``demandRecords``.
+/// Given a scheduler, it stamps each request with the scheduler's virtual time in ``demandRecords``, and each
+/// subscription and cancellation in ``subscriptionRecords``.
 ///
 /// The publisher keeps its subscribers (and each subscription keeps its subscriber) until the test calls
 /// ``releaseSubscribers()``, as a real publisher lets go after completing. A memory test calls it, or lets
@@ -151,6 +152,24 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStrin
 
   /// The subscription handed to each subscriber, in subscription order, including released ones.
   public var subscriptions: [TestSubscription] { state.withLock { $0.released + $0.entries.map(\.subscription) } }
+
+  /// When each subscriber subscribed and when it cancelled, in subscription order, including released ones.
+  ///
+  /// Times come from the publisher's scheduler, and are `nil` without one. Only a cancellation ends a record:
+  /// sending a completion or releasing the subscribers does not.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let upstream = TestPublisher<Int, Never>(scheduler: scheduler)
+  /// let subscriber = TestSubscriber<Int, Never>()
+  /// scheduler.advance(by: 2)
+  /// upstream.subscribe(subscriber)
+  /// scheduler.advance(by: 5)
+  /// subscriber.cancel()
+  /// upstream.subscribe(TestSubscriber<Int, Never>())
+  /// #expect(upstream.subscriptionRecords == [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
+  /// ```
+  public var subscriptionRecords: [SubscriptionRecord] { subscriptions.map(\.subscriptionRecord) }
 
   /// The number of subscribers so far, including released ones.
   public var subscriberCount: Int { state.withLock { $0.released.count + $0.entries.count } }

@@ -17,6 +17,7 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
   private struct State {
     var demandRecords: [DemandRecord] = []
     var cancelCount = 0
+    var record: SubscriptionRecord
     var retainedSubscriber: Any?
   }
 
@@ -48,7 +49,8 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
     onRequest: ((Subscribers.Demand) -> Void)?,
     onCancel: (() -> Void)?
   ) {
-    state = Locked(State(retainedSubscriber: subscriber))
+    let record = SubscriptionRecord(subscribedAt: scheduler?.now, cancelledAt: nil, isCancelled: false)
+    state = Locked(State(record: record, retainedSubscriber: subscriber))
     self.scheduler = scheduler
     self.onRequest = onRequest
     self.onCancel = onCancel
@@ -63,7 +65,11 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
 
   /// Records the cancellation, then runs `onCancel`.
   public func cancel() {
-    state.withLock { $0.cancelCount += 1 }
+    let time = scheduler?.now
+    state.withLock { state in
+      state.cancelCount += 1
+      state.record = state.record.cancelled(at: time)
+    }
     onCancel?()
   }
 
@@ -93,6 +99,9 @@ public final class TestSubscription: Subscription, CustomStringConvertible, @unc
 
   /// The sum of ``requestedDemands``.
   public var totalDemand: Subscribers.Demand { requestedDemands.reduce(.none, +) }
+
+  /// When the subscription was made and when it was first cancelled.
+  var subscriptionRecord: SubscriptionRecord { state.withLock { $0.record } }
 
   /// The number of calls to ``cancel()``.
   public var cancelCount: Int { state.withLock { $0.cancelCount } }

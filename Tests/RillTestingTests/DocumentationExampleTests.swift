@@ -143,6 +143,35 @@ import Testing
     #expect(subscription.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 3)])
   }
 
+  @Test func subscriptionRecordExamples() throws {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>(scheduler: scheduler)
+    let subscriber = TestSubscriber<Int, Never>()
+    scheduler.advance(by: 2)
+    upstream.subscribe(subscriber)
+    scheduler.advance(by: 5)
+    subscriber.cancel()
+    upstream.subscribe(TestSubscriber<Int, Never>())
+    #expect(upstream.subscriptionRecords == [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
+
+    let clock = TestScheduler()
+    let source = try clock.marbleSource("-a-b-c-|")
+    let recorder = TestSubscriber<String, MarbleError>(scheduler: clock)
+    source.prefix(2).subscribe(recorder)
+    clock.run()
+    #expect(recorder.marbles() == "-a-[b|]")
+    #expect(source.subscriptionRecords == [SubscriptionRecord(0...3)])
+    #expect(source.demandRecords == [DemandRecord(.unlimited, at: 0)])
+
+    let other = TestScheduler()
+    let numbers = try other.marbleSource("-1-2-3-|", as: Int.self)
+    let counter = TestSubscriber<Int, MarbleError>(scheduler: other)
+    other.advance(by: 2)
+    numbers.prefix(2).subscribe(counter)
+    other.run()
+    #expect(numbers.subscriptionRecords == [SubscriptionRecord(2...5)])
+  }
+
   @Test func subscriptionExample() {
     let upstream = TestPublisher<Int, Never>()
     upstream.prefix { $0 < 10 }.subscribe(TestSubscriber<Int, Never>())

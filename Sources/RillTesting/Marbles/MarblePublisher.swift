@@ -1,13 +1,31 @@
-/// A publisher that plays a marble diagram on a test scheduler, as a cold or a hot source.
+/// A publisher that plays a marble diagram on a test scheduler, as a cold or a hot source, and records who
+/// subscribed, when, and what they asked for.
 ///
 /// Cold: each subscriber gets the whole diagram, tick 0 being the moment it subscribes. Values that fall
 /// due while the subscriber has no demand wait, in order, until it requests more; a completion waits behind
 /// them. Hot: the diagram plays once from the moment the publisher is made, whoever is subscribed; a value
 /// reaches only subscribers with demand at that tick (others miss it, as with a `PassthroughSubject`), and a
 /// subscriber that arrives after the completion gets the completion right away.
+///
+/// Make one with ``TestScheduler/marbleSource(_:hot:as:)``, then check when the operator under test
+/// subscribed and cancelled, and what it requested, on the scheduler's clock:
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let source = try scheduler.marbleSource("-a-b-c-|")
+/// let subscriber = TestSubscriber<String, MarbleError>(scheduler: scheduler)
+/// source.prefix(2).subscribe(subscriber)
+/// scheduler.run()
+/// #expect(subscriber.marbles() == "-a-[b|]")
+/// #expect(source.subscriptionRecords == [SubscriptionRecord(0...3)])
+/// #expect(source.demandRecords == [DemandRecord(.unlimited, at: 0)])
+/// ```
+///
+/// The records are values: they keep no subscriber alive.
 // SAFETY: all mutable state is in `state`; subscribers and the scheduler are called outside the lock.
-final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
-  typealias Failure = MarbleError
+public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, @unchecked Sendable {
+  /// A marble source fails with ``MarbleError`` at a `^`.
+  public typealias Failure = MarbleError
 
   enum Event {
     case value(Output)
@@ -17,6 +35,8 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
   private struct State {
     var subscriptions: [Conduit] = []
     var completion: Subscribers.Completion<MarbleError>?
+    var subscriptionRecords: [SubscriptionRecord] = []
+    var demandRecords: [DemandRecord] = []
   }
 
   private let scheduler: TestScheduler
@@ -44,8 +64,20 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
     timeline.map { tick, event in (tick, { [weak self] in self?.broadcast(event) }) }
   }
 
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == MarbleError {
-    let conduit = Conduit(AnySubscriber(subscriber), buffers: !isHot)
+  /// Records the subscription, then plays the diagram to the subscriber: from now on if cold, from where the
+  /// hot timeline is if hot.
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == MarbleError {
+    let time = scheduler.now
+    let index = state.withLock { state -> Int in
+      state.subscriptionRecords.append(SubscriptionRecord(subscribedAt: time, cancelledAt: nil, isCancelled: false))
+      return state.subscriptionRecords.count - 1
+    }
+    let conduit = Conduit(
+      AnySubscriber(subscriber),
+      buffers: !isHot,
+      onRequest: { [weak self] demand in self?.requested(demand) },
+      onCancel: { [weak self] in self?.cancelled(index) }
+    )
     if isHot {
       let completion = state.withLock { state -> Subscribers.Completion<MarbleError>? in
         if state.completion == nil { state.subscriptions.append(conduit) }
@@ -60,6 +92,31 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
     for (tick, event) in timeline {
       scheduler.schedule(after: start.advanced(by: .init(tick))) { [weak conduit] in conduit?.deliver(event) }
     }
+  }
+
+  private func requested(_ demand: Subscribers.Demand) {
+    let time = scheduler.now
+    state.withLock { $0.demandRecords.append(DemandRecord(demand, at: time)) }
+  }
+
+  private func cancelled(_ index: Int) {
+    let time = scheduler.now
+    state.withLock { $0.subscriptionRecords[index] = $0.subscriptionRecords[index].cancelled(at: time) }
+  }
+
+  /// When each subscriber subscribed and when it cancelled, in subscription order, on the scheduler's clock.
+  ///
+  /// Only a cancellation ends a record; a subscriber that received the completion and did not cancel stays
+  /// subscribed (`0...`).
+  public var subscriptionRecords: [SubscriptionRecord] { state.withLock { $0.subscriptionRecords } }
+
+  /// Every demand requested by any subscriber, in order, with the scheduler's time of the request.
+  public var demandRecords: [DemandRecord] { state.withLock { $0.demandRecords } }
+
+  /// The subscription and demand records, for test failure messages: `MarblePublisher(subscriptions: [0...3],
+  /// requested: [0: unlimited])`.
+  public var description: String {
+    state.withLock { "MarblePublisher(subscriptions: \($0.subscriptionRecords), requested: \($0.demandRecords))" }
   }
 
   /// Sends an event of a hot timeline to the current subscribers.
@@ -82,13 +139,23 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
       var demand = Subscribers.Demand.none
       var pending: [Event] = []
       var isDelivering = false
+      var isCancelled = false
     }
 
     private let buffers: Bool
     private let state: Locked<State>
+    private let onRequest: (Subscribers.Demand) -> Void
+    private let onCancel: () -> Void
 
-    init(_ subscriber: AnySubscriber<Output, MarbleError>, buffers: Bool) {
+    init(
+      _ subscriber: AnySubscriber<Output, MarbleError>,
+      buffers: Bool,
+      onRequest: @escaping (Subscribers.Demand) -> Void,
+      onCancel: @escaping () -> Void
+    ) {
       self.buffers = buffers
+      self.onRequest = onRequest
+      self.onCancel = onCancel
       state = Locked(State(subscriber: subscriber))
     }
 
@@ -103,19 +170,22 @@ final class MarblePublisher<Output>: Publisher, @unchecked Sendable {
     }
 
     func request(_ demand: Subscribers.Demand) {
+      onRequest(demand)
       state.withLock { $0.demand += demand }
       drain()
     }
 
     func cancel() {
-      let subscriber = state.withLock { state -> AnySubscriber<Output, MarbleError>? in
+      let (subscriber, isFirst) = state.withLock { state -> (AnySubscriber<Output, MarbleError>?, Bool) in
         defer {
           state.subscriber = nil
           state.pending = []
+          state.isCancelled = true
         }
-        return state.subscriber
+        return (state.subscriber, !state.isCancelled)
       }
       _ = subscriber
+      if isFirst { onCancel() }
     }
 
     /// Delivers pending events while there is demand, one at a time, never while holding the lock.

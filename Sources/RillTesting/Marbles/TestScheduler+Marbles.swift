@@ -184,6 +184,36 @@ extension TestScheduler {
     hot: Bool = false,
     as type: Value.Type = Value.self
   ) throws(MarbleSyntaxError) -> AnyPublisher<Value, MarbleError> {
+    try marbleSource(marble, hot: hot, as: type).eraseToAnyPublisher()
+  }
+
+  /// Makes a marble source that records its subscriptions and the demand requested from it.
+  ///
+  /// It plays like ``marblePublisher(_:hot:as:)``, but returns the ``MarblePublisher`` itself, whose
+  /// ``MarblePublisher/subscriptionRecords`` and ``MarblePublisher/demandRecords`` say when the operator under
+  /// test subscribed, requested and cancelled:
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let source = try scheduler.marbleSource("-1-2-3-|", as: Int.self)
+  /// let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler)
+  /// scheduler.advance(by: 2)
+  /// source.prefix(2).subscribe(subscriber)
+  /// scheduler.run()
+  /// #expect(source.subscriptionRecords == [SubscriptionRecord(2...5)])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - marble: The diagram to play.
+  ///   - hot: Whether it plays on its own clock (hot) or starts when subscribed (cold, the default).
+  ///   - type: The type of the values, each of which must parse from its text in the diagram.
+  /// - Returns: The source.
+  /// - Throws: A ``MarbleSyntaxError`` if the diagram is malformed.
+  public func marbleSource<Value: LosslessStringConvertible>(
+    _ marble: String,
+    hot: Bool = false,
+    as type: Value.Type = Value.self
+  ) throws(MarbleSyntaxError) -> MarblePublisher<Value> {
     let diagram = try MarbleDiagram(marble)
     if let event = diagram.events.first(where: { $0.symbol == .subscribe || $0.symbol == .cancel }) {
       throw MarbleSyntaxError(
@@ -194,7 +224,22 @@ extension TestScheduler {
     }
     let source: MarblePublisher<Value> = try makeSource(diagram, hot: hot)
     if hot { source.startPlaying() }
-    return source.eraseToAnyPublisher()
+    return source
+  }
+
+  /// Makes a marble source of strings that records its subscriptions and the demand requested from it.
+  ///
+  /// ```swift
+  /// let source = try scheduler.marbleSource("-a-b-c-|")   // a MarblePublisher<String>
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - marble: The diagram to play.
+  ///   - hot: Whether it plays on its own clock (hot) or starts when subscribed (cold, the default).
+  /// - Returns: The source.
+  /// - Throws: A ``MarbleSyntaxError`` if the diagram is malformed.
+  public func marbleSource(_ marble: String, hot: Bool = false) throws(MarbleSyntaxError) -> MarblePublisher<String> {
+    try marbleSource(marble, hot: hot, as: String.self)
   }
 
   /// Parses the diagrams, builds one source of `Value` per diagram, and plays the transformed publisher.
