@@ -131,6 +131,23 @@ import Testing
     #expect(difference.actualEvents == ["1", "2", "|"])
   }
 
+  @Test func eventsThatBreakTheContractCompareLikeOthers() throws {
+    #expect(MarbleDifference(expected: "-[1|]2", actual: "-[1|]2") == nil)
+    #expect(MarbleDifference(expected: "-[||]!!", actual: "-[| |]!!") == nil)
+    let difference = try #require(MarbleDifference(expected: "-[1|]", actual: "-[1|]2"))
+    #expect(difference.description == #"expected nothing at tick 2, got 2 (expected "-[1|]", actual "-[1|]2")"#)
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+    upstream.subscribe(subscriber)
+    scheduler.advance(by: 1)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    #expect(subscriber.marbleDifference(expected: "-[1|]2") == nil)
+  }
+
   @Test func aFailingExpectationPrintsTheDifference() {
     withKnownIssue {
       #expect(MarbleDifference(expected: "-a-b-|", actual: "-a-c-|") == nil)

@@ -74,14 +74,18 @@ struct MarbleDiagram {
   var cancellationTick: Int? { events.first { $0.symbol == .cancel }?.tick }
 
   /// Parses a diagram: each symbol outside brackets is one tick, a bracketed group is one tick.
-  init(_ text: String) throws(MarbleSyntaxError) {
+  ///
+  /// A source diagram must keep the publisher contract: nothing after its completion, at most one `>` and one
+  /// `!`. A recorded one (`recorded: true`) may break it, since it shows what a publisher really sent.
+  init(_ text: String, recorded: Bool = false) throws(MarbleSyntaxError) {
     self.text = text
-    var parser = Parser(text: text)
+    var parser = Parser(text: text, recorded: recorded)
     (events, length) = try parser.parse()
   }
 
   private struct Parser {
     let text: String
+    let recorded: Bool
     let characters: [Character]
     var position = 0
     var tick = 0
@@ -90,8 +94,9 @@ struct MarbleDiagram {
     var completedAt: Int?
     var seen: [Symbol: Int] = [:]
 
-    init(text: String) {
+    init(text: String, recorded: Bool) {
       self.text = text
+      self.recorded = recorded
       characters = Array(text)
     }
 
@@ -100,6 +105,13 @@ struct MarbleDiagram {
     }
 
     mutating func add(_ symbol: Symbol, at index: Int) throws(MarbleSyntaxError) {
+      if !recorded { try checkContract(symbol, at: index) }
+      events.append(Event(tick: tick, symbol: symbol, index: index))
+      if groupStart == nil { tick += 1 }
+    }
+
+    /// Rejects an event after the completion, and a second `>` or `!`.
+    mutating func checkContract(_ symbol: Symbol, at index: Int) throws(MarbleSyntaxError) {
       switch symbol {
       case .value, .finished, .failure:
         if let completedAt {
@@ -113,8 +125,6 @@ struct MarbleDiagram {
         }
         seen[symbol] = index
       }
-      events.append(Event(tick: tick, symbol: symbol, index: index))
-      if groupStart == nil { tick += 1 }
     }
 
     /// Reads a quoted value up to its closing quote: `\'` stands for `'` and `\\` for `\`; any other

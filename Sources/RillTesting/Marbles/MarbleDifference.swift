@@ -13,8 +13,9 @@
 ///
 /// The two diagrams are compared as timelines, not as text: spaces, the spelling of a value (`a` or `'a'`) and
 /// quiet ticks after the last event do not count, so `-a--` and `- 'a'` are the same. Events in one tick
-/// must match in number and order. The description names the events at the first tick that differs, in the
-/// order written: a value as it is written in a diagram (`b`, `'10'`), `finished` for `|`, `failure` for `^`,
+/// must match in number and order. Events that break the publisher contract, such as a value after the
+/// completion, compare like any other, so a test can pin down what a misbehaving publisher sent. The
+/// description names the events at the first tick that differs, in the order written: a value as it is written in a diagram (`b`, `'10'`), `finished` for `|`, `failure` for `^`,
 /// `cancellation` for `!`, `subscription` for `>`, and `nothing` for a quiet tick:
 ///
 /// ```
@@ -97,7 +98,7 @@ public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
     if text.hasPrefix("marble error ") { throw ComparisonError(message: "the \(side) diagram is a \(text)") }
     let diagram: MarbleDiagram
     do {
-      diagram = try MarbleDiagram(text)
+      diagram = try MarbleDiagram(text, recorded: true)
     } catch {
       throw ComparisonError(message: "the \(side) diagram is malformed: \(error)")
     }
