@@ -99,6 +99,26 @@ import Testing
     #expect(source.description == "MarblePublisher(subscriptions: [0...], requested: [0: max(1), 5: max(2)])")
   }
 
+  @Test func marbleSourceLogsRequestsMadeFromInsideADelivery() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.marbleSource("-a-b-c-|")
+    let subscriber = TestSubscriber<String, MarbleError>(
+      scheduler: scheduler,
+      initialDemand: .max(1),
+      demandPerValue: .max(5),
+      onValue: { subscriber, value in
+        if value == "a" { subscriber.request(.max(1)) }
+        if value == "b" { subscriber.cancel() }
+        return .none
+      }
+    )
+    source.subscribe(subscriber)
+    scheduler.run()
+    #expect(subscriber.marbles() == "-a-[b!]")
+    #expect(source.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 1)])
+    #expect(source.subscriptionRecords == [SubscriptionRecord(0...3)])
+  }
+
   @Test func hotMarbleSourceRecordsLateSubscribers() throws {
     let scheduler = TestScheduler()
     let source = try scheduler.marbleSource("-a-b-|", hot: true)

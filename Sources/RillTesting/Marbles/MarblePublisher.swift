@@ -110,7 +110,10 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
   /// subscribed (`0...`).
   public var subscriptionRecords: [SubscriptionRecord] { state.withLock { $0.subscriptionRecords } }
 
-  /// Every demand requested by any subscriber, in order, with the scheduler's time of the request.
+  /// Every demand requested through any subscription, in order, with the scheduler's time of the request.
+  ///
+  /// Like ``TestPublisher/demandRecords``, it logs calls to `request(_:)`, not the demand a subscriber returns
+  /// from a value.
   public var demandRecords: [DemandRecord] { state.withLock { $0.demandRecords } }
 
   /// The subscription and demand records, for test failure messages: `MarblePublisher(subscriptions: [0...3],
