@@ -1,26 +1,27 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct AllSatisfyTests {
   @Test func marbles() {
-    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
-    #expect(reducingRun({ $0.allSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
-    #expect(reducingRun({ $0.allSatisfy { _ in false } }, inputs: []) == [.value(true), .finished])
+    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == ["value(true)", "finished"])
+    #expect(reducingRun({ $0.allSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == ["value(false)", "finished"])
+    #expect(reducingRun({ $0.allSatisfy { _ in false } }, inputs: []) == ["value(true)", "finished"])
   }
 
   @Test func cancelsUpstreamOnFirstMismatch() {
     let upstream = ReducingTestUpstream<Int, ReducingTestError>()
-    let recorder = ReducingRecorder<Bool, ReducingTestError>(initialDemand: .max(1))
+    let recorder = TestSubscriber<Bool, ReducingTestError>(initialDemand: .max(1))
     upstream.allSatisfy { $0 < 2 }.subscribe(recorder)
     upstream.send(1)
     #expect(recorder.events == [.subscription])
     upstream.send(2)
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
-    #expect(recorder.events == [.subscription, .value(false), .finished])
+    #expect(recorder.events == [.subscription, .value(false), .completion(.finished)])
   }
 
   @Test func failure() {
-    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1], completion: .failure(.oops)) == [.failed("oops")])
+    #expect(reducingRun({ $0.allSatisfy { $0 > 0 } }, inputs: [1], completion: .failure(.oops)) == ["failure(oops)"])
   }
 
   @Test func contract() {
@@ -38,19 +39,19 @@ import Testing
 
 @Suite struct TryAllSatisfyTests {
   @Test func marbles() {
-    #expect(reducingRun({ $0.tryAllSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
-    #expect(reducingRun({ $0.tryAllSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+    #expect(reducingRun({ $0.tryAllSatisfy { $0 > 0 } }, inputs: [1, 2, 3]) == ["value(true)", "finished"])
+    #expect(reducingRun({ $0.tryAllSatisfy { $0 < 2 } }, inputs: [1, 2, 3]) == ["value(false)", "finished"])
   }
 
   @Test func throwCancelsUpstreamAndFailsAtOnce() {
     let upstream = ReducingTestUpstream<Int, ReducingTestError>()
-    let recorder = ReducingRecorder<Bool, any Error>(initialDemand: .none)
+    let recorder = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryAllSatisfy { _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
   }
 
   @Test func contract() {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct CollectByCountTests {
@@ -6,22 +7,22 @@ import Testing
 
   @Test func marble() {
     let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3, 4, 5])
-    #expect(events == [.value([1, 2]), .value([3, 4]), .value([5]), .finished])
+    #expect(events == ["value([1, 2])", "value([3, 4])", "value([5])", "finished"])
   }
 
   @Test func exactMultipleHasNoTrailingArray() {
-    #expect(reducingRun({ $0.collect(2) }, inputs: [1, 2]) == [.value([1, 2]), .finished])
-    #expect(reducingRun({ $0.collect(2) }, inputs: []) == [.finished])
+    #expect(reducingRun({ $0.collect(2) }, inputs: [1, 2]) == ["value([1, 2])", "finished"])
+    #expect(reducingRun({ $0.collect(2) }, inputs: []) == ["finished"])
   }
 
   @Test func failureDropsPartialArray() {
     let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3], completion: .failure(.oops))
-    #expect(events == [.value([1, 2]), .failed("oops")])
+    #expect(events == ["value([1, 2])", "failure(oops)"])
   }
 
   @Test func requestsCountTimesDemand() {
     let upstream = Upstream()
-    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .none) { _, _ in .max(2) }
+    let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .none, demandPerValue: .max(2))
     upstream.collect(3).subscribe(recorder)
     #expect(upstream.events == [])
     recorder.request(.max(1))
@@ -36,15 +37,15 @@ import Testing
 
   @Test func zeroDemandRequestTraps() async {
     await #expect(processExitsWith: .failure) {
-      let recorder = ReducingRecorder<[Int], Never>(initialDemand: .none)
+      let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)
       PassthroughSubject<Int, Never>().collect(2).subscribe(recorder)
-      recorder.request(.none)
+      recorder.subscription?.request(.none)
     }
   }
 
   @Test func cancel() {
     let upstream = Upstream()
-    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1))
+    let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .max(1))
     upstream.collect(2).subscribe(recorder)
     upstream.send(1)
     let subscription = recorder.subscription
@@ -55,7 +56,7 @@ import Testing
     subscription?.request(.max(1))
     subscription?.cancel()
     // As in Combine, the buffered element is dropped at the cancel but upstream's completion still arrives.
-    #expect(recorder.events == [.subscription, .finished])
+    #expect(recorder.events == [.subscription, .completion(.finished)])
     #expect(upstream.events == [.requested(.max(2)), .cancelled])
   }
 
@@ -63,7 +64,7 @@ import Testing
   /// dropped.
   @Test func everyCompletionIsPassedOnButNoElementAfterIt() {
     let upstream = Upstream()
-    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .unlimited)
+    let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .unlimited)
     upstream.collect(2).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(.oops))
@@ -71,24 +72,29 @@ import Testing
     #expect(upstream.send(2) == .none)
     #expect(upstream.send(3) == .none)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .failed("oops"), .finished, .finished])
+    #expect(
+      recorder.events == [.subscription, .completion(.failure(.oops)), .completion(.finished), .completion(.finished)]
+    )
   }
 
   @Test func reentrancy() {
     var upstreamRef: Upstream?
     let upstream = Upstream()
     upstreamRef = upstream
-    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1)) { recorder, value in
-      if value == [1, 2] {
-        recorder.subscription?.request(.max(1))
-        upstreamRef?.send(3)
-        upstreamRef?.send(4)
-      } else {
-        recorder.subscription?.cancel()
-        upstreamRef?.send(5)
+    let recorder = TestSubscriber<[Int], ReducingTestError>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == [1, 2] {
+          recorder.subscription?.request(.max(1))
+          upstreamRef?.send(3)
+          upstreamRef?.send(4)
+        } else {
+          recorder.subscription?.cancel()
+          upstreamRef?.send(5)
+        }
+        return .none
       }
-      return .none
-    }
+    )
     upstream.collect(2).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -99,12 +105,12 @@ import Testing
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = Upstream()
-    let recorder = ReducingRecorder<[Int], ReducingTestError>(initialDemand: .max(1))
+    let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .max(1))
     upstream.collect(2).subscribe(recorder)
     let second = upstream.sendSubscription()
     #expect(second.events == [.cancelled])
     upstream.send([1, 2], then: .finished)
-    #expect(recorder.events == [.subscription, .value([1, 2]), .finished])
+    #expect(recorder.events == [.subscription, .value([1, 2]), .completion(.finished)])
   }
 
   @Test func memory() {
@@ -112,7 +118,7 @@ import Testing
     weak var upstreamSubscription: AnyObject?
     do {
       let upstream = Upstream()
-      let recorder = ReducingRecorder<[Int], ReducingTestError>()
+      let recorder = TestSubscriber<[Int], ReducingTestError>()
       upstream.collect(2).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       upstreamSubscription = upstream.lastSubscription
@@ -123,7 +129,7 @@ import Testing
     #expect(upstreamSubscription == nil)
     do {
       let upstream = Upstream()
-      let recorder = ReducingRecorder<[Int], ReducingTestError>()
+      let recorder = TestSubscriber<[Int], ReducingTestError>()
       upstream.collect(2).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       upstreamSubscription = upstream.lastSubscription

@@ -1,16 +1,17 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct ContainsTests {
   @Test func marbles() {
-    #expect(reducingRun({ $0.contains(2) }, inputs: [1, 2, 3]) == [.value(true), .finished])
-    #expect(reducingRun({ $0.contains(5) }, inputs: [1, 2, 3]) == [.value(false), .finished])
-    #expect(reducingRun({ $0.contains(5) }, inputs: []) == [.value(false), .finished])
+    #expect(reducingRun({ $0.contains(2) }, inputs: [1, 2, 3]) == ["value(true)", "finished"])
+    #expect(reducingRun({ $0.contains(5) }, inputs: [1, 2, 3]) == ["value(false)", "finished"])
+    #expect(reducingRun({ $0.contains(5) }, inputs: []) == ["value(false)", "finished"])
   }
 
   @Test func cancelsUpstreamOnMatchAndWaitsForDemand() {
     let upstream = ReducingTestUpstream<Int, ReducingTestError>()
-    let recorder = ReducingRecorder<Bool, ReducingTestError>(initialDemand: .none)
+    let recorder = TestSubscriber<Bool, ReducingTestError>(initialDemand: .none)
     upstream.contains(2).subscribe(recorder)
     upstream.send(1)
     #expect(upstream.events == [.requested(.unlimited)])
@@ -18,11 +19,11 @@ import Testing
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(true), .finished])
+    #expect(recorder.events == [.subscription, .value(true), .completion(.finished)])
   }
 
   @Test func failureBeforeMatch() {
-    #expect(reducingRun({ $0.contains(9) }, inputs: [1], completion: .failure(.oops)) == [.failed("oops")])
+    #expect(reducingRun({ $0.contains(9) }, inputs: [1], completion: .failure(.oops)) == ["failure(oops)"])
   }
 
   @Test func contract() {
@@ -41,8 +42,8 @@ import Testing
 
 @Suite struct ContainsWhereTests {
   @Test func marbles() {
-    #expect(reducingRun({ $0.contains { $0 > 1 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
-    #expect(reducingRun({ $0.contains { $0 > 5 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+    #expect(reducingRun({ $0.contains { $0 > 1 } }, inputs: [1, 2, 3]) == ["value(true)", "finished"])
+    #expect(reducingRun({ $0.contains { $0 > 5 } }, inputs: [1, 2, 3]) == ["value(false)", "finished"])
   }
 
   @Test func contract() {
@@ -60,20 +61,20 @@ import Testing
 
 @Suite struct TryContainsWhereTests {
   @Test func marbles() {
-    #expect(reducingRun({ $0.tryContains { $0 > 1 } }, inputs: [1, 2, 3]) == [.value(true), .finished])
-    #expect(reducingRun({ $0.tryContains { $0 > 5 } }, inputs: [1, 2, 3]) == [.value(false), .finished])
+    #expect(reducingRun({ $0.tryContains { $0 > 1 } }, inputs: [1, 2, 3]) == ["value(true)", "finished"])
+    #expect(reducingRun({ $0.tryContains { $0 > 5 } }, inputs: [1, 2, 3]) == ["value(false)", "finished"])
   }
 
   @Test func throwCancelsUpstreamAndFailsAtOnce() {
     let upstream = ReducingTestUpstream<Int, ReducingTestError>()
-    let recorder = ReducingRecorder<Bool, any Error>(initialDemand: .none)
+    let recorder = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryContains { _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     upstream.send(2)
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .failed("thrown")])
+    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
   }
 
   @Test func contract() {

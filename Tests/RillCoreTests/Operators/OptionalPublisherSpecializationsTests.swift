@@ -67,9 +67,9 @@ import Testing
     #expect(replaceEmpty.output == 9)
     #expect(some.replaceEmpty(with: 9).output == 2)
     let ignore: Empty<Int, Never> = some.ignoreOutput()
-    #expect(reducingEvents(ignore) == [.finished])
-    #expect(reducingEvents(some.map { $0 + 1 }) == [.value(3), .finished])
-    #expect(reducingEvents(none.count()) == [.finished])
+    #expect(reducingEvents(ignore) == ["finished"])
+    #expect(reducingEvents(some.map { $0 + 1 }) == ["value(3)", "finished"])
+    #expect(reducingEvents(none.count()) == ["finished"])
   }
 }
 

@@ -1,19 +1,12 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 /// An error for the reducing operators' tests.
 enum ReducingTestError: Error, Equatable {
   case oops
   case thrown
-}
-
-/// One event seen by a ``ReducingRecorder``; failures are recorded by description so any error type fits.
-enum ReducingEvent<Value: Equatable>: Equatable {
-  case subscription
-  case value(Value)
-  case finished
-  case failed(String)
 }
 
 /// One event seen by a ``ReducingTestUpstream``'s subscription.
@@ -96,63 +89,6 @@ final class ReducingTestSubscription<Output, Failure: Error>: Subscription, @unc
   }
 }
 
-/// A subscriber that records events, requests `initialDemand` on subscription, and runs optional hooks.
-final class ReducingRecorder<Value: Equatable, Failure: Error>: Subscriber, @unchecked Sendable {
-  typealias Input = Value
-
-  private let lock = NSLock()
-  private var _events: [ReducingEvent<Value>] = []
-  private var _subscription: (any Subscription)?
-  private let initialDemand: Subscribers.Demand
-  private let onValue: (ReducingRecorder, Value) -> Subscribers.Demand
-
-  init(
-    initialDemand: Subscribers.Demand = .unlimited,
-    onValue: @escaping (ReducingRecorder, Value) -> Subscribers.Demand = { _, _ in .none }
-  ) {
-    self.initialDemand = initialDemand
-    self.onValue = onValue
-  }
-
-  var events: [ReducingEvent<Value>] { lock.withLock { _events } }
-
-  /// The subscription received, until a completion arrives or the recorder cancels.
-  var subscription: (any Subscription)? { lock.withLock { _subscription } }
-
-  func receive(subscription: any Subscription) {
-    lock.withLock {
-      _events.append(.subscription)
-      _subscription = subscription
-    }
-    if initialDemand > 0 { subscription.request(initialDemand) }
-  }
-
-  func receive(_ input: Value) -> Subscribers.Demand {
-    lock.withLock { _events.append(.value(input)) }
-    return onValue(self, input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock {
-      switch completion {
-      case .finished: _events.append(.finished)
-      case .failure(let error): _events.append(.failed("\(error)"))
-      }
-      _subscription = nil
-    }
-  }
-
-  func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-
-  func cancel() {
-    let subscription = lock.withLock {
-      defer { _subscription = nil }
-      return _subscription
-    }
-    subscription?.cancel()
-  }
-}
-
 /// Runs the checks every reducing operator must pass, given how to build it and what it should publish for
 /// `inputs`.
 struct ReducingContract<Output: Equatable, Failure: Error> {
@@ -177,16 +113,19 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     self.stopsAfter = stopsAfter
   }
 
-  private var result: [ReducingEvent<Output>] {
-    (expected.map { [.value($0)] } ?? []) + [.finished]
+  /// The events the operator publishes for `inputs`, as ``TestSubscriber`` describes them.
+  private var result: [String] {
+    let events: [TestSubscriber<Output, Failure>.Event] =
+      (expected.map { [.value($0)] } ?? []) + [.completion(.finished)]
+    return events.map(\.description)
   }
 
   private func subscribe(
     demand: Subscribers.Demand,
-    onValue: @escaping (ReducingRecorder<Output, Failure>, Output) -> Subscribers.Demand = { _, _ in .none }
-  ) -> (Upstream, ReducingRecorder<Output, Failure>) {
+    onValue: ((TestSubscriber<Output, Failure>, Output) -> Subscribers.Demand)? = nil
+  ) -> (Upstream, TestSubscriber<Output, Failure>) {
     let upstream = Upstream()
-    let recorder = ReducingRecorder<Output, Failure>(initialDemand: demand, onValue: onValue)
+    let recorder = TestSubscriber<Output, Failure>(initialDemand: demand, onValue: onValue)
     make(upstream).subscribe(recorder)
     return (upstream, recorder)
   }
@@ -211,11 +150,11 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
       #expect(upstream.send(value) == .none, sourceLocation: sourceLocation)
     }
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription], sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     let upstreamEvents: [ReducingUpstreamEvent] = stopsAfter == nil ? [] : [.cancelled]
     #expect(upstream.events == [.requested(.unlimited)] + upstreamEvents, sourceLocation: sourceLocation)
   }
@@ -227,15 +166,15 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let consumed = stopsAfter ?? inputs.count
     for value in inputs.prefix(consumed) { upstream.send(value) }
     if stopsAfter == nil {
-      #expect(recorder.events == [.subscription], sourceLocation: sourceLocation)
+      #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
       upstream.send(completion: .finished)
     } else {
       #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
     }
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     for value in inputs.dropFirst(consumed) { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
     upstream.send(completion: .failure(.oops))
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
   }
 
   /// Forwards an upstream failure at once, without a value and without waiting for demand.
@@ -243,10 +182,10 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let (upstream, recorder) = subscribe(demand: .none)
     upstream.send(inputs.first ?? 0)
     upstream.send(completion: .failure(.oops))
-    #expect(recorder.events == [.subscription, .failed("oops")], sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
     recorder.request(.max(1))
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .failed("oops")], sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
     #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
   }
 
@@ -260,7 +199,7 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
-    #expect(recorder.events == [.subscription], sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
     #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
   }
 
@@ -276,14 +215,14 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     }
     upstreamRef = upstream
     upstream.send(inputs, then: .finished)
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     upstreamRef = nil
 
     let (cancelling, cancelled) = subscribe(demand: .none)
     cancelled.cancel()
     cancelled.request(.max(1))
     cancelling.send(inputs, then: .finished)
-    #expect(cancelled.events == [.subscription], sourceLocation: sourceLocation)
+    #expect(cancelled.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
   }
 
   /// A second subscription is cancelled and changes nothing.
@@ -294,7 +233,7 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
     #expect(upstream.lastSubscription?.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
     upstream.send(inputs, then: .finished)
-    #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
   }
 
   /// The operator's subscription and upstream's are released after completion and after cancel.
@@ -307,7 +246,7 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
       upstreamSubscription = upstream.lastSubscription
       upstream.send(inputs, then: .finished)
       upstream.detach()
-      #expect(recorder.events == [.subscription] + result, sourceLocation: sourceLocation)
+      #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     }
     #expect(inner == nil, "released after completion", sourceLocation: sourceLocation)
     #expect(upstreamSubscription == nil, "released after completion", sourceLocation: sourceLocation)
@@ -323,23 +262,25 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
   }
 }
 
-/// Subscribes a recorder with unlimited demand to `make(upstream)`, sends `inputs` and `completion`, and returns
-/// what the recorder saw, without the leading `.subscription`.
+/// Subscribes a ``TestSubscriber`` with unlimited demand to `make(upstream)`, sends `inputs` and `completion`, and
+/// returns the events it saw as strings (`"value(1)"`, `"finished"`, `"failure(oops)"`), without the leading
+/// `"subscription"`.
 func reducingRun<P: Publisher>(
   _ make: (ReducingTestUpstream<Int, ReducingTestError>) -> P,
   inputs: [Int],
   completion: Subscribers.Completion<ReducingTestError> = .finished
-) -> [ReducingEvent<P.Output>] where P.Output: Equatable {
+) -> [String] {
   let upstream = ReducingTestUpstream<Int, ReducingTestError>()
-  let recorder = ReducingRecorder<P.Output, P.Failure>()
+  let recorder = TestSubscriber<P.Output, P.Failure>()
   make(upstream).subscribe(recorder)
   upstream.send(inputs, then: completion)
-  return Array(recorder.events.dropFirst())
+  return Array(recorder.eventDescriptions.dropFirst())
 }
 
-/// Subscribes with unlimited demand and returns what arrived synchronously, without the leading `.subscription`.
-func reducingEvents<P: Publisher>(_ publisher: P) -> [ReducingEvent<P.Output>] where P.Output: Equatable {
-  let recorder = ReducingRecorder<P.Output, P.Failure>()
+/// Subscribes a ``TestSubscriber`` with unlimited demand and returns the events that arrived synchronously, as
+/// strings, without the leading `"subscription"`.
+func reducingEvents<P: Publisher>(_ publisher: P) -> [String] {
+  let recorder = TestSubscriber<P.Output, P.Failure>()
   publisher.subscribe(recorder)
-  return Array(recorder.events.dropFirst())
+  return Array(recorder.eventDescriptions.dropFirst())
 }
