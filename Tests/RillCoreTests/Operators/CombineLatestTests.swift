@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct CombineLatestTests {
@@ -9,10 +10,11 @@ import Testing
   private struct Pipeline {
     let numbers = Source()
     let letters = Letters()
-    let recorder: CombiningRecorder<String, CombiningError>
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = CombiningRecorder(demand: demand)
+      recorder = hooks.subscriber(demand: demand)
       numbers.combineLatest(letters) { "\($0)\($1)" }.subscribe(recorder)
     }
   }
@@ -65,7 +67,7 @@ import Testing
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.recorder.onValue = { _ in .max(2) }
+    pipe.hooks.onValue = { _ in .max(2) }
     pipe.numbers.send(1)
     #expect(pipe.letters.send("a") == .max(2))
     #expect(pipe.numbers.requests == [.max(1), .max(2)])
@@ -88,7 +90,7 @@ import Testing
     let pipe = Pipeline(demand: .max(1))
     let numbers = pipe.numbers
     let recorder = pipe.recorder
-    recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == "1a" {
         recorder.request(.max(1))
         numbers.send(2)
@@ -100,7 +102,7 @@ import Testing
     pipe.letters.send("a")
     numbers.send(3)
     #expect(recorder.values == ["1a", "2a"])
-    #expect(recorder.overlappingCalls == 0)
+    #expect(pipe.hooks.overlappingCalls == 0)
     #expect(pipe.letters.isCancelled)
   }
 
@@ -110,7 +112,7 @@ import Testing
     let c = Just(3.5)
     let d = Just(true)
     func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
-      let recorder = CombiningRecorder<P.Output, Never>()
+      let recorder = TestSubscriber<P.Output, Never>()
       publisher.subscribe(recorder)
       #expect(recorder.completion == .finished)
       return recorder.values.first
@@ -130,15 +132,15 @@ import Testing
   }
 
   @Test func synchronousUpstreams() {
-    let recorder = CombiningRecorder<String, Never>()
+    let recorder = TestSubscriber<String, Never>()
     [1, 2].publisher.combineLatest(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
     #expect(recorder.values == ["2a", "2b"])
     #expect(recorder.completion == .finished)
   }
 
   @Test func releasesThePipelineAfterCompletionAndCancel() {
-    weak var finished: CombiningRecorder<String, CombiningError>?
-    weak var cancelled: CombiningRecorder<String, CombiningError>?
+    weak var finished: TestSubscriber<String, CombiningError>?
+    weak var cancelled: TestSubscriber<String, CombiningError>?
     do {
       let pipe = Pipeline()
       finished = pipe.recorder
@@ -161,13 +163,14 @@ import Testing
   @Test(.tags(.stress)) func concurrentUpstreamsNeverOverlapAndKeepEachUpstreamsOrder() {
     let count = 5_000
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = CombiningRecorder<(Int, Int, Int), Never>()
+    let hooks = CombiningHooks<(Int, Int, Int), Never>()
+    let recorder = hooks.subscriber()
     subjects[0].combineLatest(subjects[1], subjects[2]).subscribe(recorder)
     for subject in subjects { subject.send(-1) }
     combiningConcurrently(3) { producer in
       for value in 0..<count { subjects[producer].send(value) }
     }
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     let values = recorder.values
     #expect(values.count == 1 + 3 * count)
     for column in [values.map(\.0), values.map(\.1), values.map(\.2)] {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct ConcatenateTests {
@@ -7,10 +8,11 @@ import Testing
   private struct Pipeline {
     let prefix = Source()
     let suffix = Source()
-    let recorder: CombiningRecorder<Int, CombiningError>
+    let hooks = CombiningHooks<Int, CombiningError>()
+    let recorder: TestSubscriber<Int, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = CombiningRecorder(demand: demand)
+      recorder = hooks.subscriber(demand: demand)
       prefix.append(suffix).subscribe(recorder)
     }
   }
@@ -56,8 +58,8 @@ import Testing
   /// Combine forwards a request for `.none` to the running publisher as it is.
   @Test func requestForNoneGoesUpstream() {
     let pipe = Pipeline(demand: .max(10))
-    pipe.recorder.onValue = { .max($0) }
-    pipe.recorder.request(.none)
+    pipe.hooks.onValue = { .max($0) }
+    pipe.recorder.subscription?.request(.none)
     #expect(pipe.prefix.send(3) == .max(3))
     #expect(pipe.prefix.requests == [.max(10), .none])
     pipe.prefix.send(completion: .finished)
@@ -80,7 +82,7 @@ import Testing
 
   @Test func additionalDemandIsReturnedUpstream() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.recorder.onValue = { _ in .max(2) }
+    pipe.hooks.onValue = { _ in .max(2) }
     #expect(pipe.prefix.send(1) == .max(2))
     pipe.prefix.send(completion: .finished)
     #expect(pipe.suffix.requests == [.max(2)])
@@ -108,7 +110,7 @@ import Testing
   @Test func reentrantRequestAndCancel() {
     let pipe = Pipeline(demand: .max(1))
     let recorder = pipe.recorder
-    recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == 1 { recorder.request(.max(1)) }
       if value == 3 { recorder.cancel() }
       return .none
@@ -126,7 +128,7 @@ import Testing
 
   @Test func appendAndPrependValuesSequencesAndPublishers() {
     func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
-      let recorder = CombiningRecorder<Int, Never>()
+      let recorder = TestSubscriber<Int, Never>()
       publisher.subscribe(recorder)
       #expect(recorder.completion == .finished)
       return recorder.values
@@ -144,7 +146,7 @@ import Testing
   }
 
   @Test func limitedDemandAcrossSynchronousParts() {
-    let recorder = CombiningRecorder<Int, Never>(demand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2].publisher.append([3, 4].publisher).subscribe(recorder)
     #expect(recorder.values == [1, 2, 3])
     recorder.request(.max(1))
@@ -158,8 +160,8 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCompletionAndCancel() {
-    weak var finished: CombiningRecorder<Int, CombiningError>?
-    weak var cancelled: CombiningRecorder<Int, CombiningError>?
+    weak var finished: TestSubscriber<Int, CombiningError>?
+    weak var cancelled: TestSubscriber<Int, CombiningError>?
     do {
       let pipe = Pipeline()
       finished = pipe.recorder

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// The shortcut `flatMap` takes for a `Just` child.
@@ -31,7 +32,7 @@ import Testing
     demandPerValue: Subscribers.Demand
   ) -> Trace {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>(demand: initialDemand) { _ in demandPerValue }
+    let recorder = TestSubscriber<Int, CombiningError>(initialDemand: initialDemand, demandPerValue: demandPerValue)
     switch child {
     case .justBehindSetFailureType:
       upstream.flatMap(maxPublishers: maxPublishers) { Just($0 * 10) }.subscribe(recorder)
@@ -74,7 +75,7 @@ import Testing
 
   @Test func exactDemandUpstreamUnderMaxPublishers() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, CombiningError>(initialDemand: .max(1))
     upstream.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
     #expect(upstream.requests == [.max(2)])
     upstream.send(1)
@@ -90,7 +91,7 @@ import Testing
 
   @Test func bareJustUnderAnUpstreamThatNeverFails() {
     let upstream = PassthroughSubject<Int, Never>()
-    let recorder = CombiningRecorder<Int, Never>(demand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     let flatMapped: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = upstream.flatMap { Just($0 + 1) }
     flatMapped.subscribe(recorder)
     upstream.send(1)
@@ -105,7 +106,7 @@ import Testing
 
   @Test func cancelFromInsideTheTransformDeliversNothingMore() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>()
+    let recorder = TestSubscriber<Int, CombiningError>()
     var transformed: [Int] = []
     upstream.flatMap { value -> Just<Int> in
       transformed.append(value)
@@ -124,8 +125,9 @@ import Testing
 
   @Test func cancelFromInsideReceiveStopsEverything() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>()
-    recorder.onValue = { value in
+    let hooks = CombiningHooks<Int, CombiningError>()
+    let recorder = hooks.subscriber()
+    hooks.onValue = { value in
       if value == 1 { recorder.cancel() }
       return .none
     }
@@ -141,8 +143,9 @@ import Testing
 
   @Test func requestFromInsideReceiveDrainsQueuedValuesInOrder() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>(demand: .none)
-    recorder.onValue = { _ in
+    let hooks = CombiningHooks<Int, CombiningError>()
+    let recorder = hooks.subscriber(demand: .none)
+    hooks.onValue = { _ in
       recorder.request(.max(1))
       return .none
     }
@@ -151,15 +154,15 @@ import Testing
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [0, 1, 2])
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
   }
 
   @Test func releasesThePipelineAfterFinishingAndAfterCancel() {
     for cancels in [false, true] {
-      weak var weakRecorder: CombiningRecorder<Int, Never>?
+      weak var weakRecorder: TestSubscriber<Int, Never>?
       let upstream = PassthroughSubject<Int, Never>()
       do {
-        let recorder = CombiningRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         weakRecorder = recorder
         upstream.flatMap { Just($0) }.subscribe(recorder)
         upstream.send(1)
@@ -220,8 +223,9 @@ import Testing
   ) -> [String] {
     let log = EventLog()
     let upstream = LoggingUpstream(log: log)
-    let recorder = CombiningRecorder<Int, CombiningError>(demand: initialDemand)
-    recorder.onValue = { value in
+    let hooks = CombiningHooks<Int, CombiningError>()
+    let recorder = hooks.subscriber(demand: initialDemand)
+    hooks.onValue = { value in
       log.events.append("value \(value)")
       if requestInsideReceive { recorder.request(.max(1)) }
       return .none

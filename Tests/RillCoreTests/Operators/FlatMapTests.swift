@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct FlatMapTests {
@@ -10,10 +11,11 @@ import Testing
   private struct Pipeline {
     let upstream = Source()
     let children = (0..<4).map { _ in Child() }
-    let recorder: CombiningRecorder<String, CombiningError>
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder: TestSubscriber<String, CombiningError>
 
     init(maxPublishers: Subscribers.Demand = .unlimited, demand: Subscribers.Demand = .unlimited) {
-      recorder = CombiningRecorder(demand: demand)
+      recorder = hooks.subscriber(demand: demand)
       let children = self.children
       upstream.flatMap(maxPublishers: maxPublishers) { children[$0] }.subscribe(recorder)
     }
@@ -120,7 +122,7 @@ import Testing
   }
 
   @Test func maxOnePublisherKeepsSequenceOrder() {
-    let recorder = CombiningRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     [3, 1, 2].publisher
       .flatMap(maxPublishers: .max(1)) { (1...$0).publisher }
       .subscribe(recorder)
@@ -188,7 +190,7 @@ import Testing
 
   @Test func secondUpstreamSubscriptionIsCancelled() {
     let extra = CombiningTestSubscription()
-    let recorder = CombiningRecorder<String, CombiningError>()
+    let recorder = TestSubscriber<String, CombiningError>()
     TwiceSubscribingPublisher(extra: extra).flatMap { _ in Child() }.subscribe(recorder)
     #expect(extra.isCancelled)
     #expect(recorder.completions.isEmpty)
@@ -196,7 +198,7 @@ import Testing
 
   @Test func requestFromInsideReceiveDeliversQueuedValuesInOrder() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.recorder.onValue = { _ in .max(1) }
+    pipe.hooks.onValue = { _ in .max(1) }
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a")
@@ -207,7 +209,7 @@ import Testing
   @Test func cancelFromInsideReceiveStopsEverything() {
     let pipe = Pipeline(demand: .none)
     let recorder = pipe.recorder
-    recorder.onValue = { _ in
+    pipe.hooks.onValue = { _ in
       recorder.cancel()
       return .max(5)
     }
@@ -225,7 +227,7 @@ import Testing
   @Test func sendFromInsideReceiveIsQueuedNotNested() {
     let pipe = Pipeline()
     let children = pipe.children
-    pipe.recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == "a1" { children[1].send("b1") }
       if value == "b1" { children[0].send("a2") }
       return .none
@@ -234,13 +236,13 @@ import Testing
     pipe.upstream.send(1)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1", "a2"])
-    #expect(pipe.recorder.overlappingCalls == 0)
+    #expect(pipe.hooks.overlappingCalls == 0)
   }
 
   @Test func failureDuringDeliveryIsSentAfterTheCurrentValue() {
     let pipe = Pipeline()
     let children = pipe.children
-    pipe.recorder.onValue = { _ in
+    pipe.hooks.onValue = { _ in
       children[1].send(completion: .failure(.boom))
       return .none
     }
@@ -254,14 +256,14 @@ import Testing
   }
 
   @Test func synchronousChildren() {
-    let recorder = CombiningRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     (1...3).publisher.flatMap { Just($0 * 10) }.subscribe(recorder)
     #expect(recorder.values == [10, 20, 30])
     #expect(recorder.completion == .finished)
   }
 
   @Test func synchronousChildrenUnderLimitedDemand() {
-    let recorder = CombiningRecorder<Int, Never>(demand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...3).publisher.flatMap { (0..<$0).publisher }.subscribe(recorder)
     #expect(recorder.values == [0, 0])
     recorder.request(.max(10))
@@ -291,7 +293,7 @@ import Testing
 
   @Test func upstreamThatNeverFailsWithFailingChildren() {
     let upstream = PassthroughSubject<Int, Never>()
-    let recorder = CombiningRecorder<Int, CombiningError>()
+    let recorder = TestSubscriber<Int, CombiningError>()
     upstream.flatMap { value -> AnyPublisher<Int, CombiningError> in
       value < 0
         ? Fail(error: .boom).eraseToAnyPublisher()
@@ -307,7 +309,7 @@ import Testing
 
   @Test func childrenThatNeverFailUnderAFailingUpstream() {
     let upstream = PassthroughSubject<Int, CombiningError>()
-    let recorder = CombiningRecorder<Int, CombiningError>()
+    let recorder = TestSubscriber<Int, CombiningError>()
     upstream.flatMap { Just($0 * 2) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(.other))
@@ -316,12 +318,12 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCompletion() {
-    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakRecorder: TestSubscriber<String, CombiningError>?
     weak var weakChild: Child?
     do {
       let upstream = Source()
       let child = Child()
-      let recorder = CombiningRecorder<String, CombiningError>()
+      let recorder = TestSubscriber<String, CombiningError>()
       weakRecorder = recorder
       weakChild = child
       upstream.flatMap { _ in child }.subscribe(recorder)
@@ -337,12 +339,12 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCancel() {
-    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakRecorder: TestSubscriber<String, CombiningError>?
     weak var weakSubscription: AnyObject?
     do {
       let upstream = Source()
       let child = Child()
-      let recorder = CombiningRecorder<String, CombiningError>()
+      let recorder = TestSubscriber<String, CombiningError>()
       weakRecorder = recorder
       upstream.flatMap { _ in child }.subscribe(recorder)
       weakSubscription = recorder.subscription as AnyObject?
@@ -360,13 +362,14 @@ import Testing
     let perProducer = 2_000
     let upstream = PassthroughSubject<Int, Never>()
     let children = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = CombiningRecorder<Int, Never>()
+    let hooks = CombiningHooks<Int, Never>()
+    let recorder = hooks.subscriber()
     upstream.flatMap { children[$0] }.subscribe(recorder)
     for index in 0..<producers { upstream.send(index) }
     combiningConcurrently(producers) { producer in
       for value in 0..<perProducer { children[producer].send(producer * 1_000_000 + value) }
     }
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     #expect(recorder.values.count == producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }
@@ -380,7 +383,8 @@ import Testing
     for _ in 0..<20 {
       let upstream = PassthroughSubject<Int, CombiningError>()
       let children = (0..<4).map { _ in PassthroughSubject<Int, CombiningError>() }
-      let recorder = CombiningRecorder<Int, CombiningError>(demand: .max(300))
+      let hooks = CombiningHooks<Int, CombiningError>()
+      let recorder = hooks.subscriber(demand: .max(300))
       upstream.flatMap { children[$0] }.subscribe(recorder)
       for index in 0..<4 { upstream.send(index) }
       combiningConcurrently(4) { producer in
@@ -389,7 +393,7 @@ import Testing
           children[producer].send(producer * 1_000_000 + value)
         }
       }
-      #expect(recorder.overlappingCalls == 0)
+      #expect(hooks.overlappingCalls == 0)
       #expect(recorder.completions == [.failure(.boom)])
       #expect(recorder.values.count <= 300)
       for producer in 0..<4 {
@@ -445,17 +449,18 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
     let upstream = CombiningTestPublisher<Int, CombiningError>()
     let children = (0..<2).map { _ in CombiningTestPublisher<String, CombiningError>() }
-    let recorder = CombiningRecorder<String, CombiningError>(demand: .max(2))
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder = hooks.subscriber(demand: .max(2))
     upstream.flatMap { children[$0] }.subscribe(recorder)
     upstream.send(0)
     upstream.send(1)
-    recorder.onValue = { value in
+    hooks.onValue = { value in
       if value == "a" { #expect(children[1].send("b") == .max(1)) }
       return .none
     }
     #expect(children[0].send("a") == .max(1))
     #expect(recorder.values == ["a", "b"])
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     #expect(children[0].requests == [.max(1)])
     #expect(children[1].requests == [.max(1)])
   }
@@ -525,11 +530,11 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// completes.
   @Test func releasedAfterAChildFailsWhileTheUpstreamLivesOn() {
     let upstream = PassthroughSubject<Int, CombiningError>()
-    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakRecorder: TestSubscriber<String, CombiningError>?
     weak var weakSubscription: AnyObject?
     do {
       let child = PassthroughSubject<String, CombiningError>()
-      let recorder = CombiningRecorder<String, CombiningError>()
+      let recorder = TestSubscriber<String, CombiningError>()
       weakRecorder = recorder
       upstream.flatMap { _ in child }.subscribe(recorder)
       weakSubscription = recorder.subscription as AnyObject?

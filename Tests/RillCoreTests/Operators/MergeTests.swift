@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct MergeTests {
@@ -7,10 +8,11 @@ import Testing
 
   private func merged(
     _ count: Int = 3,
-    demand: Subscribers.Demand = .unlimited
-  ) -> ([Source], CombiningRecorder<Int, CombiningError>) {
+    demand: Subscribers.Demand = .unlimited,
+    hooks: CombiningHooks<Int, CombiningError> = CombiningHooks()
+  ) -> ([Source], TestSubscriber<Int, CombiningError>) {
     let sources = (0..<count).map { _ in Source() }
-    let recorder = CombiningRecorder<Int, CombiningError>(demand: demand)
+    let recorder = hooks.subscriber(demand: demand)
     Publishers.MergeMany(sources).subscribe(recorder)
     return (sources, recorder)
   }
@@ -75,8 +77,9 @@ import Testing
   }
 
   @Test func reentrantSendRequestAndCancel() {
-    let (sources, recorder) = merged(2, demand: .max(1))
-    recorder.onValue = { value in
+    let hooks = CombiningHooks<Int, CombiningError>()
+    let (sources, recorder) = merged(2, demand: .max(1), hooks: hooks)
+    hooks.onValue = { value in
       if value == 1 { sources[1].send(2) }
       if value == 2 { recorder.cancel() }
       return .max(1)
@@ -84,18 +87,18 @@ import Testing
     sources[0].send(1)
     sources[0].send(3)
     #expect(recorder.values == [1, 2])
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     #expect(sources[0].isCancelled)
   }
 
   @Test func emptyMergeManyFinishesRightAway() {
-    let recorder = CombiningRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     Publishers.MergeMany<Just<Int>>([]).subscribe(recorder)
     #expect(recorder.completion == .finished)
   }
 
   @Test func synchronousUpstreamsUnderLimitedDemand() {
-    let recorder = CombiningRecorder<Int, Never>(demand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2].publisher.merge(with: [10, 20].publisher).subscribe(recorder)
     #expect(recorder.values == [1, 2, 10])
     recorder.request(.max(5))
@@ -106,7 +109,7 @@ import Testing
   @Test func everyArity() {
     let just = (1...8).map { Just($0) }
     func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
-      let recorder = CombiningRecorder<Int, Never>()
+      let recorder = TestSubscriber<Int, Never>()
       publisher.subscribe(recorder)
       #expect(recorder.completion == .finished)
       return recorder.values
@@ -139,8 +142,8 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCompletionAndCancel() {
-    weak var finished: CombiningRecorder<Int, CombiningError>?
-    weak var cancelled: CombiningRecorder<Int, CombiningError>?
+    weak var finished: TestSubscriber<Int, CombiningError>?
+    weak var cancelled: TestSubscriber<Int, CombiningError>?
     do {
       let (sources, recorder) = merged(2)
       finished = recorder
@@ -163,13 +166,14 @@ import Testing
     let producers = 4
     let perProducer = 2_000
     let subjects = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = CombiningRecorder<Int, Never>()
+    let hooks = CombiningHooks<Int, Never>()
+    let recorder = hooks.subscriber()
     Publishers.MergeMany(subjects).subscribe(recorder)
     combiningConcurrently(producers) { producer in
       for value in 0..<perProducer { subjects[producer].send(producer * 1_000_000 + value) }
       subjects[producer].send(completion: .finished)
     }
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     #expect(recorder.values.count == producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct SwitchToLatestTests {
@@ -9,10 +10,11 @@ import Testing
   private struct Pipeline {
     let upstream = Source()
     let children = (0..<3).map { _ in Child() }
-    let recorder: CombiningRecorder<String, CombiningError>
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = CombiningRecorder(demand: demand)
+      recorder = hooks.subscriber(demand: demand)
       upstream.switchToLatest().subscribe(recorder)
     }
 
@@ -108,7 +110,7 @@ import Testing
 
   @Test func additionalDemandIsReturnedToTheChild() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.recorder.onValue = { _ in .max(2) }
+    pipe.hooks.onValue = { _ in .max(2) }
     pipe.switchTo(0)
     #expect(pipe.children[0].send("a") == .max(2))
   }
@@ -131,7 +133,7 @@ import Testing
     let pipe = Pipeline()
     let upstream = pipe.upstream
     let children = pipe.children
-    pipe.recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == "a1" {
         upstream.send(children[1])
         children[1].send("b1")
@@ -142,13 +144,13 @@ import Testing
     pipe.switchTo(0)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1"])
-    #expect(pipe.recorder.overlappingCalls == 0)
+    #expect(pipe.hooks.overlappingCalls == 0)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
     let pipe = Pipeline(demand: .max(1))
     let recorder = pipe.recorder
-    recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == "a1" { recorder.request(.max(1)) }
       if value == "a2" { recorder.cancel() }
       return .none
@@ -164,7 +166,7 @@ import Testing
   }
 
   @Test func synchronousChildren() {
-    let recorder = CombiningRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.map { (0..<$0).publisher }.switchToLatest().subscribe(recorder)
     #expect(recorder.values == [0, 0, 1, 0, 1, 2])
     #expect(recorder.completion == .finished)
@@ -193,13 +195,13 @@ import Testing
           PassthroughSubject<Just<Int>, CombiningError>, Publishers.SetFailureType<Just<Int>, CombiningError>
         >
       > = innerNever.switchToLatest()
-    let recorder = CombiningRecorder<Int, CombiningError>()
+    let recorder = TestSubscriber<Int, CombiningError>()
     d.subscribe(recorder)
     innerNever.send(Just(7))
     innerNever.send(completion: .failure(.boom))
     #expect(recorder.values == [7])
     #expect(recorder.completion == .failure(.boom))
-    let failed = CombiningRecorder<Int, CombiningError>()
+    let failed = TestSubscriber<Int, CombiningError>()
     c.subscribe(failed)
     neverFailing.send(Fail(error: .other))
     #expect(failed.completion == .failure(.other))
@@ -207,7 +209,7 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCompletion() {
-    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakRecorder: TestSubscriber<String, CombiningError>?
     weak var weakSubscription: AnyObject?
     do {
       let pipe = Pipeline()
@@ -224,7 +226,7 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCancel() {
-    weak var weakRecorder: CombiningRecorder<String, CombiningError>?
+    weak var weakRecorder: TestSubscriber<String, CombiningError>?
     weak var weakSubscription: AnyObject?
     do {
       let pipe = Pipeline()
@@ -242,7 +244,8 @@ import Testing
   @Test(.tags(.stress)) func concurrentSwitchingNeverOverlapsDownstream() {
     let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
     let children = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = CombiningRecorder<Int, Never>()
+    let hooks = CombiningHooks<Int, Never>()
+    let recorder = hooks.subscriber()
     upstream.switchToLatest().subscribe(recorder)
     let lock = NSLock()
     combiningConcurrently(4) { producer in
@@ -251,7 +254,7 @@ import Testing
         children[producer].send(producer * 1_000_000 + value)
       }
     }
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     for producer in 0..<4 {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }
       #expect(mine == mine.sorted())
@@ -261,7 +264,7 @@ import Testing
   /// As in Combine, the upstream's finish counts before its subscription.
   @Test func upstreamFinishBeforeSubscriptionFinishes() throws {
     let outer = SubscriberHolder<Child, CombiningError>()
-    let recorder = CombiningRecorder<String, CombiningError>()
+    let recorder = TestSubscriber<String, CombiningError>()
     outer.switchToLatest().subscribe(recorder)
     try #require(outer.subscriber).receive(completion: .finished)
     #expect(recorder.completions == [.finished])
@@ -281,7 +284,7 @@ import Testing
   @Test func lateChildSubscriptionAfterUpstreamFailureIsAskedForDemand() throws {
     let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
     let child = SubscriberHolder<String, CombiningError>()
-    let recorder = CombiningRecorder<String, CombiningError>(demand: .unlimited) { _ in .max(42) }
+    let recorder = TestSubscriber<String, CombiningError>(initialDemand: .unlimited, demandPerValue: .max(42))
     outer.switchToLatest().subscribe(recorder)
     outer.send(child)
     #expect(try #require(child.subscriber).receive("a") == .max(42))
@@ -299,7 +302,7 @@ import Testing
   @Test func finishedChildsLateSubscriptionIsKept() throws {
     let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
     let child = SubscriberHolder<String, CombiningError>()
-    let recorder = CombiningRecorder<String, CombiningError>(demand: .none)
+    let recorder = TestSubscriber<String, CombiningError>(initialDemand: .none)
     outer.switchToLatest().subscribe(recorder)
     outer.send(child)
     weak var weakFirst: CombiningTestSubscription?

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct ZipTests {
@@ -9,10 +10,11 @@ import Testing
   private struct Pipeline {
     let numbers = Source()
     let letters = Letters()
-    let recorder: CombiningRecorder<String, CombiningError>
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = CombiningRecorder(demand: demand)
+      recorder = hooks.subscriber(demand: demand)
       numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
     }
   }
@@ -78,8 +80,9 @@ import Testing
   func demandRequestedWhileDeliveringGoesWithTheDelivery(initial: Subscribers.Demand) {
     let numbers = Source()
     let letters = Letters()
-    let recorder = CombiningRecorder<String, CombiningError>(demand: initial)
-    recorder.onValue = { _ in
+    let hooks = CombiningHooks<String, CombiningError>()
+    let recorder = hooks.subscriber(demand: initial)
+    hooks.onValue = { _ in
       recorder.request(.max(666))
       return .none
     }
@@ -101,7 +104,7 @@ import Testing
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.recorder.onValue = { _ in .max(4) }
+    pipe.hooks.onValue = { _ in .max(4) }
     #expect(pipe.numbers.send(1) == .none)
     #expect(pipe.letters.send("a") == .max(4))
     #expect(pipe.numbers.requests == [.max(1), .max(4)])
@@ -125,7 +128,7 @@ import Testing
     let numbers = pipe.numbers
     let letters = pipe.letters
     let recorder = pipe.recorder
-    recorder.onValue = { value in
+    pipe.hooks.onValue = { value in
       if value == "1a" {
         recorder.request(.max(1))
         numbers.send(2)
@@ -139,12 +142,12 @@ import Testing
     numbers.send(3)
     letters.send("c")
     #expect(recorder.values == ["1a", "2b"])
-    #expect(recorder.overlappingCalls == 0)
+    #expect(pipe.hooks.overlappingCalls == 0)
     #expect(numbers.isCancelled)
   }
 
   @Test func synchronousUpstreams() {
-    let recorder = CombiningRecorder<String, Never>()
+    let recorder = TestSubscriber<String, Never>()
     [1, 2, 3].publisher.zip(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
     #expect(recorder.values == ["1a", "2b"])
     #expect(recorder.completion == .finished)
@@ -156,7 +159,7 @@ import Testing
     let c = Just(3.5)
     let d = Just(true)
     func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
-      let recorder = CombiningRecorder<P.Output, Never>()
+      let recorder = TestSubscriber<P.Output, Never>()
       publisher.subscribe(recorder)
       #expect(recorder.completion == .finished)
       return recorder.values.first
@@ -174,8 +177,8 @@ import Testing
   }
 
   @Test func releasesThePipelineAfterCompletionAndCancel() {
-    weak var finished: CombiningRecorder<String, CombiningError>?
-    weak var cancelled: CombiningRecorder<String, CombiningError>?
+    weak var finished: TestSubscriber<String, CombiningError>?
+    weak var cancelled: TestSubscriber<String, CombiningError>?
     do {
       let pipe = Pipeline()
       finished = pipe.recorder
@@ -197,12 +200,13 @@ import Testing
   @Test(.tags(.stress)) func concurrentUpstreamsLoseNothingAndNeverOverlap() {
     let count = 5_000
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = CombiningRecorder<(Int, Int, Int), Never>()
+    let hooks = CombiningHooks<(Int, Int, Int), Never>()
+    let recorder = hooks.subscriber()
     subjects[0].zip(subjects[1], subjects[2]).subscribe(recorder)
     combiningConcurrently(3) { producer in
       for value in 0..<count { subjects[producer].send(value) }
     }
-    #expect(recorder.overlappingCalls == 0)
+    #expect(hooks.overlappingCalls == 0)
     let values = recorder.values
     #expect(values.count == count)
     #expect(values.map(\.0) == Array(0..<count))

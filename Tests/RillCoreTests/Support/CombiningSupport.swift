@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 
 /// The error the combining-operator tests fail with.
 enum CombiningError: Error, Equatable {
@@ -77,83 +78,79 @@ final class CombiningTestPublisher<Output, Failure: Error>: Publisher, @unchecke
   }
 }
 
-/// A subscriber that records everything it receives, requests `initialDemand` on subscription, asks
-/// `onValue` for more demand per value, and notes any overlapping calls.
-final class CombiningRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  // SAFETY: mutable state is guarded by `lock`; callbacks are called outside it.
+/// Hooks for a combining test's ``TestSubscriber`` that the test can set after building its pipeline, and a
+/// count of the calls that reached them while another was still running.
+///
+/// ``subscriber(demand:)`` makes a subscriber whose value and completion hooks run these. A call that arrives
+/// while another is in progress, re-entrantly or from another thread, counts as an overlap; an operator must
+/// deliver one call at a time.
+final class CombiningHooks<Input, Failure: Error>: @unchecked Sendable {
+  // SAFETY: mutable state is guarded by `lock`; the hooks are called outside it.
   private let lock = NSLock()
-  private var recordedValues: [Input] = []
-  private var recordedCompletions: [Subscribers.Completion<Failure>] = []
-  private var storedSubscription: (any Subscription)?
+  private var valueHook: ((Input) -> Subscribers.Demand)?
+  private var completionHook: ((Subscribers.Completion<Failure>) -> Void)?
   private var callsInFlight = 0
   private var overlaps = 0
-  let combineIdentifier = CombineIdentifier()
 
-  private let initialDemand: Subscribers.Demand
-  /// Returns the demand to add after each value; called outside the lock.
-  var onValue: ((Input) -> Subscribers.Demand)?
-  /// Called on completion, outside the lock.
-  var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  init() {}
 
-  init(demand: Subscribers.Demand = .unlimited, onValue: ((Input) -> Subscribers.Demand)? = nil) {
-    initialDemand = demand
-    self.onValue = onValue
+  /// Returns the demand to add after each value.
+  var onValue: ((Input) -> Subscribers.Demand)? {
+    get { lock.withLock { valueHook } }
+    set { lock.withLock { valueHook = newValue } }
   }
 
-  var values: [Input] { lock.withLock { recordedValues } }
-
-  var completions: [Subscribers.Completion<Failure>] { lock.withLock { recordedCompletions } }
-
-  var subscription: (any Subscription)? { lock.withLock { storedSubscription } }
+  /// Runs on each completion.
+  var onCompletion: ((Subscribers.Completion<Failure>) -> Void)? {
+    get { lock.withLock { completionHook } }
+    set { lock.withLock { completionHook = newValue } }
+  }
 
   /// How many times a call arrived while another was still running.
   var overlappingCalls: Int { lock.withLock { overlaps } }
 
-  func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-
-  func cancel() {
-    let subscription = lock.withLock { storedSubscription.take() }
-    subscription?.cancel()
+  /// A subscriber that requests `demand` on subscription and runs these hooks.
+  func subscriber(demand: Subscribers.Demand = .unlimited) -> TestSubscriber<Input, Failure> {
+    TestSubscriber(
+      initialDemand: demand,
+      onValue: { _, value in self.value(value) },
+      onCompletion: { _, completion in self.completion(completion) }
+    )
   }
 
-  private func enter() {
+  private func value(_ value: Input) -> Subscribers.Demand {
+    let hook = enter { valueHook }
+    defer { leave() }
+    return hook?(value) ?? .none
+  }
+
+  private func completion(_ completion: Subscribers.Completion<Failure>) {
+    let hook = enter { completionHook }
+    defer { leave() }
+    hook?(completion)
+  }
+
+  private func enter<Hook>(reading hook: () -> Hook) -> Hook {
     lock.withLock {
       callsInFlight += 1
       if callsInFlight > 1 { overlaps += 1 }
+      return hook()
     }
   }
 
   private func leave() {
     lock.withLock { callsInFlight -= 1 }
   }
-
-  func receive(subscription: any Subscription) {
-    lock.withLock { storedSubscription = subscription }
-    if initialDemand > 0 { subscription.request(initialDemand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    enter()
-    lock.withLock { recordedValues.append(input) }
-    let more = onValue?(input) ?? .none
-    leave()
-    return more
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    enter()
-    lock.withLock {
-      recordedCompletions.append(completion)
-      storedSubscription = nil
-    }
-    onCompletion?(completion)
-    leave()
-  }
 }
 
-extension CombiningRecorder where Failure: Equatable {
-  /// The single completion, or `nil`; `finished` or `failure(...)` compare by value.
-  var completion: Subscribers.Completion<Failure>? { completions.last }
+extension TestSubscriber {
+  /// Every completion received, in order; more than one means the publisher broke the contract.
+  var completions: [Subscribers.Completion<Failure>] {
+    events.compactMap { event in
+      if case .completion(let completion) = event { return completion }
+      return nil
+    }
+  }
 }
 
 /// Runs `body` on `count` threads at once and waits for them all.
