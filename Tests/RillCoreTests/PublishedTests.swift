@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 private final class Model: ObservableObject {
@@ -113,7 +114,7 @@ private final class Empty: ObservableObject {
   /// A `@Published` property's subscriptions are named `PublishedSubject`, as in Combine.
   @Test func subscriptionIsNamedPublishedSubject() throws {
     let model = Model()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     model.$count.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     #expect(String(describing: subscription) == "PublishedSubject")
@@ -125,7 +126,7 @@ private final class Empty: ObservableObject {
   /// subscriptions are named after it and reflect their subscriber only.
   @Test func observableObjectPublisherIgnoresDemand() throws {
     let publisher = ObservableObjectPublisher()
-    let recorder = CoreRecorder<Empty.Signal, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Empty.Signal, Never>(initialDemand: .none)
     publisher.map { Empty.Signal() }.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     publisher.send()

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct BackpressureTests {
@@ -41,7 +42,7 @@ import Testing
   }
 
   @Test func nothingIsDeliveredBeyondDemand() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...10).publisher.subscribe(recorder)
     #expect(recorder.values == [1, 2])
     recorder.request(.max(3))
@@ -53,13 +54,13 @@ import Testing
   }
 
   @Test func finishesRightAfterTheLastElementWithoutExtraDemand() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2, 3].publisher.subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
   }
 
   @Test func emptySequenceFinishesWithoutDemand() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     [Int]().publisher.subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
@@ -67,12 +68,12 @@ import Testing
   /// Combine accepts a request for `.none` from a sequence's subscription, before any demand and from inside
   /// `receive`, and delivers nothing for it.
   @Test func requestForNoneDeliversNothing() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     (0..<10).publisher.subscribe(recorder)
-    recorder.request(.none)
+    recorder.subscription?.request(.none)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(3))
-    recorder.request(.none)
+    recorder.subscription?.request(.none)
     #expect(recorder.values == [0, 1, 2])
     recorder.request(.max(7))
     #expect(recorder.values == Array(0..<10))
@@ -80,26 +81,29 @@ import Testing
   }
 
   @Test func requestForNoneFromInsideReceive() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
-      recorder.request(.none)
-      recorder.request(.max(1))
-      return .none
-    }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, _ in
+        recorder.subscription?.request(.none)
+        recorder.request(.max(1))
+        return .none
+      }
+    )
     (1...5).publisher.subscribe(recorder)
     #expect(recorder.values == [1, 2, 3, 4, 5])
     #expect(recorder.completions == [.finished])
   }
 
   @Test func recordAcceptsARequestForNone() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
-    recorder.request(.none)
+    recorder.subscription?.request(.none)
     recorder.request(.max(2))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func mapAndFilterKeepDemandExact() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     // Erased so that the lazy operators run: Combine specializes `filter` and `map` on `Publishers.Sequence`.
     (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.map { $0 * 10 }.subscribe(recorder)
     #expect(recorder.values == [30, 60])

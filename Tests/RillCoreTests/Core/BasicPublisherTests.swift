@@ -1,9 +1,10 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct BasicPublisherTests {
   @Test func justDeliversOnDemandThenFinishes() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Just(7).subscribe(recorder)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
@@ -13,7 +14,7 @@ import Testing
   }
 
   @Test func justCancelledBeforeDemandIsSilent() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Just(7).subscribe(recorder)
     let subscription = recorder.subscription
     recorder.cancel()
@@ -22,10 +23,10 @@ import Testing
   }
 
   @Test func emptyFinishesImmediatelyOrNever() {
-    let immediate = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let immediate = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Empty<Int, CoreTestError>().subscribe(immediate)
     #expect(immediate.events == [.subscription, .completion(.finished)])
-    let never = CoreRecorder<Int, CoreTestError>()
+    let never = TestSubscriber<Int, CoreTestError>()
     Empty(completeImmediately: false, outputType: Int.self, failureType: CoreTestError.self).subscribe(never)
     #expect(never.events == [.subscription])
     #expect(Empty<Int, Never>() == Empty<Int, Never>(completeImmediately: true))
@@ -33,7 +34,7 @@ import Testing
   }
 
   @Test func failFailsImmediately() {
-    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Fail<Int, CoreTestError>(error: .boom).subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
     #expect(Fail(outputType: Int.self, failure: CoreTestError.boom) == Fail<Int, CoreTestError>(error: .boom))
@@ -46,8 +47,8 @@ import Testing
       return Just(created)
     }
     #expect(created == 0)
-    let first = CoreRecorder<Int, Never>()
-    let second = CoreRecorder<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
     deferred.subscribe(first)
     deferred.subscribe(second)
     #expect(first.values == [1])
@@ -55,19 +56,19 @@ import Testing
   }
 
   @Test func optionalAndResultPublishers() {
-    let some = CoreRecorder<Int, Never>()
+    let some = TestSubscriber<Int, Never>()
     Optional(3).publisher.subscribe(some)
     #expect(some.events == [.subscription, .value(3), .completion(.finished)])
-    let none = CoreRecorder<Int, Never>(initialDemand: .none)
+    let none = TestSubscriber<Int, Never>(initialDemand: .none)
     Int?.none.publisher.subscribe(none)
     #expect(none.events == [.subscription, .completion(.finished)])
 
-    let success = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let success = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Result<Int, CoreTestError>.success(4).publisher.subscribe(success)
     #expect(success.events == [.subscription])
     success.request(.max(1))
     #expect(success.events == [.subscription, .value(4), .completion(.finished)])
-    let failure = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let failure = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Result<Int, CoreTestError>.Publisher(.boom).subscribe(failure)
     #expect(failure.events == [.subscription, .completion(.failure(.boom))])
     #expect(Result<Int, CoreTestError>.Publisher(1).result == .success(1))
@@ -82,13 +83,13 @@ import Testing
     #expect(record.recording.output == [1, 2])
     #expect(record.recording.completion == .failure(.boom))
     for _ in 0..<2 {
-      let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .max(1))
+      let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .max(1))
       record.subscribe(recorder)
       #expect(recorder.events == [.subscription, .value(1)])
       recorder.request(.max(1))
       #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
     }
-    let empty = CoreRecorder<Int, Never>(initialDemand: .none)
+    let empty = TestSubscriber<Int, Never>(initialDemand: .none)
     Record<Int, Never>(output: [], completion: .finished).subscribe(empty)
     #expect(empty.events == [.subscription, .completion(.finished)])
   }
@@ -102,14 +103,14 @@ import Testing
   }
 
   @Test func sequencePublisherDescriptionIsTheSequence() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     [1, 2, 3].publisher.subscribe(recorder)
     #expect(recorder.subscription.map { "\($0)" } == "[1, 2, 3]")
     #expect(Publishers.Sequence<[Int], Never>(sequence: [1]) == [1].publisher)
-    let halfOpen = CoreRecorder<Int, Never>(initialDemand: .none)
+    let halfOpen = TestSubscriber<Int, Never>(initialDemand: .none)
     (0..<3).publisher.subscribe(halfOpen)
     #expect(halfOpen.subscription.map { "\($0)" } == "0..<3")
-    let closed = CoreRecorder<Int, Never>(initialDemand: .none)
+    let closed = TestSubscriber<Int, Never>(initialDemand: .none)
     (1...3).publisher.subscribe(closed)
     #expect(closed.subscription.map { "\($0)" } == "1...3")
   }
@@ -140,12 +141,12 @@ import Testing
     .halfOpen(Int.min..<(Int.min + 2)), .closed(1...3), .closed(5...5), .closed((Int.max - 2)...Int.max),
   ])
   func integerRangesDeliverAsAnArrayDoes(_ range: IntegerRange) {
-    let fromRange = CoreRecorder<Int, Never>(initialDemand: .none)
+    let fromRange = TestSubscriber<Int, Never>(initialDemand: .none)
     switch range {
     case .halfOpen(let range): range.publisher.subscribe(fromRange)
     case .closed(let range): range.publisher.subscribe(fromRange)
     }
-    let fromArray = CoreRecorder<Int, Never>(initialDemand: .none)
+    let fromArray = TestSubscriber<Int, Never>(initialDemand: .none)
     range.elements.publisher.subscribe(fromArray)
     for _ in 0...range.elements.count {
       #expect(fromRange.events == fromArray.events)

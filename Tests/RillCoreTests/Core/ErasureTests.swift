@@ -1,15 +1,16 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct ErasureTests {
   @Test func anyPublisherForwardsTheSubscriberItself() {
     let erased = (1...3).publisher.map { $0 * 2 }.eraseToAnyPublisher()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     erased.subscribe(recorder)
     #expect(recorder.values == [2, 4])
     #expect("\(erased)" == "AnyPublisher")
     let twice = erased.eraseToAnyPublisher()
-    let again = CoreRecorder<Int, Never>()
+    let again = TestSubscriber<Int, Never>()
     twice.subscribe(again)
     #expect(again.values == [2, 4, 6])
   }
@@ -41,7 +42,7 @@ import Testing
 
   @Test func anySubscriberWrappingASubject() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     [4, 5].publisher.subscribe(AnySubscriber(subject))
     #expect(recorder.events == [.subscription, .value(4), .value(5), .completion(.finished)])
@@ -62,7 +63,7 @@ import Testing
     erased.receive(subscription: second)
     #expect(first.cancelled == false)
     #expect(second.cancelled == true)
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     let wrapped = AnySubscriber(recorder)
     #expect(wrapped.playgroundDescription as? String == wrapped.description)
   }

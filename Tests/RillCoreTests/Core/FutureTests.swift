@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct FutureTests {
@@ -10,8 +11,8 @@ import Testing
       promise(.success(1))
     }
     #expect(runs == 1)
-    let first = CoreRecorder<Int, Never>()
-    let second = CoreRecorder<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
     future.subscribe(first)
     future.subscribe(second)
     #expect(runs == 1)
@@ -22,8 +23,8 @@ import Testing
   @Test func deliversToEarlierSubscribersWhenFulfilledLater() {
     var fulfil: ((Result<Int, CoreTestError>) -> Void)?
     let future = Future<Int, CoreTestError> { fulfil = $0 }
-    let early = CoreRecorder<Int, CoreTestError>()
-    let waiting = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let early = TestSubscriber<Int, CoreTestError>()
+    let waiting = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(early)
     future.subscribe(waiting)
     #expect(early.events == [.subscription])
@@ -37,7 +38,7 @@ import Testing
 
   @Test func failureIsDeliveredWithoutDemand() {
     let future = Future<Int, CoreTestError> { $0(.failure(.boom)) }
-    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
   }
@@ -45,7 +46,7 @@ import Testing
   @Test func cancelledSubscriberGetsNothing() {
     var fulfil: ((Result<Int, Never>) -> Void)?
     let future = Future<Int, Never> { fulfil = $0 }
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     future.subscribe(recorder)
     recorder.cancel()
     fulfil?(.success(1))
@@ -74,7 +75,7 @@ import Testing
       }
       let box = PromiseBox()
       let future = Future<Int, Never> { box.promise = $0 }
-      let recorder = CoreRecorder<Int, Never>()
+      let recorder = TestSubscriber<Int, Never>()
       future.subscribe(recorder)
       await withTaskGroup(of: Void.self) { group in
         for value in 0..<8 {
@@ -83,7 +84,7 @@ import Testing
       }
       #expect(recorder.values.count == 1)
       #expect(recorder.completions == [.finished])
-      let late = CoreRecorder<Int, Never>()
+      let late = TestSubscriber<Int, Never>()
       future.subscribe(late)
       #expect(late.values == recorder.values)
     }
@@ -188,7 +189,7 @@ import Testing
 
   @Test func firesWhenTheOnlySubscriberCancels() {
     let (future, counter, _) = makeFuture()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     future.subscribe(recorder)
     #expect(counter.calls == 0)
     recorder.cancel()
@@ -198,8 +199,8 @@ import Testing
 
   @Test func firesOnlyWhenTheLastOfSeveralSubscribersCancels() {
     let (future, counter, _) = makeFuture()
-    let first = CoreRecorder<Int, Never>()
-    let second = CoreRecorder<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
     future.subscribe(first)
     future.subscribe(second)
     first.cancel()
@@ -207,7 +208,7 @@ import Testing
     #expect(counter.calls == 0)
     second.cancel()
     #expect(counter.calls == 1)
-    let third = CoreRecorder<Int, Never>()
+    let third = TestSubscriber<Int, Never>()
     future.subscribe(third)
     third.cancel()
     #expect(counter.calls == 1)
@@ -228,11 +229,11 @@ import Testing
 
   @Test func neverFiresWithoutSubscribersOrOnceTheResultIsIn() {
     let (future, counter, fulfil) = makeFuture()
-    let waiting = CoreRecorder<Int, Never>(initialDemand: .none)
+    let waiting = TestSubscriber<Int, Never>(initialDemand: .none)
     future.subscribe(waiting)
     fulfil(.success(1))
     waiting.cancel()
-    let late = CoreRecorder<Int, Never>()
+    let late = TestSubscriber<Int, Never>()
     future.subscribe(late)
     late.cancel()
     #expect(counter.calls == 0)
@@ -243,7 +244,7 @@ import Testing
     let future = Future<Int, Never> { $0(.success(1)) }
     let counter = Counter()
     future.whenAbandoned { counter.calls += 1 }
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     future.subscribe(recorder)
     recorder.cancel()
     #expect(counter.calls == 0)
@@ -251,10 +252,10 @@ import Testing
 
   @Test func releasesTheFutureAndItsSubscribersAfterAbandonment() {
     weak var weakFuture: Future<Int, Never>?
-    weak var weakRecorder: CoreRecorder<Int, Never>?
+    weak var weakRecorder: TestSubscriber<Int, Never>?
     do {
       let (future, counter, _) = makeFuture()
-      let recorder = CoreRecorder<Int, Never>()
+      let recorder = TestSubscriber<Int, Never>()
       weakFuture = future
       weakRecorder = recorder
       future.subscribe(recorder)
@@ -281,14 +282,14 @@ import Testing
 
   @Test func mirrorsItsFutureSubscriberAndDemandWhileWaiting() throws {
     let future = Sut { _ in }
-    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.map(\.label) == ["parent", "downstream", "hasAnyDemand", "subject"])
     #expect(parent(of: subscription) === future)
     #expect(child("subject", of: subscription) as? Sut === future)
-    #expect(child("downstream", of: subscription) as? CoreRecorder<Int, CoreTestError> === recorder)
+    #expect(child("downstream", of: subscription) as? TestSubscriber<Int, CoreTestError> === recorder)
     #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
     subscription.request(.max(1))
     #expect(child("hasAnyDemand", of: subscription) as? Bool == true)
@@ -299,16 +300,16 @@ import Testing
     let future = Sut { fulfil = $0 }
     var subscription: (any Subscription)?
     var parentWhileDelivering: Sut?
-    let recorder = CoreRecorder<Int, CoreTestError> { recorder, _ in
+    let recorder = TestSubscriber<Int, CoreTestError>(onValue: { recorder, _ in
       parentWhileDelivering = self.parent(of: recorder.subscription)
       return .none
-    }
+    })
     future.subscribe(recorder)
     subscription = recorder.subscription
     fulfil?(.success(1))
     #expect(parentWhileDelivering === future)
     #expect(parent(of: subscription) == nil)
-    #expect(child("downstream", of: subscription) as? CoreRecorder<Int, CoreTestError> == nil)
+    #expect(child("downstream", of: subscription) as? TestSubscriber<Int, CoreTestError> == nil)
     #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
@@ -316,7 +317,7 @@ import Testing
   @Test func keepsItsFutureAfterDeliveringAResultItsDemandPulled() throws {
     var fulfil: Sut.Promise?
     let future = Sut { fulfil = $0 }
-    let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     fulfil?(.success(1))

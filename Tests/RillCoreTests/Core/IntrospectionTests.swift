@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 /// Records the hooks that concern one subscriber, so that subscriptions made by tests running at the same time
@@ -73,7 +74,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
   /// keep the real ones' identity and description, and a subscriber passed on is not observed twice.
   @Test func observesSubscriptionsMadeWhileEnabled() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     let introspection = SubscriberIntrospection(watching: recorder)
     #expect(!introspection.isEnabled)
     introspection.enable()
@@ -98,7 +99,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
   /// the subscriber itself.
   @Test func receiveSubscriberIsNotObserved() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     let introspection = SubscriberIntrospection(watching: recorder)
     introspection.enable()
     subject.receive(subscriber: recorder)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// Exactly one completion, silence after completion and cancel, idempotent cancel, and no retain cycles.
@@ -10,7 +11,7 @@ import Testing
 
   @Test func sinkIgnoresEventsAfterCompletion() {
     let subject = PassthroughSubject<Int, CoreTestError>()
-    var events: [CoreEvent<Int, CoreTestError>] = []
+    var events: [TestSubscriber<Int, CoreTestError>.Event] = []
     let sink = Subscribers.Sink<Int, CoreTestError>(
       receiveCompletion: { events.append(.completion($0)) },
       receiveValue: { events.append(.value($0)) }
@@ -38,7 +39,7 @@ import Testing
 
   @Test func subjectSendsExactlyOneCompletion() {
     let subject = PassthroughSubject<Int, CoreTestError>()
-    let recorder = CoreRecorder<Int, CoreTestError>()
+    let recorder = TestSubscriber<Int, CoreTestError>()
     subject.subscribe(recorder)
     subject.send(completion: .failure(.boom))
     subject.send(completion: .finished)
@@ -49,7 +50,7 @@ import Testing
   @Test func lateSubscriberToACompletedSubjectGetsTheCompletion() {
     let subject = PassthroughSubject<Int, CoreTestError>()
     subject.send(completion: .failure(.boom))
-    let recorder = CoreRecorder<Int, CoreTestError>()
+    let recorder = TestSubscriber<Int, CoreTestError>()
     subject.subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
   }
@@ -69,18 +70,18 @@ import Testing
   }
 
   @Test func cancelFromInsideReceiveStopsDelivery() {
-    let recorder = CoreRecorder<Int, Never> { recorder, value in
+    let recorder = TestSubscriber<Int, Never>(onValue: { recorder, value in
       if value == 3 { recorder.cancel() }
       return .none
-    }
+    })
     (1...100).publisher.subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
 
     let subject = PassthroughSubject<Int, Never>()
-    let fromSubject = CoreRecorder<Int, Never> { recorder, value in
+    let fromSubject = TestSubscriber<Int, Never>(onValue: { recorder, value in
       if value == 2 { recorder.cancel() }
       return .none
-    }
+    })
     subject.subscribe(fromSubject)
     for value in 1...5 { subject.send(value) }
     #expect(fromSubject.values == [1, 2])
@@ -149,7 +150,7 @@ import Testing
     do {
       let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
       weakSink = sink
-      let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1))
+      let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1))
       (1...3).publisher.subscribe(recorder)
       recorder.cancel()
       (1...3).publisher.subscribe(sink)

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct RecordCodableTests {
@@ -54,7 +55,7 @@ import Testing
 /// What a `Record`'s subscription shows in `print()` and the debugger, as Combine's does.
 @Suite struct RecordSubscriptionDescriptionTests {
   @Test func describesItsOutputWhileDeliveringAndIsCancelledEventsOnceEnded() throws {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     #expect("\(subscription)" == "[1, 2]")

@@ -1,22 +1,23 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// The scenarios of the seed on the shadow subscription graph: each subscription has its own state.
 @Suite struct ShadowGraphTests {
   private func makeSink(
-    _ log: @escaping (CoreEvent<Int, Never>) -> Void
+    _ log: @escaping (TestSubscriber<Int, Never>.Event) -> Void
   ) -> Subscribers.Sink<Int, Never> {
     Subscribers.Sink(receiveCompletion: { log(.completion($0)) }, receiveValue: { log(.value($0)) })
   }
 
-  private var expected: [CoreEvent<Int, Never>] {
+  private var expected: [TestSubscriber<Int, Never>.Event] {
     [.value(11), .value(13), .value(16), .value(20), .completion(.finished)]
   }
 
   @Test func subjectScanSink() {
     let subjectA = PassthroughSubject<Int, Never>()
     let scanB = Publishers.Scan(upstream: subjectA, initialResult: 10) { state, next in state + next }
-    var receivedC: [CoreEvent<Int, Never>] = []
+    var receivedC: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     for value in 1...4 { subjectA.send(value) }
     subjectA.send(completion: .finished)
@@ -26,8 +27,8 @@ import Testing
   @Test func sequenceABCD() {
     let sequenceA = Publishers.Sequence<ClosedRange<Int>, Never>(sequence: 1...4)
     let scanB = Publishers.Scan(upstream: sequenceA, initialResult: 10) { state, next in state + next }
-    var receivedC: [CoreEvent<Int, Never>] = []
-    var receivedD: [CoreEvent<Int, Never>] = []
+    var receivedC: [TestSubscriber<Int, Never>.Event] = []
+    var receivedD: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     scanB.subscribe(makeSink { receivedD.append($0) })
     #expect(receivedC == expected)
@@ -42,8 +43,8 @@ import Testing
       return request
     }
     let scanB = Publishers.Scan(upstream: deferred, initialResult: 10) { state, next in state + next }
-    var receivedC: [CoreEvent<Int, Never>] = []
-    var receivedD: [CoreEvent<Int, Never>] = []
+    var receivedC: [TestSubscriber<Int, Never>.Event] = []
+    var receivedD: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     for value in 1...2 { subjects[0].send(value) }
     scanB.subscribe(makeSink { receivedD.append($0) })
@@ -58,8 +59,8 @@ import Testing
   @Test func handWrittenPublisherInteroperatesWithSinkAndScan() {
     let counting = CoreCountingPublisher(start: 1, count: 4)
     let scanB = counting.scan(10) { $0 + $1 }
-    var receivedC: [CoreEvent<Int, Never>] = []
-    var receivedD: [CoreEvent<Int, Never>] = []
+    var receivedC: [TestSubscriber<Int, Never>.Event] = []
+    var receivedD: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     scanB.subscribe(makeSink { receivedD.append($0) })
     #expect(receivedC == expected)
@@ -68,7 +69,7 @@ import Testing
 
   @Test func handWrittenPublisherInteroperatesWithDeferredAndSubjects() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     let cancellable = Deferred { CoreCountingPublisher(start: 5, count: 3) }.subscribe(subject)
     #expect(recorder.events == [.subscription, .value(5), .value(6), .value(7), .completion(.finished)])

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTesting
 import Testing
 
 /// A sink that ends while its closure runs keeps the closure until the call returns, then releases it.
@@ -215,7 +216,7 @@ import Testing
   }
 
   @Test func aRunRespectsLimitedDemandFromASubscriberThatIsNotASink() {
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...5).publisher.eraseToAnyPublisher().map { $0 * 10 }.filter { _ in true }.subscribe(recorder)
     #expect(recorder.values == [10, 20])
     recorder.request(.max(2))

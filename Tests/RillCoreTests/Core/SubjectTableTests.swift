@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -26,11 +27,11 @@ import Testing
   @Test func aLateCallOnAnEndedSubscriptionLeavesTheSubscriberNowInItsSlotAlone() throws {
     let subject = PassthroughSubject<Int, Never>()
     let keeper = subject.sink { _ in }
-    let first = CoreRecorder<Int, Never>(initialDemand: .unlimited)
+    let first = TestSubscriber<Int, Never>(initialDemand: .unlimited)
     subject.subscribe(first)
     let ended = try #require(first.subscription)
     ended.cancel()
-    let second = CoreRecorder<Int, Never>(initialDemand: .max(1))
+    let second = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subject.subscribe(second)
     // The second subscriber took the first one's slot.
     #expect(subject.core.state.withLock { $0.links.count } == 2)
@@ -49,11 +50,11 @@ import Testing
   @Test func aLateRequestOnAnEndedCurrentValueSubscriptionDoesNotFlushTheNextSubscribersKeptValue() throws {
     let subject = CurrentValueSubject<Int, Never>(0)
     let keeper = subject.sink { _ in }
-    let first = CoreRecorder<Int, Never>(initialDemand: .none)
+    let first = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(first)
     let ended = try #require(first.subscription)
     ended.cancel()
-    let second = CoreRecorder<Int, Never>(initialDemand: .none)
+    let second = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(second)
     subject.send(1)
     ended.request(.max(1))
@@ -155,7 +156,7 @@ import Testing
 
   @Test func anEndedSubscriptionsMirrorShowsTheDemandItLeft() throws {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     subject.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subject.send(1)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SubjectTests {
   @Test func passthroughDropsValuesWithoutDemand() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(recorder)
     subject.send(1)
     recorder.request(.max(1))
@@ -20,7 +20,10 @@ import Testing
 
   @Test func passthroughDemandAccumulates() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1)) { _, value in value == 1 ? .max(1) : .none }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { _, value in value == 1 ? .max(1) : .none }
+    )
     subject.subscribe(recorder)
     for value in 1...5 { subject.send(value) }
     #expect(recorder.values == [1, 2])
@@ -28,7 +31,7 @@ import Testing
 
   @Test func passthroughRequestsUnlimitedFromUpstream() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     let cancellable = (1...3).publisher.subscribe(subject)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
@@ -42,13 +45,13 @@ import Testing
     let first = TestSubscription()
     subject.send(subscription: first)
     #expect(first.requestedDemands == [])
-    let idle = CoreRecorder<Int, Never>(initialDemand: .none)
+    let idle = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(idle)
     #expect(first.requestedDemands == [])
-    let asking = CoreRecorder<Int, Never>(initialDemand: .max(1))
+    let asking = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subject.subscribe(asking)
     #expect(first.requestedDemands == [.unlimited])
-    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .max(2)))
+    subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .max(2)))
     #expect(first.requestedDemands == [.unlimited])
     subject.send(subscription: first)
     #expect(first.requestedDemands == [.unlimited, .unlimited])
@@ -64,8 +67,8 @@ import Testing
     let first = TestSubscription()
     subject.send(subscription: first)
     #expect(first.requestedDemands == [.unlimited])
-    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .none))
-    subject.subscribe(CoreRecorder<Int, Never>(initialDemand: .max(1)))
+    subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
+    subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .max(1)))
     #expect(first.requestedDemands == [.unlimited])
     subject.send(subscription: first)
     #expect(first.requestedDemands == [.unlimited, .unlimited])
@@ -91,7 +94,7 @@ import Testing
   @Test func cancellingTheSubjectSubscriptionStopsUpstream() {
     let upstream = PassthroughSubject<Int, Never>()
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     let cancellable = upstream.subscribe(subject)
     upstream.send(1)
@@ -117,10 +120,10 @@ import Testing
 
   @Test func completionFromInsideTheSubscriber() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never> { _, _ in
+    let recorder = TestSubscriber<Int, Never>(onValue: { _, _ in
       subject.send(completion: .finished)
       return .none
-    }
+    })
     subject.subscribe(recorder)
     subject.send(1)
     subject.send(2)
@@ -129,7 +132,7 @@ import Testing
 
   @Test func currentValueSubjectReplaysTheCurrentValueOnDemand() {
     let subject = CurrentValueSubject<Int, Never>(1)
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(recorder)
     #expect(recorder.values.isEmpty)
     subject.value = 2
@@ -144,7 +147,7 @@ import Testing
 
   @Test func currentValueSubjectIgnoresSendsAfterCompletion() {
     let subject = CurrentValueSubject<Int, Never>(1)
-    let recorder = CoreRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     subject.send(completion: .finished)
     subject.send(2)
@@ -154,7 +157,7 @@ import Testing
     subject.value = 3
     #expect(subject.value == 3)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
-    let late = CoreRecorder<Int, Never>()
+    let late = TestSubscriber<Int, Never>()
     subject.subscribe(late)
     #expect(late.events == [.subscription, .completion(.finished)])
   }
@@ -276,18 +279,18 @@ import Testing
 
   @Test func theSubscriptionsMirrorShowsItsBoxedSubscriber() throws {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     subject.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     let downstream = Mirror(reflecting: subscription).children.first { $0.label == "downstream" }?.value
-    #expect(downstream is CoreRecorder<Int, Never>)
+    #expect(downstream is TestSubscriber<Int, Never>)
   }
 
   /// A subject's subscription reflects as Combine's: the subject as `parent` and `subject`, the
   /// subscriber, and the demand left, which it keeps once cancelled while the others become `nil`.
   @Test func subscriptionMirrorShowsTheSubjectAndKeepsTheDemand() throws {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(12))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(12))
     subject.subscribe(recorder)
     subject.send(1)
     let subscription = try #require(recorder.subscription)

@@ -143,16 +143,6 @@ final class CombiningHooks<Input, Failure: Error>: @unchecked Sendable {
   }
 }
 
-extension TestSubscriber {
-  /// Every completion received, in order; more than one means the publisher broke the contract.
-  var completions: [Subscribers.Completion<Failure>] {
-    events.compactMap { event in
-      if case .completion(let completion) = event { return completion }
-      return nil
-    }
-  }
-}
-
 /// Runs `body` on `count` threads at once and waits for them all.
 func combiningConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
   DispatchQueue.concurrentPerform(iterations: count, execute: body)
