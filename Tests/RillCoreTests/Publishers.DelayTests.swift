@@ -6,7 +6,7 @@ import Testing
   @Test func valuesAndCompletionAreDelayed() {
     let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler.base)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.delay(for: 10, tolerance: 2, scheduler: scheduler, options: 1).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send(1)
@@ -17,15 +17,15 @@ import Testing
       scheduler.log == ["at 10 tolerance 2 options 1", "at 13 tolerance 2 options 1", "at 13 tolerance 2 options 1"]
     )
     scheduler.base.advance(by: 9)
-    #expect(subscriber.events == ["1@10"])
+    #expect(subscriber.stampedEvents == ["1@10"])
     scheduler.base.advance(by: 100)
-    #expect(subscriber.events == ["1@10", "2@13", "finished@13"])
+    #expect(subscriber.stampedEvents == ["1@10", "2@13", "finished@13"])
   }
 
   @Test func withoutToleranceTheSchedulersMinimumIsUsed() {
     let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    upstream.delay(for: 4, scheduler: scheduler).subscribe(TimeOpsSubscriber<Int, Never>())
+    upstream.delay(for: 4, scheduler: scheduler).subscribe(TestSubscriber<Int, Never>())
     upstream.send(1)
     #expect(scheduler.log == ["at 4 tolerance 0"])
   }
@@ -33,19 +33,19 @@ import Testing
   @Test func failureIsDelayedToo() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
+    let subscriber = TestSubscriber<Int, TimeOpsError>(scheduler: scheduler)
     upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: .seconds(1) - 1)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.events == ["failure@1000000000"])
+    #expect(subscriber.stampedEvents == ["failure@1000000000"])
   }
 
   @Test func limitedDemandIsForwardedAndReplenished() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     #expect(upstream.demands == [.max(1)])
     #expect(upstream.send(1) == .none)
@@ -57,7 +57,7 @@ import Testing
   @Test func cancelDropsPendingValues() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
@@ -65,7 +65,7 @@ import Testing
     scheduler.advance(by: 10)
     upstream.send(2)
     scheduler.advance(by: 10)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
   }
 
   /// As in Combine, an upstream completion already scheduled when downstream cancels is still delivered, at its own
@@ -73,7 +73,7 @@ import Testing
   @Test func aCompletionScheduledBeforeACancelStillArrivesAtItsTime() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 3)
@@ -81,14 +81,14 @@ import Testing
     subscriber.cancel()
     #expect(upstream.cancelCount == 0)
     scheduler.advance(by: 3)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 10)
-    #expect(subscriber.events == ["finished@8"])
+    #expect(subscriber.stampedEvents == ["finished@8"])
 
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     let other = TimeOpsUpstream<Int, Never>()
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       other.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
       other.send(completion: .finished)
@@ -104,9 +104,13 @@ import Testing
   @Test func reentrantRequestFromReceive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1)) { subscriber, _ in
-      subscriber.subscription?.request(.max(2))
-    }
+    let subscriber = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { subscriber, _ in
+        subscriber.subscription?.request(.max(2))
+        return .none
+      }
+    )
     upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 1)
@@ -115,10 +119,10 @@ import Testing
 
   @Test func pipelineIsFreedAfterCompletion() {
     let scheduler = TestScheduler()
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     let upstream = TimeOpsUpstream<Int, Never>()
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
       upstream.send(completion: .finished)
@@ -133,7 +137,7 @@ import Testing
   @Test func requestForNoneGoesUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
     subscriber.subscription?.request(.max(10))
     subscriber.subscription?.request(.none)
@@ -148,12 +152,12 @@ import Testing
   @Test func demandReturnedBeforeTheDelayedCompletionGoesUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
     upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .finished)
     scheduler.advance(by: 2)
-    #expect(subscriber.events == ["1", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "finished"])
     #expect(upstream.demands == [.max(1), .max(4)])
   }
 
@@ -161,7 +165,7 @@ import Testing
   /// description of its own.
   @Test func hasNoDescriptionOfItsOwn() throws {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.delay(for: 2, scheduler: TestScheduler()).subscribe(subscriber)
     let subscription: Any = try #require(subscriber.subscription)
     #expect(!(subscription is any CustomStringConvertible))
@@ -174,7 +178,7 @@ import Testing
   @Test func publishesLatestAfterQuietPeriod() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
-    let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
+    let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send("a")
@@ -183,29 +187,29 @@ import Testing
     scheduler.advance(by: 6)
     upstream.send("c")
     scheduler.advance(by: 3)
-    #expect(subscriber.events == ["b@5", "c@11"])
+    #expect(subscriber.stampedEvents == ["b@5", "c@11"])
     #expect(scheduler.scheduledActionCount == 0)
     upstream.send(completion: .finished)
     scheduler.advance()
-    #expect(subscriber.events == ["b@5", "c@11", "finished@11"])
+    #expect(subscriber.stampedEvents == ["b@5", "c@11", "finished@11"])
   }
 
   @Test func pendingValueIsDroppedOnCompletionAndFailureIsScheduled() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    let subscriber = TestSubscriber<Int, TimeOpsError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .failure(.boom))
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 10)
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
   }
 
   @Test func valueWithoutDemandIsDropped() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 3)
@@ -221,7 +225,7 @@ import Testing
   @Test func cancelStopsTimerAndUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
@@ -229,19 +233,23 @@ import Testing
     #expect(scheduler.scheduledActionCount == 0)
     upstream.send(2)
     scheduler.advance(by: 10)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
   }
 
   @Test func reentrantSendFromReceive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler) { _, value in
-      if value == 1 { upstream.send(2) }
-    }
+    let subscriber = TestSubscriber<Int, Never>(
+      scheduler: scheduler,
+      onValue: { _, value in
+        if value == 1 { upstream.send(2) }
+        return .none
+      }
+    )
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 10)
-    #expect(subscriber.events == ["1@3", "2@6"])
+    #expect(subscriber.stampedEvents == ["1@3", "2@6"])
   }
 
   /// As in Combine, the timer of a pending value holds the subscription: a pipeline that nothing else holds
@@ -266,7 +274,7 @@ import Testing
   @Test func mirrorShowsDownstreamDemandAndPendingValue() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(7)
     let children = subscriber.subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []
@@ -282,7 +290,7 @@ import Testing
   private func run(latest: Bool) -> [String] {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
-    let subscriber = TimeOpsSubscriber<String, Never>(clock: scheduler)
+    let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
     upstream.throttle(for: 10, scheduler: scheduler, latest: latest).subscribe(subscriber)
     upstream.send("a")
     scheduler.advance(by: 1)
@@ -293,7 +301,7 @@ import Testing
     upstream.send("d")
     upstream.send(completion: .finished)
     scheduler.advance(by: 20)
-    return subscriber.events
+    return subscriber.stampedEvents
   }
 
   @Test func latestPublishesTheMostRecent() {
@@ -307,7 +315,7 @@ import Testing
   @Test func demandAndFailure() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
+    let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send(1)
@@ -316,7 +324,7 @@ import Testing
     scheduler.advance(by: 5)
     upstream.send(completion: .failure(.boom))
     scheduler.advance()
-    #expect(subscriber.events == ["1", "failure"])
+    #expect(subscriber.stampedEvents == ["1", "failure"])
   }
 
   /// Found by `TimeOperatorStressTests`: on a concurrent scheduler the next emission (or the completion) can run while the previous value is still being delivered, and was delivered at the same time.
@@ -327,29 +335,30 @@ import Testing
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     var seenDuringFirstDelivery: [String] = []
-    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, value in
-      guard value == 1 else { return }
+    let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, value in
+      guard value == 1 else { return .none }
       upstream.send(2)
       upstream.send(completion: .finished)
       scheduler.advance()
-      seenDuringFirstDelivery = subscriber.events
-    }
+      seenDuringFirstDelivery = subscriber.stampedEvents
+      return .none
+    })
     upstream.throttle(for: 0, scheduler: scheduler, latest: latest).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance()
     #expect(seenDuringFirstDelivery == ["1"])
-    #expect(subscriber.events == ["1", "2", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "2", "finished"])
   }
 
   @Test func cancelSilencesPendingEmission() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     scheduler.advance(by: 5)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     #expect(upstream.cancelCount == 1)
   }
 
@@ -357,7 +366,7 @@ import Testing
   @Test func requestForNoneIsAccepted() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     subscriber.subscription?.request(.max(1))
     subscriber.subscription?.request(.none)
@@ -416,49 +425,49 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
 @Suite struct ScheduledDeliveryOrderTests {
   @Test func delayKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
     let scheduler = DelayLastFirstScheduler()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
-    #expect(subscriber.events == ["1", "2", "3", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "2", "3", "finished"])
   }
 
   @Test func receiveOnKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
     let scheduler = DelayLastFirstScheduler()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     Just(1).receive(on: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
-    #expect(subscriber.events == ["1", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "finished"])
   }
 
   @Test func eachActionDeliversTheOldestEventNotYetDelivered() {
     let scheduler = DelayLastFirstScheduler()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
     scheduler.runLast()
-    #expect(subscriber.events == ["1"])
+    #expect(subscriber.stampedEvents == ["1"])
     scheduler.runLastFirst()
-    #expect(subscriber.events == ["1", "2", "3", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "2", "3", "finished"])
   }
 
   @Test func aLongBacklogArrivesWholeAndInOrder() {
     let scheduler = DelayLastFirstScheduler()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     (0..<300).publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
     #expect(subscriber.values == Array(0..<300))
-    #expect(subscriber.events.last == "finished")
+    #expect(subscriber.stampedEvents.last == "finished")
   }
 
   /// As in Combine, the values still scheduled at a cancel are not delivered, but the upstream's completion, already
   /// scheduled too, is.
   @Test func actionsLeftAfterCancelDeliverOnlyTheCompletion() {
     let scheduler = DelayLastFirstScheduler()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
     scheduler.runLast()
     subscriber.cancel()
     scheduler.runLastFirst()
-    #expect(subscriber.events == ["1", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "finished"])
   }
 }
 

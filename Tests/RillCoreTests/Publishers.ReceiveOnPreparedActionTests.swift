@@ -82,16 +82,16 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   @Test func preparesOnceAndSchedulesEveryEventThroughThePreparedAction() {
     let scheduler = PreparingScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler, options: 3).subscribe(subscriber)
     #expect(scheduler.log == ["prepare 3"])
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(scheduler.log == ["prepare 3", "prepared 3", "prepared 3", "prepared 3"])
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.runAll()
-    #expect(subscriber.events == ["1", "2", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "2", "finished"])
   }
 
   @Test func optionsLeftOutArePreparedAsNil() {
@@ -121,7 +121,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   @Test func demandReturnedFromAValueGoesUpstreamAfterDelivery() {
     let scheduler = PreparingScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     #expect(upstream.demands == [.max(1)])
@@ -150,13 +150,16 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   @Test func cancelFromReceiveSilencesTheActionsLeft() {
     let scheduler = PreparingScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
+    let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
     scheduler.runAll()
-    #expect(subscriber.events == ["1"])
+    #expect(subscriber.stampedEvents == ["1"])
     #expect(upstream.cancelCount == 1)
   }
 
@@ -164,9 +167,9 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   func pendingActionsKeepThePipelineUntilTheyRunThenFreeIt(cancels: Bool) {
     let scheduler = PreparingScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.receive(on: scheduler).subscribe(subscriber)
       upstream.send(1)

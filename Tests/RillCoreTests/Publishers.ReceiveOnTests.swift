@@ -6,34 +6,34 @@ import Testing
   @Test func valuesAndCompletionWaitForTheScheduler() {
     let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler.base)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.receive(on: scheduler, options: 7).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     #expect(upstream.send(1) == .none)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     #expect(scheduler.log == ["now options 7", "now options 7", "now options 7"])
     scheduler.base.advance()
-    #expect(subscriber.events == ["1@0", "2@0", "finished@0"])
+    #expect(subscriber.stampedEvents == ["1@0", "2@0", "finished@0"])
   }
 
   @Test func failureIsScheduled() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    let subscriber = TestSubscriber<Int, TimeOpsError>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
     upstream.send(3)
     scheduler.advance()
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
     #expect(subscriber.completion == .failure(.boom))
   }
 
   @Test func demandReturnedFromScheduledValueGoesUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     #expect(upstream.demands == [.max(2)])
@@ -46,7 +46,7 @@ import Testing
   @Test func cancelSilencesScheduledEventsAndCancelsUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
@@ -54,7 +54,7 @@ import Testing
     upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.advance()
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
   }
 
   /// As in Combine, an upstream completion already scheduled when downstream cancels is still delivered, and the
@@ -62,9 +62,9 @@ import Testing
   @Test func aCompletionScheduledBeforeACancelStillArrives() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.receive(on: scheduler).subscribe(subscriber)
       upstream.send(1)
@@ -73,24 +73,27 @@ import Testing
     }
     upstream.release()
     #expect(upstream.cancelCount == 0)
-    #expect(weakSubscriber?.events.isEmpty == true)
+    #expect(weakSubscriber?.stampedEvents.isEmpty == true)
     scheduler.advance()
     #expect(weakSubscriber == nil)
 
     let failing = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>()
+    let subscriber = TestSubscriber<Int, TimeOpsError>()
     failing.receive(on: scheduler).subscribe(subscriber)
     failing.send(1)
     failing.send(completion: .failure(.boom))
     subscriber.cancel()
     scheduler.advance()
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
     #expect(failing.cancelCount == 0)
   }
 
   @Test func reentrantCancelFromReceive() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
+    let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
     upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
     upstream.send(1)
     upstream.send(2)
@@ -113,7 +116,7 @@ import Testing
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
     let extra = TimeOpsUpstream<Int, Never>()
     upstream.sendSubscription(extra)
@@ -121,11 +124,11 @@ import Testing
   }
 
   @Test func pipelineIsFreedAfterCompletionAndAfterCancel() {
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.receive(on: scheduler).subscribe(subscriber)
       upstream.send(completion: .finished)
@@ -152,7 +155,7 @@ import Testing
   @Test func requestForNoneGoesUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.receive(on: scheduler).subscribe(subscriber)
     subscriber.subscription?.request(.max(4))
     subscriber.subscription?.request(.none)
@@ -167,13 +170,13 @@ import Testing
   @Test func demandReturnedBeforeTheScheduledCompletionGoesUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .finished)
     subscriber.subscription?.request(.max(2))
     scheduler.advance()
-    #expect(subscriber.events == ["1", "finished"])
+    #expect(subscriber.stampedEvents == ["1", "finished"])
     #expect(upstream.demands == [.max(1), .max(4)])
     #expect(upstream.cancelCount == 0)
   }
@@ -183,7 +186,7 @@ import Testing
   @Test func cancelBeforeTheUpstreamSubscribesDoesNothing() throws {
     let scheduler = TestScheduler()
     let upstream = HeldSubscriberUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     try #require(upstream.operatorSubscription).cancel()
     let subscription = TimeOpsUpstream<Int, Never>()
@@ -197,7 +200,7 @@ import Testing
 
   @Test func describesItselfAsReceiveOnWithAnEmptyMirror() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: TestScheduler()).subscribe(subscriber)
     let subscription = subscriber.subscription
     #expect(subscription.map { String(describing: $0) } == "ReceiveOn")
@@ -210,7 +213,7 @@ import Testing
   @Test func subscribeRequestAndCancelAreScheduled() {
     let scheduler = TimeOpsOptionsScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .max(2))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.subscribe(on: scheduler, options: 3).subscribe(subscriber)
     #expect(subscriber.subscription == nil)
     #expect(upstream.demands.isEmpty)
@@ -227,36 +230,36 @@ import Testing
   @Test func valuesAndCompletionPassThrough() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
+    let subscriber = TestSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
     upstream.subscribe(on: scheduler).subscribe(subscriber)
     scheduler.advance()
     #expect(upstream.send(1) == .max(1))
     upstream.send(completion: .failure(.boom))
     upstream.send(2)
-    #expect(subscriber.events == ["1", "failure"])
+    #expect(subscriber.stampedEvents == ["1", "failure"])
   }
 
   @Test func finishedAndSilenceAfterCancel() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.events == ["1"])
+    #expect(subscriber.stampedEvents == ["1"])
     #expect(upstream.cancelCount == 1)
 
-    let sequence = TimeOpsSubscriber<Int, Never>()
+    let sequence = TestSubscriber<Int, Never>()
     [1, 2].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(sequence)
-    #expect(sequence.events == ["1", "2", "finished"])
+    #expect(sequence.stampedEvents == ["1", "2", "finished"])
   }
 
   /// Combine hands a request for `.none` to the scheduler and upstream as it is, and a cancel before the
   /// upstream's subscription arrives does nothing.
   @Test func requestForNoneAndCancelBeforeTheUpstreamSubscribes() throws {
     let upstream = HeldSubscriberUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
     try #require(upstream.operatorSubscription).cancel()
     let subscription = TimeOpsUpstream<Int, Never>()
@@ -274,7 +277,7 @@ import Testing
   @Test func measuresFromSubscriptionThenBetweenValues() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<String, Never>()
-    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+    let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -288,24 +291,25 @@ import Testing
     upstream.send("b")
     upstream.send(completion: .finished)
     upstream.send("c")
-    #expect(subscriber.events == ["5", "2", "finished"])
+    #expect(subscriber.stampedEvents == ["5", "2", "finished"])
   }
 
   @Test func failureAndCancel() {
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, TimeOpsError>()
+    let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, TimeOpsError>()
     upstream.measureInterval(using: TestScheduler()).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
 
     let second = TimeOpsUpstream<Int, Never>()
-    let cancelling = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never> { subscriber, _ in
+    let cancelling = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(onValue: { subscriber, _ in
       subscriber.cancel()
-    }
+      return .none
+    })
     second.measureInterval(using: TestScheduler()).subscribe(cancelling)
     second.send(1)
     second.send(2)
-    #expect(cancelling.events == ["0"])
+    #expect(cancelling.stampedEvents == ["0"])
     #expect(second.cancelCount == 1)
   }
 
@@ -314,7 +318,7 @@ import Testing
   @Test func combinesEdgeCases() throws {
     let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
     let upstream = HeldSubscriberUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .none)
     upstream.measureInterval(using: scheduler).subscribe(subscriber)
     try #require(upstream.operatorSubscription).cancel()
     let subscription = TimeOpsUpstream<Int, Never>()

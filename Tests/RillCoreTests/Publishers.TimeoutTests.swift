@@ -6,16 +6,16 @@ import Testing
   @Test func finishesWhenUpstreamIsSilentTooLong() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     scheduler.advance(by: 3)
     upstream.send(1)
     scheduler.advance(by: 4)
     upstream.send(2)
     scheduler.advance(by: 4)
-    #expect(subscriber.events == ["1@3", "2@7"])
+    #expect(subscriber.stampedEvents == ["1@3", "2@7"])
     scheduler.advance(by: 1)
-    #expect(subscriber.events == ["1@3", "2@7", "finished@12"])
+    #expect(subscriber.stampedEvents == ["1@3", "2@7", "finished@12"])
     #expect(upstream.cancelCount == 1)
     #expect(scheduler.scheduledActionCount == 0)
   }
@@ -23,24 +23,24 @@ import Testing
   @Test func customErrorFails() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(clock: scheduler)
+    let subscriber = TestSubscriber<Int, TimeOpsError>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler, customError: { .timedOut }).subscribe(subscriber)
     scheduler.advance(by: 10)
-    #expect(subscriber.events == ["failure@5"])
+    #expect(subscriber.stampedEvents == ["failure@5"])
     #expect(subscriber.completion == .failure(.timedOut))
   }
 
   @Test func upstreamCompletionBeforeDeadline() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
+    let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     #expect(upstream.demands == [.max(1)])
     upstream.send(1)
     scheduler.advance(by: 1)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: 20)
-    #expect(subscriber.events == ["1", "failure"])
+    #expect(subscriber.stampedEvents == ["1", "failure"])
     #expect(upstream.demands == [.max(1), .max(2)])
     #expect(upstream.cancelCount == 0)
   }
@@ -48,26 +48,26 @@ import Testing
   @Test func upstreamFinishingBeforeDeadlineFinishesOnce() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(clock: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
     scheduler.advance(by: 20)
-    #expect(subscriber.events == ["1@0", "finished@2"])
+    #expect(subscriber.stampedEvents == ["1@0", "finished@2"])
     #expect(upstream.cancelCount == 0)
   }
 
   @Test func cancelStopsTheClock() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
     #expect(scheduler.scheduledActionCount == 0)
     scheduler.advance(by: 20)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
   }
 
   /// Found by `TimeOperatorStressTests`: a timer that fired at once delivered the completion before (or, on
@@ -90,12 +90,15 @@ import Testing
   @Test func reentrantCancelFromReceive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never> { subscriber, _ in subscriber.cancel() }
+    let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(2)
     scheduler.advance(by: 20)
-    #expect(subscriber.events == ["1"])
+    #expect(subscriber.stampedEvents == ["1"])
     #expect(upstream.cancelCount == 1)
   }
 
@@ -103,16 +106,16 @@ import Testing
   @Test func firstRequestForNoneGoesUpstreamAndRestartsTheClock() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none, clock: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler, initialDemand: .none)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     scheduler.advance(by: 3)
     subscriber.subscription?.request(.none)
     subscriber.subscription?.request(.max(2))
     #expect(upstream.demands == [.none, .max(2)])
     scheduler.advance(by: 4)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.events == ["finished@8"])
+    #expect(subscriber.stampedEvents == ["finished@8"])
   }
 
   /// A request made before the upstream subscription arrives goes nowhere, so the first request after it still
@@ -120,7 +123,7 @@ import Testing
   @Test func requestBeforeUpstreamSubscribesIsNotTheFirstRequest() throws {
     let scheduler = TestScheduler()
     let upstream = HeldSubscriberUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>(initialDemand: .none, clock: scheduler)
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler, initialDemand: .none)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     try #require(upstream.operatorSubscription).request(.max(1))
     let subscription = TimeOpsUpstream<Int, Never>()
@@ -129,9 +132,9 @@ import Testing
     subscriber.subscription?.request(.max(1))
     #expect(subscription.demands == [.max(1)])
     scheduler.advance(by: 4)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.events == ["finished@8"])
+    #expect(subscriber.stampedEvents == ["finished@8"])
   }
 
   /// As in Combine, the link to the upstream lasts until its completion has been delivered: a cancel while the
@@ -139,13 +142,13 @@ import Testing
   @Test func cancelWhileTheCompletionIsScheduledCancelsTheUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .finished)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
     scheduler.advance(by: 20)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     #expect(scheduler.scheduledActionCount == 0)
   }
 
@@ -154,7 +157,7 @@ import Testing
   @Test func cancelBeforeTheUpstreamSubscribesDoesNothing() throws {
     let scheduler = TestScheduler()
     let upstream = HeldSubscriberUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     try #require(upstream.operatorSubscription).cancel()
     let subscription = TimeOpsUpstream<Int, Never>()
@@ -162,7 +165,7 @@ import Testing
     #expect(subscription.cancelCount == 0)
     #expect(subscription.demands == [.unlimited])
     scheduler.advance(by: 5)
-    #expect(subscriber.events == ["finished"])
+    #expect(subscriber.stampedEvents == ["finished"])
     #expect(subscription.cancelCount == 1)
   }
 
@@ -170,9 +173,9 @@ import Testing
   @Test func theRunningClockKeepsThePipelineAlive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     }
@@ -185,7 +188,7 @@ import Testing
 
   @Test func mirrorHasNoChildren() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: TestScheduler()).subscribe(subscriber)
     let subscription = subscriber.subscription
     #expect(subscription.map { String(describing: $0) } == "Timeout")
@@ -197,7 +200,7 @@ import Testing
   @Test func byTimeEmitsEachInterval() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
+    let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send(1)
@@ -206,14 +209,14 @@ import Testing
     scheduler.advance(by: 4)
     upstream.send(3)
     upstream.send(completion: .finished)
-    #expect(subscriber.events == ["[1, 2]@4", "[3]@9", "finished@9"])
+    #expect(subscriber.stampedEvents == ["[1, 2]@4", "[3]@9", "finished@9"])
     #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test func byTimeOrCountEmitsFullBuffersAtOnce() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1), clock: scheduler)
+    let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler, initialDemand: .max(2), demandPerValue: .max(1))
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
     #expect(upstream.demands == [.max(4)])
     upstream.send(1)
@@ -221,31 +224,31 @@ import Testing
     #expect(upstream.demands == [.max(4), .max(2)])
     upstream.send(3)
     scheduler.advance(by: 10)
-    #expect(subscriber.events == ["[1, 2]@0", "[3]@10"])
+    #expect(subscriber.stampedEvents == ["[1, 2]@0", "[3]@10"])
   }
 
   @Test func byTimeOrCountFlushesThePartialBufferOnFinish() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<[Int], Never>(clock: scheduler)
+    let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
     #expect(upstream.demands == [.unlimited])
     upstream.send(1)
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
-    #expect(subscriber.events == ["[1]@2", "finished@2"])
+    #expect(subscriber.stampedEvents == ["[1]@2", "finished@2"])
     #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test func byTimeOrCountFailureDropsTheBuffer() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
+    let subscriber = TestSubscriber<[Int], TimeOpsError>()
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: 20)
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
     #expect(subscriber.completion == .failure(.boom))
     #expect(scheduler.scheduledActionCount == 0)
   }
@@ -253,36 +256,36 @@ import Testing
   @Test func failureDropsTheBuffer() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, TimeOpsError>()
-    let subscriber = TimeOpsSubscriber<[Int], TimeOpsError>()
+    let subscriber = TestSubscriber<[Int], TimeOpsError>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .failure(.boom))
-    #expect(subscriber.events == ["failure"])
+    #expect(subscriber.stampedEvents == ["failure"])
   }
 
   @Test func lastArrayWaitsForDemand() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<[Int], Never>(initialDemand: .none)
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 4)
     upstream.send(completion: .finished)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     subscriber.subscription?.request(.max(1))
-    #expect(subscriber.events == ["[1]", "finished"])
+    #expect(subscriber.stampedEvents == ["[1]", "finished"])
   }
 
   @Test func cancelStopsTimerAndUpstream() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<[Int], Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     #expect(upstream.cancelCount == 1)
     #expect(scheduler.scheduledActionCount == 0)
     scheduler.advance(by: 10)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
   }
 }

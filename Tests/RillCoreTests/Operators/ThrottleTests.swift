@@ -10,7 +10,7 @@ extension ThrottleTests {
   @Test func readsTheClockWhereCombineDoes() {
     let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     #expect(scheduler.log == ["clock", "clock"])
     upstream.send(1)
@@ -27,7 +27,7 @@ extension ThrottleTests {
       ]
     )
     scheduler.base.advance(by: 10)
-    #expect(subscriber.events == ["2", "3", "finished"])
+    #expect(subscriber.stampedEvents == ["2", "3", "finished"])
     #expect(scheduler.log.count == 10)
   }
 
@@ -35,14 +35,14 @@ extension ThrottleTests {
   @Test func readsNoClockAfterCancel() {
     let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
     upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.base.advance(by: 20)
-    #expect(subscriber.events.isEmpty)
+    #expect(subscriber.stampedEvents.isEmpty)
     #expect(scheduler.log == ["clock", "clock", "clock", "now"])
     #expect(upstream.cancelCount == 1)
   }
@@ -52,9 +52,9 @@ extension ThrottleTests {
   @Test func pendingEmissionDoesNotKeepACancelledPipelineAlive() {
     let scheduler = TestScheduler()
     let upstream = TimeOpsUpstream<Int, Never>()
-    weak var weakSubscriber: TimeOpsSubscriber<Int, Never>?
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
-      let subscriber = TimeOpsSubscriber<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
       upstream.send(1)
@@ -81,7 +81,7 @@ extension ThrottleTests {
 
   @Test func mirrorHasNoChildren() {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: TestScheduler(), latest: true).subscribe(subscriber)
     let subscription = subscriber.subscription
     #expect(subscription.map { String(describing: $0) } == "Throttle")

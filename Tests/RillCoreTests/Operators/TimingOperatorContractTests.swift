@@ -39,7 +39,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   /// Subscribes and lets a scheduled subscription (subscribe(on:)) arrive.
   private func start(
     _ operatorCase: TimingOperatorCase,
-    _ subscriber: TimeOpsSubscriber<String, Never>
+    _ subscriber: TestSubscriber<String, Never>
   ) -> (TimeOpsUpstream<Int, Never>, TestScheduler) {
     let upstream = TimeOpsUpstream<Int, Never>()
     let scheduler = TestScheduler()
@@ -50,22 +50,27 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
 
   @Test(arguments: TimingOperatorCase.all) func sendFromInsideReceiveIsDelivered(_ operatorCase: TimingOperatorCase) {
     let upstream = TimeOpsUpstream<Int, Never>()
-    let subscriber = TimeOpsSubscriber<String, Never> { subscriber, _ in
+    let subscriber = TestSubscriber<String, Never>(onValue: { subscriber, _ in
       if subscriber.values.count == 1 { upstream.send(2) }
-    }
+      return .none
+    })
     let scheduler = TestScheduler()
     operatorCase.make(upstream, scheduler).subscribe(subscriber)
     scheduler.advance()
     upstream.send(1)
     scheduler.advance(by: 30)
-    #expect(subscriber.values.count == 2, "\(subscriber.events)")
+    #expect(subscriber.values.count == 2, "\(subscriber.stampedEvents)")
     #expect(upstream.cancelCount == 0)
   }
 
   @Test(arguments: TimingOperatorCase.all) func requestFromInsideReceive(_ operatorCase: TimingOperatorCase) {
-    let subscriber = TimeOpsSubscriber<String, Never>(initialDemand: .max(1)) { subscriber, _ in
-      if subscriber.values.count == 1 { subscriber.subscription?.request(.max(1)) }
-    }
+    let subscriber = TestSubscriber<String, Never>(
+      initialDemand: .max(1),
+      onValue: { subscriber, _ in
+        if subscriber.values.count == 1 { subscriber.subscription?.request(.max(1)) }
+        return .none
+      }
+    )
     let (upstream, scheduler) = start(operatorCase, subscriber)
     upstream.send(1)
     scheduler.advance(by: 30)
@@ -73,11 +78,14 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     upstream.send(2)
     scheduler.advance(by: 30)
     #expect(upstream.demands == operatorCase.demands)
-    #expect(subscriber.values.count == 2, "\(subscriber.events)")
+    #expect(subscriber.values.count == 2, "\(subscriber.stampedEvents)")
   }
 
   @Test(arguments: TimingOperatorCase.all) func cancelFromInsideReceive(_ operatorCase: TimingOperatorCase) {
-    let subscriber = TimeOpsSubscriber<String, Never> { subscriber, _ in subscriber.cancel() }
+    let subscriber = TestSubscriber<String, Never>(onValue: { subscriber, _ in
+      subscriber.cancel()
+      return .none
+    })
     let (upstream, scheduler) = start(operatorCase, subscriber)
     upstream.send(1)
     scheduler.advance(by: 30)
@@ -85,34 +93,34 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     upstream.send(3)
     upstream.send(completion: .finished)
     scheduler.advance(by: 100)
-    #expect(subscriber.values.count == 1, "\(subscriber.events)")
+    #expect(subscriber.values.count == 1, "\(subscriber.stampedEvents)")
     #expect(subscriber.completion == nil)
     scheduler.advance()
     #expect(upstream.cancelCount == 1)
   }
 
   @Test(arguments: TimingOperatorCase.all) func silenceAfterCancel(_ operatorCase: TimingOperatorCase) {
-    let subscriber = TimeOpsSubscriber<String, Never>()
+    let subscriber = TestSubscriber<String, Never>()
     let (upstream, scheduler) = start(operatorCase, subscriber)
     upstream.send(1)
     subscriber.cancel()
-    let before = subscriber.events
+    let before = subscriber.stampedEvents
     upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.advance(by: 100)
-    #expect(subscriber.events == before)
+    #expect(subscriber.stampedEvents == before)
     #expect(upstream.cancelCount == 1)
     #expect(scheduler.scheduledActionCount == 0)
   }
 
   @Test(arguments: TimingOperatorCase.all, [false, true])
   func pipelineIsFreedAfterCompletionOrCancel(_ operatorCase: TimingOperatorCase, cancels: Bool) {
-    weak var weakSubscriber: TimeOpsSubscriber<String, Never>?
+    weak var weakSubscriber: TestSubscriber<String, Never>?
     weak var weakSubscription: AnyObject?
     let upstream = TimeOpsUpstream<Int, Never>()
     let scheduler = TestScheduler()
     do {
-      let subscriber = TimeOpsSubscriber<String, Never>()
+      let subscriber = TestSubscriber<String, Never>()
       weakSubscriber = subscriber
       operatorCase.make(upstream, scheduler).subscribe(subscriber)
       scheduler.advance()

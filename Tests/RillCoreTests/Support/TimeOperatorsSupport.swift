@@ -127,80 +127,20 @@ final class TimeOpsUpstream<Output, Failure: Error>: Publisher, Subscription, @u
   }
 }
 
-/// A subscriber recording events with the virtual time they arrived at, with scripted demand.
-final class TimeOpsSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  private struct State {
-    var subscription: (any Subscription)?
-    var events: [String] = []
-    var values: [Input] = []
-    var completion: Subscribers.Completion<Failure>?
-  }
-
-  private let state = Locked(State())
-  private let initialDemand: Subscribers.Demand
-  private let demandPerValue: Subscribers.Demand
-  private let clock: TestScheduler?
-  private let onValue: ((TimeOpsSubscriber, Input) -> Void)?
-
-  init(
-    initialDemand: Subscribers.Demand = .unlimited,
-    demandPerValue: Subscribers.Demand = .none,
-    clock: TestScheduler? = nil,
-    onValue: ((TimeOpsSubscriber, Input) -> Void)? = nil
-  ) {
-    self.initialDemand = initialDemand
-    self.demandPerValue = demandPerValue
-    self.clock = clock
-    self.onValue = onValue
-  }
-
-  /// Events as `"value@time"`, `"finished@time"`, `"failure@time"` (time only when a clock was given).
-  var events: [String] { state.withLock { $0.events } }
-
-  var values: [Input] { state.withLock { $0.values } }
-
-  var completion: Subscribers.Completion<Failure>? { state.withLock { $0.completion } }
-
-  var subscription: (any Subscription)? { state.withLock { $0.subscription } }
-
-  private func stamp(_ text: String) -> String {
-    clock.map { "\(text)@\($0.now)" } ?? text
-  }
-
-  func receive(subscription: any Subscription) {
-    state.withLock { $0.subscription = subscription }
-    if initialDemand > 0 { subscription.request(initialDemand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let text = stamp("\(input)")
-    state.withLock {
-      $0.values.append(input)
-      $0.events.append(text)
+extension TestSubscriber {
+  /// The values and completions received, as `"value@time"`, `"finished@time"` and `"failure@time"`, the time
+  /// only for a subscriber made with a scheduler; the subscription is left out.
+  var stampedEvents: [String] {
+    records.compactMap { record in
+      let text: String
+      switch record.event {
+      case .subscription: return nil
+      case .value(let value): text = "\(value)"
+      case .completion(.finished): text = "finished"
+      case .completion(.failure): text = "failure"
+      }
+      return record.time.map { "\(text)@\($0)" } ?? text
     }
-    onValue?(self, input)
-    return demandPerValue
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let text: String
-    switch completion {
-    case .finished: text = stamp("finished")
-    case .failure: text = stamp("failure")
-    }
-    state.withLock {
-      $0.completion = completion
-      $0.events.append(text)
-      $0.subscription = nil
-    }
-  }
-
-  func cancel() {
-    let subscription = state.withLock { state -> (any Subscription)? in
-      defer { state.subscription = nil }
-      return state.subscription
-    }
-    subscription?.cancel()
   }
 }
 
