@@ -34,6 +34,7 @@ import Testing
     let report = await PublisherContract.check(
       TaskPublisher(values: [1, 2, 3], flaw: .ignoresDemand),
       demand: .max(1),
+      expectsCompletion: true,
       timeout: .seconds(30)
     )
     #expect(report.firstViolation?.kind == .valueBeyondDemand, "\(report)")

@@ -53,13 +53,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       }
       return state.result
     }
-    subscription.attaching()
-    subscriber.receive(subscription: subscription)
     if let result {
       subscription.fulfill(result)
-    } else {
-      subscription.attached()
     }
+    subscriber.receive(subscription: subscription)
+    subscription.attached()
   }
 
   /// Forgets a subscription cancelled before the result; calls the abandonment hook when it was the last one.
@@ -121,10 +119,9 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     var downstream: Downstream?
     var hasDemand = false
     var result: Outcome?
-    /// Set just before `receive(subscription:)` is called.
-    ///
-    /// A result that another thread hands over earlier, while the future is still registering the subscriber,
-    /// waits until `receive(subscription:)` has returned.
+    /// Set once `receive(subscription:)` has returned: a result that arrives before, from another thread while the
+    /// future registers the subscriber or re-entrantly from inside `receive(subscription:)`, waits until then, so
+    /// the subscriber is never called before or during `receive(subscription:)`.
     var isAttached = false
   }
 
@@ -167,15 +164,13 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     deliverPushed(ready)
   }
 
-  /// The subscriber is about to receive this subscription: results are delivered from now on, as in Combine,
-  /// also from inside `receive(subscription:)`.
-  func attaching() {
-    state.withLock { $0.isAttached = true }
-  }
-
-  /// `receive(subscription:)` has returned: a result that arrived before `attaching()` goes out now.
+  /// `receive(subscription:)` has returned: a result that arrived meanwhile goes out now.
   func attached() {
-    guard let ready = state.withLock({ takeIfReady(&$0) }) else { return }
+    let ready = state.withLock { state in
+      state.isAttached = true
+      return takeIfReady(&state)
+    }
+    guard let ready else { return }
     deliverPushed(ready)
   }
 

@@ -6,34 +6,41 @@ import Testing
 /// standard demand plan: with work that ends at once or later in a task, when the action cannot start, and when the
 /// work fails.
 @Suite struct ActionContractTests {
+  /// Each demand plan gets an action of its own: an execution that a plan leaves running (without demand, or
+  /// cancelled while its task sleeps) would make the next plan's `execute` fail with `.notEnabled`.
   @Test func anEnabledAction() async {
-    let immediate = Action<Int, Int, ExtTestError> { [$0, $0 * 10].publisher.setFailureType(to: ExtTestError.self) }
+    var actions: [AnyObject] = []
     await expectAsyncContract("work that ends at once", values: [1, 10], completingAfterDemandOf: 2) {
-      immediate.execute(1)
-    }
-    let later = Action<Int, Int, Never> { input in
-      Future<Int, Never>(awaiting: {
-        try? await Task.sleep(for: .milliseconds(10))
-        return input
-      })
+      let action = Action<Int, Int, ExtTestError> { [$0, $0 * 10].publisher.setFailureType(to: ExtTestError.self) }
+      actions.append(action)
+      return action.execute(1)
     }
     await expectAsyncContract("work that ends in a task", values: [2], completingAfterDemandOf: 1) {
-      later.execute(2)
-    }
-    let sequence = Action<Int, Int, Never> { input in
-      AsyncStream<Int> { continuation in
-        for value in input..<input + 3 { continuation.yield(value) }
-        continuation.finish()
-      }.asPublisher()
+      let action = Action<Int, Int, Never> { input in
+        Future<Int, Never>(awaiting: {
+          try? await Task.sleep(for: .milliseconds(10))
+          return input
+        })
+      }
+      actions.append(action)
+      return action.execute(2)
     }
     let reports = await expectAsyncContract(
       "work that sends several values from a task",
       values: [3, 4, 5],
       completingAfterDemandOf: 3
     ) {
-      sequence.execute(3)
+      let action = Action<Int, Int, Never> { input in
+        AsyncStream<Int> { continuation in
+          for value in input..<input + 3 { continuation.yield(value) }
+          continuation.finish()
+        }.asPublisher()
+      }
+      actions.append(action)
+      return action.execute(3)
     }
     #expect(reports[.max(3)]?.completion == .finished)
+    #expect(actions.count == 3 * ContractDemand.standard.count)
   }
 
   @Test func aDisabledOrBusyActionFailsWithNotEnabled() async {
