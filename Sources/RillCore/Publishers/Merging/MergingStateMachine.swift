@@ -65,13 +65,37 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Whether the drainer is about to ask a child for one more value after a queued one: a value the child sends
   /// in answer is queued unpaid, as Combine buffers it.
   @usableFromInline var isRequestingChild = false
-  /// Set once the completion is decided or downstream has cancelled: no more children, no more requests upstream.
-  @usableFromInline var isTerminated = false
-  /// Set once downstream has cancelled: nothing more reaches it.
-  @usableFromInline var isCancelled = false
-  /// A failure decided while another thread delivers; the drainer sends it after `valuesBeforeFailure` more values.
-  @usableFromInline var pendingFailure: Failure?
-  @usableFromInline var valuesBeforeFailure = 0
+  @usableFromInline var lifecycle = Lifecycle.running
+
+  /// How far the stream is on its way to its end.
+  @usableFromInline
+  enum Lifecycle {
+    case running
+    /// A failure decided while another thread delivers: the drainer sends it after `valuesBefore` more values.
+    case failing(Failure, valuesBefore: Int)
+    /// The completion is decided, being sent or sent: no more children, no more requests upstream.
+    case terminated
+    /// Downstream cancelled: nothing more reaches it.
+    case cancelled
+  }
+
+  /// Whether the completion is decided or downstream has cancelled.
+  @inlinable
+  var isTerminated: Bool {
+    switch lifecycle {
+    case .running: false
+    case .failing, .terminated, .cancelled: true
+    }
+  }
+
+  /// Whether downstream has cancelled.
+  @inlinable
+  var isCancelled: Bool {
+    switch lifecycle {
+    case .cancelled: true
+    case .running, .failing, .terminated: false
+    }
+  }
 
   /// Creates the state of a `flatMap` subscription that subscribes to at most `maxPublishers` children at once.
   @inlinable
@@ -307,8 +331,8 @@ struct MergingStateMachine<Value, Failure: Error> {
     }
     // As in Combine, demand keeps counting after a completion: a child's later value may use it.
     let upgrade = additional > 0 ? addDemand(additional) : []
-    if let failure = pendingFailure, valuesBeforeFailure == 0 {
-      pendingFailure = nil
+    if case .failing(let failure, valuesBefore: 0) = lifecycle {
+      lifecycle = .terminated
       return (.fail(failure), upgrade)
     }
     if queueHead < queue.count, queue[queueHead].paid || demand > 0 {
@@ -332,9 +356,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func cancel() -> [any Subscription] {
     guard !isCancelled else { return [] }
-    isCancelled = true
-    isTerminated = true
-    pendingFailure = nil
+    lifecycle = .cancelled
     return releaseAll(except: nil, cancellingOuter: true)
   }
 
@@ -369,7 +391,9 @@ struct MergingStateMachine<Value, Failure: Error> {
       queue.removeAll(keepingCapacity: true)
       queueHead = 0
     }
-    if pendingFailure != nil { valuesBeforeFailure -= 1 }
+    if case .failing(let failure, let valuesBefore) = lifecycle {
+      lifecycle = .failing(failure, valuesBefore: valuesBefore - 1)
+    }
     if paid { return (value, .nothing) }
     unpaidQueued -= 1
     demand -= 1
@@ -391,7 +415,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func finishIfDone() -> Bool {
     guard !outer.mayProduceChildren, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
-    isTerminated = true
+    lifecycle = .terminated
     isDelivering = true
     return true
   }
@@ -401,14 +425,13 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Values queued for lack of demand are dropped; paid ones, queued while a value was being delivered, go first.
   @inlinable
   mutating func terminate(failure: Failure, except id: Int?, cancellingOuter: Bool) -> CompletionAction {
-    isTerminated = true
+    lifecycle = .terminated
     let cancelling = releaseAll(except: id, cancellingOuter: cancellingOuter)
     guard !isDelivering else {
       queue = queue[queueHead...].filter { $0.paid }
       queueHead = 0
       unpaidQueued = 0
-      pendingFailure = failure
-      valuesBeforeFailure = queue.count
+      lifecycle = .failing(failure, valuesBefore: queue.count)
       return .cancel(cancelling)
     }
     queue.removeAll()
