@@ -1,9 +1,8 @@
-/// What a ``ReplaySubject`` keeps for one subscriber outside its lock: the subscriber, and how to call it.
+/// What a ``ReplaySubject`` keeps for one subscriber outside the subject's lock: the subscriber, and how to call it.
 ///
-/// The subscriber's queue, demand and delivery state live in the subject's state, behind its lock. The subscriber
-/// itself is touched by one thread at a time: the thread the subject's state names as delivering to it, or, once
-/// it has left the subject's state, the thread that removed it; the lock hands it from one to the next.
-// SAFETY: `id` and `receiveThunk` are immutable; the subscriber is owned by one thread at a time, as described above.
+/// The subscriber's queue, demand and delivery state live in the subject's state, behind its lock; the subscriber
+/// itself sits behind the conduit's own lock, which is held only to read it or let it go, never while calling it.
+// SAFETY: `id` and `receiveThunk` are immutable; the concrete conduit's mutable state is in a `Locked`.
 @usableFromInline
 class ReplaySubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   /// The subscriber's place in the subject's state; ids increase in the order subscribers arrive.
@@ -16,10 +15,10 @@ class ReplaySubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   /// specialised code; a virtual call would land in the unspecialised generic implementation, which looks up generic
   /// metadata at run time on every value. It is called where it is stored, never copied out.
   @usableFromInline
-  let receiveThunk: (ReplaySubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand
+  let receiveThunk: (Output) -> Subscribers.Demand
 
   @inlinable
-  init(id: Int, receive: @escaping (ReplaySubjectConduitBase<Output, Failure>, Output) -> Subscribers.Demand) {
+  init(id: Int, receive: @escaping (Output) -> Subscribers.Demand) {
     self.id = id
     receiveThunk = receive
   }
@@ -27,7 +26,7 @@ class ReplaySubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   /// Delivers a value; called by the thread delivering to this subscriber.
   @inlinable
   final func receive(_ value: Output) -> Subscribers.Demand {
-    receiveThunk(self, value)
+    receiveThunk(value)
   }
 
   /// Delivers the completion and lets go of the subscriber; called by the thread that removed it.
@@ -56,20 +55,16 @@ final class ReplaySubjectConduit<Downstream: Subscriber>: ReplaySubjectConduitBa
   /// The subscriber, until the conduit completes or is cancelled; this breaks the cycle with a subscriber that
   /// keeps its subscription.
   @usableFromInline
-  var downstream: Downstream?
+  let downstream: Locked<Downstream?>
 
   @inlinable
   init(subject: ReplaySubject<Downstream.Input, Downstream.Failure>, id: Int, downstream: Downstream) {
+    let held = Locked<Downstream?>(downstream)
     self.subject = subject
-    self.downstream = downstream
-    super.init(id: id) { conduit, value in
-      unsafeDowncast(conduit, to: ReplaySubjectConduit<Downstream>.self).receiveNow(value)
+    self.downstream = held
+    super.init(id: id) { value in
+      held.withLock { $0 }?.receive(value) ?? .none
     }
-  }
-
-  @inlinable
-  func receiveNow(_ value: Downstream.Input) -> Subscribers.Demand {
-    downstream?.receive(value) ?? .none
   }
 
   @usableFromInline
@@ -77,14 +72,13 @@ final class ReplaySubjectConduit<Downstream: Subscriber>: ReplaySubjectConduitBa
 
   @usableFromInline
   override func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    let downstream = self.downstream.take()
-    downstream?.receive(completion: completion)
+    downstream.withLock { $0.take() }?.receive(completion: completion)
   }
 
   @usableFromInline
   override func releaseDownstream() {
-    let downstream = self.downstream.take()
-    withExtendedLifetime(downstream) {}
+    let released = downstream.withLock { $0.take() }
+    withExtendedLifetime(released) {}
   }
 
   @inlinable
