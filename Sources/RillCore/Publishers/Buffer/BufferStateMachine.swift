@@ -48,10 +48,22 @@ struct BufferStateMachine<Output, Failure: Error> {
   let whenFull: FullAction
 
   private(set) var link = SubscriptionState.awaitingSubscription
-  /// Set once downstream has received its subscription: nothing is delivered before.
-  private(set) var isDownstreamReady = false
-  /// Set once downstream has cancelled, or has its completion and no drain runs any more.
-  private(set) var isDone = false
+  /// Where downstream is.
+  enum DownstreamPhase {
+    /// It has not received its subscription yet: nothing is delivered before.
+    case awaitingSubscription
+    case ready
+    /// It cancelled, or has its completion and no drain runs any more.
+    case done
+  }
+
+  private(set) var downstreamPhase = DownstreamPhase.awaitingSubscription
+
+  /// Whether downstream has cancelled, or has its completion and no drain runs any more.
+  var isDone: Bool {
+    if case .done = downstreamPhase { return true }
+    return false
+  }
   private(set) var isDraining = false
   private(set) var demand = Subscribers.Demand.none
   private(set) var ending = Ending.open
@@ -87,7 +99,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// Downstream has received its subscription: values may be delivered from now on.
   mutating func downstreamSubscribed() {
-    isDownstreamReady = true
+    if case .awaitingSubscription = downstreamPhase { downstreamPhase = .ready }
   }
 
   /// Records the upstream subscription; returns what to request from it, or `nil` to cancel it.
@@ -175,7 +187,7 @@ struct BufferStateMachine<Output, Failure: Error> {
       clear()
       return (false, nil)
     }
-    isDone = true
+    downstreamPhase = .done
     clear()
     overflowedUpstream = nil
     return (true, link.terminate())
@@ -183,7 +195,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// Claims the drain loop; returns `false` when another call is already draining and will pick up the change.
   mutating func startDraining() -> Bool {
-    guard !isDraining, isDownstreamReady, !isDone else { return false }
+    guard !isDraining, case .ready = downstreamPhase else { return false }
     isDraining = true
     return true
   }
@@ -224,7 +236,7 @@ struct BufferStateMachine<Output, Failure: Error> {
       return .complete(.finished)
     case .delivered:
       isDraining = false
-      isDone = true
+      downstreamPhase = .done
       clear()
       return .stop
     case .open, .pending:
