@@ -45,15 +45,24 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     case completion(Subscribers.Completion<Failure>)
   }
 
+  /// Where the subscription is on its way to its end.
+  @usableFromInline
+  enum Phase: UInt8 {
+    /// Values and the completion are accepted from upstream.
+    case running
+    /// The upstream's completion is queued; the link lasts until it is delivered.
+    case completing
+    /// Downstream cancelled while the upstream's completion waited to be delivered: the values queued before it are
+    /// released in turn but not delivered, and the completion is.
+    case completingAfterCancel
+    /// Cancelled before the upstream completed, or the completion was delivered: nothing more goes downstream.
+    case finished
+  }
+
   @usableFromInline
   struct State {
     @usableFromInline var link = SubscriptionState.awaitingSubscription
-    /// Whether the upstream's completion has arrived; the link lasts until it is delivered.
-    @usableFromInline var hasUpstreamCompleted = false
-    @usableFromInline var isFinished = false
-    /// Whether downstream cancelled while the upstream's completion waited to be delivered: the values queued before
-    /// it are then released in turn but not delivered.
-    @usableFromInline var isCancelled = false
+    @usableFromInline var phase = Phase.running
     @usableFromInline var outbox = DeliveryQueue<Event>()
     /// The action prepared once for the scheduler (``RepeatedActionScheduler``), or `nil` if it offers none.
     @usableFromInline var prepared: PreparedAction?
@@ -81,14 +90,14 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     mutating func release() -> (next: (Event, isCancelled: Bool)?, keptAlive: ScheduledDeliveryInner?) {
       scheduled -= 1
       let keptAlive = scheduled == 0 ? keepAlive.take() : nil
-      guard !isFinished, let event = outbox.release() else { return (nil, keptAlive) }
-      return ((event, isCancelled), keptAlive)
+      guard phase != .finished, let event = outbox.release() else { return (nil, keptAlive) }
+      return ((event, phase == .completingAfterCancel), keptAlive)
     }
 
     /// Returns the next event of a drain in progress, with whether downstream has cancelled.
     @inlinable
     mutating func next() -> (Event, isCancelled: Bool)? {
-      outbox.next().map { ($0, isCancelled) }
+      outbox.next().map { ($0, phase == .completingAfterCancel) }
     }
   }
 
@@ -136,7 +145,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let (isQueued, prepared) = state.withLock { state -> (Bool, PreparedAction?) in
-      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return (false, nil) }
+      guard state.link.isSubscribed, state.phase == .running else { return (false, nil) }
       state.outbox.enqueue(.value(input))
       return (true, state.schedule(self))
     }
@@ -149,8 +158,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let (isQueued, prepared) = state.withLock { state -> (Bool, PreparedAction?) in
-      guard state.link.isSubscribed, !state.hasUpstreamCompleted else { return (false, nil) }
-      state.hasUpstreamCompleted = true
+      guard state.link.isSubscribed, state.phase == .running else { return (false, nil) }
+      state.phase = .completing
       state.outbox.enqueue(.completion(completion))
       return (true, state.schedule(self))
     }
@@ -161,7 +170,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    state.withLock { $0.hasUpstreamCompleted ? nil : $0.link.upstream }?.request(demand)
+    state.withLock { $0.phase == .running ? $0.link.upstream : nil }?.request(demand)
   }
 
   @inlinable
@@ -169,14 +178,18 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     let upstream = state.withLock { state -> (any Subscription)? in
       guard !state.link.isAwaitingSubscription else { return nil }
       let upstream = state.link.terminate()
-      // An upstream that has completed is not called again, and its completion, if not yet delivered, still is.
-      if state.hasUpstreamCompleted {
-        state.isCancelled = true
+      switch state.phase {
+      case .running:
+        state.phase = .finished
+        state.outbox.removeAll()
+        return upstream
+      case .completing:
+        // An upstream that has completed is not called again, and its completion, if not yet delivered, still is.
+        state.phase = .completingAfterCancel
+        return nil
+      case .completingAfterCancel, .finished:
         return nil
       }
-      state.isFinished = true
-      state.outbox.removeAll()
-      return upstream
     }
     upstream?.cancel()
   }
@@ -198,7 +211,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
         }
       case .completion(let completion):
         state.withLock { state in
-          state.isFinished = true
+          state.phase = .finished
           state.outbox.removeAll()
           _ = state.link.terminate()
         }
