@@ -42,7 +42,7 @@ import Testing
   @Test func nothingIsTakenInBeforeTheSubscription() {
     var machine = Machine()
     #expect(!machine.acceptsEvents)
-    let completed = machine.upstreamCompleted()
+    let completed = machine.upstreamCompleted(.finished)
     #expect(!completed.schedules)
     let request = machine.request()
     #expect(request.upstream == nil)
@@ -109,15 +109,15 @@ import Testing
     #expect(again == nil)
     #expect(describe(machine.timedOut(with: .failure(.boom))) == "^")
     #expect(describe(machine.next()) == "nil")
-    let late = machine.push(.value("late"))
+    let late = machine.arrive("late")
     #expect(late == nil)
   }
 
   /// Values released while another call delivers are dropped by the time-out; its completion follows at once.
   @Test func timingOutDropsTheValuesNotYetDelivered() {
     var (machine, _, _, generation) = running()
-    #expect(describe(machine.push(.value("a"))) == "a")
-    let queued = machine.push(.value("b"))
+    #expect(describe(machine.arrive("a")) == "a")
+    let queued = machine.arrive("b")
     #expect(queued == nil)
     _ = machine.timerFired(generation)
     let completion = machine.timedOut(with: .finished)
@@ -128,12 +128,12 @@ import Testing
 
   @Test func theUpstreamsCompletionStopsTheClockAndKeepsTheLink() {
     var (machine, upstream, timer, generation) = running()
-    let completed = machine.upstreamCompleted()
+    let completed = machine.upstreamCompleted(.finished)
     #expect(completed.schedules)
     #expect(completed.cancelling as? Timer === timer)
     #expect(!machine.acceptsEvents)
     #expect(machine.upstream as? CombiningTestSubscription === upstream)
-    let again = machine.upstreamCompleted()
+    let again = machine.upstreamCompleted(.finished)
     #expect(!again.schedules)
     let fired = machine.timerFired(generation)
     #expect(fired == nil)
@@ -149,13 +149,28 @@ import Testing
     #expect(!machine.request().restartsClock)
   }
 
+  /// Each scheduler action releases the oldest event, whichever action runs first, so a concurrent scheduler
+  /// cannot reorder them.
+  @Test func eventsAreReleasedInArrivalOrder() {
+    var (machine, _, _, _) = running()
+    let acceptsA = machine.received("a")
+    let acceptsB = machine.received("b")
+    #expect(acceptsA && acceptsB)
+    _ = machine.upstreamCompleted(.finished)
+    #expect(describe(machine.release()) == "a")
+    #expect(describe(machine.next()) == "nil")
+    #expect(describe(machine.release()) == "b")
+    #expect(describe(machine.next()) == "nil")
+    #expect(describe(machine.release()) == "|")
+  }
+
   @Test func eventsAreDeliveredOneAtATimeInOrder() {
     var (machine, upstream, _, _) = running()
-    #expect(describe(machine.push(.value("a"))) == "a")
-    let queued = machine.push(.value("b"))
+    #expect(describe(machine.arrive("a")) == "a")
+    let queued = machine.arrive("b")
     #expect(queued == nil)
-    _ = machine.upstreamCompleted()
-    let completion = machine.push(.completion(.finished))
+    _ = machine.upstreamCompleted(.finished)
+    let completion = machine.release()
     #expect(completion == nil)
     #expect(describe(machine.next()) == "b")
     #expect(describe(machine.next()) == "|")
@@ -169,15 +184,15 @@ import Testing
 
   @Test func cancelWhileRunningHandsBackTheUpstreamAndTheTimer() {
     var (machine, upstream, timer, generation) = running()
-    #expect(describe(machine.push(.value("a"))) == "a")
-    _ = machine.push(.value("b"))
+    #expect(describe(machine.arrive("a")) == "a")
+    _ = machine.arrive("b")
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(describe(machine.next()) == "nil")
     let fired = machine.timerFired(generation)
     #expect(fired == nil)
-    let pushed = machine.push(.value("c"))
+    let pushed = machine.arrive("c")
     #expect(pushed == nil)
     let request = machine.request()
     #expect(request.upstream == nil)
@@ -191,23 +206,31 @@ import Testing
   /// and the completion is not delivered.
   @Test func cancelWhileCompletingReachesTheUpstream() {
     var (machine, upstream, _, _) = running()
-    _ = machine.upstreamCompleted()
+    _ = machine.upstreamCompleted(.finished)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
     #expect(cancelled.timer == nil)
-    let completion = machine.push(.completion(.finished))
+    let completion = machine.release()
     #expect(completion == nil)
   }
 
   /// A cancel during the delivery of a value drops the time-out's completion queued behind it.
   @Test func cancelAfterTheTimeOutDropsItsQueuedCompletion() {
     var (machine, _, _, generation) = running()
-    #expect(describe(machine.push(.value("a"))) == "a")
+    #expect(describe(machine.arrive("a")) == "a")
     _ = machine.timerFired(generation)
     let completion = machine.timedOut(with: .finished)
     #expect(completion == nil)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil)
     #expect(describe(machine.next()) == "nil")
+  }
+}
+
+extension TimeoutStateMachine {
+  /// A value arrives and its scheduler action runs at once.
+  fileprivate mutating func arrive(_ value: Value) -> Event? {
+    guard received(value) else { return nil }
+    return release()
   }
 }

@@ -126,17 +126,17 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ $0.acceptsEvents }) else { return .none }
+      guard state.withLock({ $0.received(input) }) else { return .none }
       restartClock()
-      scheduler.schedule(options: options) { self.deliver(.value(input)) }
+      scheduler.schedule(options: options) { self.deliverNext() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (schedules, timer) = state.withLock { $0.upstreamCompleted() }
+      let (schedules, timer) = state.withLock { $0.upstreamCompleted(completion) }
       guard schedules else { return }
       timer?.cancel()
-      scheduler.schedule(options: options) { self.deliver(.completion(completion)) }
+      scheduler.schedule(options: options) { self.deliverNext() }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -176,8 +176,11 @@ extension Publishers.Timeout {
       drain(state.withLock { $0.timedOut(with: completion) })
     }
 
-    private func deliver(_ event: Machine.Event) {
-      drain(state.withLock { $0.push(event) })
+    /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so
+    /// that events reach downstream in the order they arrived even when a concurrent scheduler runs the actions in
+    /// another order.
+    private func deliverNext() {
+      drain(state.withLock { $0.release() })
     }
 
     private func drain(_ first: Machine.Event?) {

@@ -40,6 +40,21 @@ struct TimeoutStateMachine<Value, Failure: Error> {
     return true
   }
 
+  /// A value arrived: it takes its place in the delivery order now, and a scheduler action releases it.
+  ///
+  /// Returns `false` when the value is ignored (before the subscription, after the completion or the end).
+  mutating func received(_ value: Value) -> Bool {
+    guard case .running = phase else { return false }
+    outbox.enqueue(.value(value))
+    return true
+  }
+
+  /// A scheduler action runs: releases the oldest queued event; returns it when the caller must deliver it now.
+  mutating func release() -> Event? {
+    if case .finished = phase { return nil }
+    return outbox.release()
+  }
+
   /// The running clock's timer, if one is scheduled.
   var timer: (any Cancellable)? {
     guard case .running(let running) = phase else { return nil }
@@ -110,9 +125,12 @@ struct TimeoutStateMachine<Value, Failure: Error> {
   /// The upstream completed: the clock stops.
   ///
   /// Returns whether to schedule the completion's delivery, and the clock's timer to cancel.
-  mutating func upstreamCompleted() -> (schedules: Bool, cancelling: (any Cancellable)?) {
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (schedules: Bool, cancelling: (any Cancellable)?) {
     guard case .running(let running) = phase else { return (false, nil) }
     phase = .completing(upstream: running.upstream, hasRequested: running.hasRequested)
+    outbox.enqueue(.completion(completion))
     return (true, running.timer)
   }
 
@@ -153,13 +171,6 @@ struct TimeoutStateMachine<Value, Failure: Error> {
       outbox.removeAll()
       return (nil, nil)
     }
-  }
-
-  /// Queues an event that a scheduler action hands over; returns the next event when the caller must deliver it
-  /// now, or `nil` when another call is delivering (it delivers this one too) or the subscription has finished.
-  mutating func push(_ event: Event) -> Event? {
-    if case .finished = phase { return nil }
-    return outbox.push(event)
   }
 
   /// The next event for the delivering call, or `nil` when it is done.
