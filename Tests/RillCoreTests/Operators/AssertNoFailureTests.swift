@@ -1,15 +1,16 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct AssertNoFailureTests {
   @Test func republishesValuesAndFinish() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(2))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.assertNoFailure().subscribe(recorder)
     #expect(upstream.requests == [.max(2)])
     #expect(upstream.send(1) == .none)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func keepsPrefixFileAndLine() {
@@ -21,11 +22,13 @@ import Testing
 
   @Test func cancelAndReentrancyGoStraightUpstream() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     upstream.assertNoFailure().subscribe(recorder)
     upstream.send(1)
     #expect(upstream.requests == [.max(1), .max(1)])
@@ -37,11 +40,12 @@ import Testing
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         subject.assertNoFailure().subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(1)
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// What the simple operators do with events that reach them before their upstream subscription, where Combine's
@@ -12,7 +13,7 @@ import Testing
   /// Subscribes `recorder` through `makeOperator` to an upstream that holds back its subscription.
   private func held<P: Publisher>(
     _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
-    recorder: OpsMiscRecorder<P.Output, P.Failure>
+    recorder: TestSubscriber<P.Output, P.Failure>
   ) -> HeldSubscriberUpstream<Int, Never> {
     let upstream = HeldSubscriberUpstream<Int, Never>()
     makeOperator(upstream).subscribe(recorder)
@@ -23,7 +24,7 @@ import Testing
   private func cancelThenSubscribe<P: Publisher>(
     _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P
   ) throws -> OpsMiscSubscription where P.Output: Equatable {
-    let upstream = held(makeOperator, recorder: OpsMiscRecorder(demand: .none))
+    let upstream = held(makeOperator, recorder: TestSubscriber(initialDemand: .none))
     try #require(upstream.operatorSubscription).cancel()
     let subscription = OpsMiscSubscription()
     upstream.sendSubscription(subscription)
@@ -33,10 +34,10 @@ import Testing
   @Test func passThroughOperatorsForwardEarlyElementsWithDownstreamDemand() {
     func check<P: Publisher>(_ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P, expected: P.Output)
     where P.Output: Equatable {
-      let recorder = OpsMiscRecorder<P.Output, P.Failure>(demand: .none) { _ in .max(42) }
+      let recorder = TestSubscriber<P.Output, P.Failure>(initialDemand: .none, onValue: { _, _ in .max(42) })
       let upstream = held(makeOperator, recorder: recorder)
       #expect(upstream.send(1) == .max(42))
-      #expect(recorder.events == [.value(expected)])
+      #expect(recorder.opsMiscEvents == [.value(expected)])
     }
     check({ $0.tryMap { $0 * 2 } }, expected: 2)
     check({ $0.tryScan(10) { $0 + $1 } }, expected: 11)
@@ -46,16 +47,16 @@ import Testing
   }
 
   @Test func dropPassesEarlyElementsOnAfterDroppingItsCount() {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(3) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(3) })
     let upstream = held({ $0.dropFirst(1) }, recorder: recorder)
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .max(3))
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
   }
 
   @Test func filteringOperatorsDropEarlyElements() {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(42) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(42) })
     let upstream = held({ $0.drop { $0 < 0 } }, recorder: recorder)
     #expect(upstream.send(1) == .none)
     #expect(recorder.events.isEmpty)
@@ -63,7 +64,7 @@ import Testing
 
   /// `output(in:)` ignores an early completion and takes the subscription that comes after it.
   @Test func outputIgnoresAnEarlyCompletion() {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.output(in: 0..<3) }, recorder: recorder)
     upstream.send(completion: .finished)
     let subscription = OpsMiscSubscription()
@@ -73,11 +74,11 @@ import Testing
   }
 
   @Test func encodeForwardsEarlyElementsAndCompletions() {
-    let recorder = OpsMiscRecorder<String, any Error>(demand: .none) { _ in .max(42) }
+    let recorder = TestSubscriber<String, any Error>(initialDemand: .none, onValue: { _, _ in .max(42) })
     let upstream = held({ $0.encode(encoder: DescribingEncoder()) }, recorder: recorder)
     #expect(upstream.send(1) == .max(42))
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.value("1"), .finished])
+    #expect(recorder.opsMiscEvents == [.value("1"), .finished])
   }
 
   @Test func anEarlyCancelIsIgnoredWhereCombineIgnoresIt() throws {
@@ -101,7 +102,7 @@ import Testing
 
   @Test func handleEventsRunsReceiveCancelForAnEarlyCancelAndStillTakesTheSubscription() throws {
     var log: [String] = []
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held(
       {
         $0.handleEvents(

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Darwin
   @Test func passesEventsThroughWhenClosuresReturnFalse() {
     var seen: [String] = []
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(2))
     upstream.breakpoint(
       receiveSubscription: { _ in
         seen.append("subscription")
@@ -32,7 +33,7 @@ import Darwin
     upstream.send(1)
     upstream.complete()
     #expect(seen == ["subscription", "output 1", "completion"])
-    #expect(recorder.events == [.subscription, .value(1), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     #expect(upstream.requests == [.max(2)])
   }
 
@@ -40,14 +41,14 @@ import Darwin
   @Test func aClosureReturningTrueEndsTheProcessWithSIGTRAP() async {
     await #expect(processExitsWith: .signal(SIGTRAP)) {
       let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-      upstream.breakpoint(receiveOutput: { $0 < 0 }).subscribe(OpsMiscRecorder<Int, OpsMiscError>())
+      upstream.breakpoint(receiveOutput: { $0 < 0 }).subscribe(TestSubscriber<Int, OpsMiscError>())
       upstream.send(-1)
     }
   }
 
   @Test func breakpointOnErrorIgnoresValuesAndFinish() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     let publisher = upstream.breakpointOnError()
     #expect(publisher.receiveOutput == nil)
     #expect(publisher.receiveSubscription == nil)
@@ -56,16 +57,18 @@ import Darwin
     publisher.subscribe(recorder)
     upstream.send(1)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func cancelAndReentrancyGoStraightUpstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     upstream.breakpointOnError().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -77,10 +80,11 @@ import Darwin
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        let recorder = TestSubscriber<Int, OpsMiscError>()
         subject.breakpointOnError().subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }
@@ -88,7 +92,7 @@ import Darwin
   /// The subscription keeps only the closures, not the publisher, so an upstream that holds its
   /// subscriber (as a relay does) is freed while the subscription is still live.
   @Test func liveSubscriptionDoesNotKeepUpstreamAlive() {
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     #expect(
       opsMiscAllReleased {
         let upstream = Upstream()

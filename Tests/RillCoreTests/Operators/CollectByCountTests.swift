@@ -154,7 +154,7 @@ extension CollectByCountTests {
   /// is neither cancelled nor asked for anything until downstream asks.
   @Test func cancelBeforeTheSubscriptionDoesNothing() throws {
     let upstream = SubscriberHolder<Int, Never>()
-    upstream.collect(19).subscribe(OpsMiscRecorder<[Int], Never>(demand: .none))
+    upstream.collect(19).subscribe(TestSubscriber<[Int], Never>(initialDemand: .none))
     upstream.subscriberAsSubscription?.cancel()
     let subscription = OpsMiscSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
@@ -166,19 +166,19 @@ extension CollectByCountTests {
   /// link, so a subscription that comes after it is cancelled.
   @Test func aCompletionBeforeTheSubscriptionIsPassedOn() throws {
     let upstream = SubscriberHolder<Int, Never>()
-    let recorder = OpsMiscRecorder<[Int], Never>(demand: .none)
+    let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(19).subscribe(recorder)
     try #require(upstream.subscriber).receive(completion: .finished)
     let subscription = OpsMiscSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
-    #expect(recorder.events == [.finished])
+    #expect(recorder.events == [.completion(.finished)])
     #expect(subscription.isCancelled)
   }
 
   /// The mirror names downstream, the upstream subscription, the buffer and the count, as Combine's.
   @Test func mirrorChildren() {
     let upstream = SubscriberHolder<Int, Never>()
-    upstream.collect(53).subscribe(OpsMiscRecorder<[Int], Never>(demand: .none))
+    upstream.collect(53).subscribe(TestSubscriber<[Int], Never>(initialDemand: .none))
     let mirror = (upstream.rawSubscriber! as? any CustomReflectable)?.customMirror
     #expect(mirror?.children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"])
     #expect(mirror?.children.map { String(describing: $0.value) }.suffix(2) == ["[]", "53"])

@@ -186,11 +186,13 @@ extension ConcatenateTests {
   /// dropped, and downstream gets its subscription once the prefix has sent one.
   @Test func dropsWhatArrivesBeyondDemandOrBeforeTheSubscription() throws {
     let prefix = SubscriberHolder<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
-    recorder.onValue = { value in
-      _ = prefix.subscriber?.receive(value + 1)
-      return .none
-    }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(3),
+      onValue: { _, value in
+        _ = prefix.subscriber?.receive(value + 1)
+        return .none
+      }
+    )
     prefix.append(Empty()).subscribe(recorder)
     #expect(recorder.events.isEmpty)
     let upstream = try #require(prefix.subscriber)
@@ -209,7 +211,7 @@ extension ConcatenateTests {
     let prefix = SubscriberHolder<Int, Never>()
     let suffix = SubscriberHolder<Int, Never>()
     weak var weakSuffix = suffix
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     prefix.append(suffix).subscribe(recorder)
     try #require(prefix.subscriber).receive(subscription: OpsMiscSubscription())
     try #require(prefix.subscriber).receive(completion: .finished)
@@ -223,7 +225,7 @@ extension ConcatenateTests {
       #expect((side as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     }
 
-    let other = OpsMiscRecorder<Int, Never>(demand: .none)
+    let other = TestSubscriber<Int, Never>(initialDemand: .none)
     do {
       let held = SubscriberHolder<Int, Never>()
       weakSuffix = held

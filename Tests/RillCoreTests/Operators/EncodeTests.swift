@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// Encodes a value as its description; fails for the value `13`.
@@ -25,37 +26,37 @@ private struct DescriptionDecoder: TopLevelDecoder {
 
   @Test func encodesValuesAndFinishes() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<String, any Error>()
+    let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(1)
     upstream.send(22)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value("1"), .value("22"), .finished])
+    #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .value("22"), .finished])
   }
 
   @Test func upstreamFailurePassesThrough() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<String, any Error>()
+    let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.complete(.failure(OpsMiscError(4)))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(4)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(4)")])
   }
 
   @Test func encodingErrorCancelsUpstreamAndFails() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<String, any Error>()
+    let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(1)
     #expect(upstream.send(13) == .none)
     #expect(upstream.subscription.isCancelled)
     upstream.send(2)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value("1"), .failure("OpsMiscError(13)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .failure("OpsMiscError(13)")])
   }
 
   @Test func demandGoesStraightUpstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<String, any Error>(demand: .max(2)) { _ in .max(3) }
+    let recorder = TestSubscriber<String, any Error>(initialDemand: .max(2), onValue: { _, _ in .max(3) })
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     #expect(upstream.requests == [.max(2)])
     #expect(upstream.send(1) == .max(3))
@@ -65,29 +66,31 @@ private struct DescriptionDecoder: TopLevelDecoder {
 
   @Test func cancelCancelsUpstreamAndSilences() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<String, any Error>()
+    let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     recorder.cancel()
     #expect(upstream.subscription.isCancelled)
     #expect(upstream.send(1) == .none)
     upstream.complete()
-    #expect(recorder.events == [.subscription])
+    #expect(recorder.opsMiscEvents == [.subscription])
     #expect(upstream.sendExtraSubscription().isCancelled)
   }
 
   @Test func requestCancelAndSendFromInsideReceive() {
     let subject = PassthroughSubject<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<String, any Error>(demand: .max(1))
-    recorder.onValue = { value in
-      switch value {
-      case "1":
-        recorder.request(.max(2))
-        subject.send(2)
-      case "2": break
-      default: recorder.cancel()
+    let recorder = TestSubscriber<String, any Error>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        switch value {
+        case "1":
+          recorder.request(.max(2))
+          subject.send(2)
+        case "2": break
+        default: recorder.cancel()
+        }
+        return .none
       }
-      return .none
-    }
+    )
     subject.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     subject.send(1)
     subject.send(3)
@@ -99,19 +102,21 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<String, any Error>()
+        let recorder = TestSubscriber<String, any Error>()
         subject.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(13)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<String, any Error>()
+        let recorder = TestSubscriber<String, any Error>()
         other.encode(encoder: DescriptionEncoder()).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }
@@ -122,33 +127,33 @@ private struct DescriptionDecoder: TopLevelDecoder {
 
   @Test func decodesValuesAndFinishes() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>(demand: .max(2))
+    let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
     #expect(upstream.requests == [.max(2)])
     upstream.send("1")
     upstream.send("22")
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .value(22), .finished])
+    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(22), .finished])
   }
 
   @Test func decodingErrorCancelsUpstreamAndFails() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>()
+    let recorder = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
     upstream.send("x")
     #expect(upstream.subscription.isCancelled)
     upstream.send("2")
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(99)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(99)")])
   }
 
   @Test func upstreamFailureAndCancel() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>()
+    let recorder = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
     upstream.complete(.failure(OpsMiscError(5)))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(5)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(5)")])
     let other = Upstream()
-    let cancelled = OpsMiscRecorder<Int, any Error>()
+    let cancelled = TestSubscriber<Int, any Error>()
     other.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(cancelled)
     cancelled.cancel()
     #expect(other.subscription.isCancelled)
@@ -158,11 +163,12 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let subject = PassthroughSubject<String, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, any Error>()
+        let recorder = TestSubscriber<Int, any Error>()
         subject.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send("7")
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

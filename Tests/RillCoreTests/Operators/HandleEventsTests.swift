@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct HandleEventsTests {
@@ -22,8 +23,12 @@ import Testing
   @Test func runsClosuresForEveryEvent() {
     let log = Log()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2)) { $0 == 1 ? .max(1) : .none }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(2),
+      onValue: { _, value in value == 1 ? .max(1) : .none }
+    )
     logged(upstream, log).subscribe(recorder)
+    let subscription = recorder.subscription
     #expect(upstream.send(1) == .max(1))
     upstream.send(2)
     upstream.complete()
@@ -33,33 +38,34 @@ import Testing
         "completion finished",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(upstream.requests == [.max(2)])
-    recorder.cancel()
+    subscription?.cancel()
     #expect(log.entries.last == "completion finished")
   }
 
   @Test func failureAndCancel() {
     let log = Log()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     logged(upstream, log).subscribe(recorder)
     upstream.complete(.failure(OpsMiscError(2)))
     #expect(log.entries.last == "completion failure(OpsMiscError(2))")
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
 
     let other = Upstream()
-    let cancelled = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let cancelled = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     let otherLog = Log()
     logged(other, otherLog).subscribe(cancelled)
+    let cancelledSubscription = cancelled.subscription
     cancelled.cancel()
-    cancelled.cancel()
+    cancelledSubscription?.cancel()
     #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
     #expect(other.subscription.cancelCount == 1)
     // As in Combine, what upstream sends after the cancel still reaches the subscriber, but no closure runs.
     other.send(1)
     other.complete()
-    #expect(cancelled.events == [.subscription, .value(1), .finished])
+    #expect(cancelled.events == [.subscription, .value(1), .completion(.finished)])
     #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
   }
 
@@ -68,13 +74,16 @@ import Testing
   @Test func eventsAfterTheCompletionReachTheSubscriberWithoutTheClosures() {
     let log = Log()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { .max($0) }
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none, onValue: { _, value in .max(value) })
     logged(upstream, log).subscribe(recorder)
+    let subscription = recorder.subscription
     upstream.complete()
     upstream.complete(.failure(OpsMiscError(2)))
     #expect(upstream.send(7) == .max(7))
-    recorder.subscription?.request(.max(1))
-    #expect(recorder.events == [.subscription, .finished, .failure("OpsMiscError(2)"), .value(7)])
+    subscription?.request(.max(1))
+    #expect(
+      recorder.events == [.subscription, .completion(.finished), .completion(.failure(OpsMiscError(2))), .value(7)]
+    )
     #expect(log.entries == ["subscription OpsMiscSubscription", "completion finished"])
     #expect(upstream.requests.isEmpty)
   }
@@ -82,10 +91,17 @@ import Testing
   /// Rill does not keep the subscriber alive after the subscription ended, also where Combine does: a subscriber
   /// that keeps its subscription is freed once nothing else keeps it.
   @Test func theSubscriberIsNotKeptAliveAfterTheEnd() {
-    weak var weakRecorder: OpsMiscRecorder<Int, OpsMiscError>?
+    /// Keeps the subscription, as the subscriber's own hook stores it there.
+    final class SubscriptionBox {
+      var subscription: (any Subscription)?
+    }
+    weak var weakRecorder: TestSubscriber<Int, OpsMiscError>?
     let upstream = Upstream()
     do {
-      let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+      let box = SubscriptionBox()
+      let recorder = TestSubscriber<Int, OpsMiscError>(onSubscription: { _, subscription in
+        box.subscription = subscription
+      })
       weakRecorder = recorder
       upstream.handleEvents().subscribe(recorder)
       upstream.complete()
@@ -100,18 +116,20 @@ import Testing
     #expect(events.receiveOutput == nil)
     var seen: [Int] = []
     events.receiveOutput = { seen.append($0) }
-    events.subscribe(OpsMiscRecorder<Int, Never>())
+    events.subscribe(TestSubscriber<Int, Never>())
     #expect(seen == [1])
   }
 
   @Test func requestAndCancelFromInsideReceive() {
     let log = Log()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     logged(upstream, log).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -125,12 +143,11 @@ import Testing
 
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>()
-    var outputs: [Int] = []
-    recorder.onValue = { value in
+    let recorder = TestSubscriber<Int, Never>(onValue: { _, value in
       if value == 1 { subject.send(2) }
       return .none
-    }
+    })
+    var outputs: [Int] = []
     subject.handleEvents(receiveOutput: { outputs.append($0) }).subscribe(recorder)
     subject.send(1)
     #expect(outputs == [1, 2])
@@ -142,20 +159,22 @@ import Testing
     #expect(
       opsMiscAllReleased {
         let captured = Log()
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         subject.handleEvents(receiveOutput: { _ in captured.entries.append("x") }).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject, captured]
+        return [recorder, subscription, captured]
       }
     )
     let other = PassthroughSubject<Int, Never>()
     #expect(
       opsMiscAllReleased {
         let captured = Log()
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         other.handleEvents(receiveCancel: { captured.entries.append("x") }).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject, captured]
+        return [recorder, subscription, captured]
       }
     )
   }
@@ -163,7 +182,7 @@ import Testing
   /// The subscription keeps only the closures, not the publisher, so an upstream that holds its
   /// subscriber (as a relay does) is freed while the subscription is still live.
   @Test func liveSubscriptionDoesNotKeepUpstreamAlive() {
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     #expect(
       opsMiscAllReleased {
         let upstream = Upstream()

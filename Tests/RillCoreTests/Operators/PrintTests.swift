@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct PrintTests {
@@ -7,7 +8,10 @@ import Testing
   @Test func logsEveryEventWithPrefix() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(2)) { $0 == 1 ? .max(1) : .none }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(2),
+      onValue: { _, value in value == 1 ? .max(1) : .none }
+    )
     upstream.print("👉", to: stream).subscribe(recorder)
     #expect(upstream.send(1) == .max(1))
     upstream.send(2)
@@ -22,14 +26,14 @@ import Testing
         "👉: receive finished",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(upstream.requests == [.max(2)])
   }
 
   @Test func logsWithoutPrefix() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError> { _ in .unlimited }
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { _, _ in .unlimited })
     upstream.print(to: stream).subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError(3)))
@@ -42,13 +46,13 @@ import Testing
         "receive error: (OpsMiscError(3))",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(3)")])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(3)))])
   }
 
   @Test func logsCancelAndCancelsUpstream() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     upstream.print("p", to: stream).subscribe(recorder)
     recorder.cancel()
     #expect(upstream.subscription.isCancelled)
@@ -60,16 +64,24 @@ import Testing
   @Test func eventsAfterTheEndAreLoggedAndPassedOn() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { $0 == 10 ? .unlimited : .max(2) }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .none,
+      onValue: { _, value in value == 10 ? .unlimited : .max(2) }
+    )
     upstream.print(to: stream).subscribe(recorder)
+    let subscription = recorder.subscription
     recorder.cancel()
     #expect(upstream.send(1) == .max(2))
     upstream.complete()
     upstream.complete(.failure(OpsMiscError(3)))
     #expect(upstream.send(10) == .unlimited)
-    recorder.cancel()
-    recorder.subscription?.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .finished, .failure("OpsMiscError(3)"), .value(10)])
+    subscription?.cancel()
+    subscription?.request(.max(1))
+    #expect(
+      recorder.events == [
+        .subscription, .value(1), .completion(.finished), .completion(.failure(OpsMiscError(3))), .value(10),
+      ]
+    )
     #expect(upstream.subscription.cancelCount == 1)
     #expect(upstream.requests.isEmpty)
     #expect(
@@ -99,11 +111,13 @@ import Testing
   @Test func requestAndCancelFromInsideReceive() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     upstream.print(to: stream).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -115,11 +129,10 @@ import Testing
   @Test func sendFromInsideReceiveKeepsOrder() {
     let stream = OpsMiscTextStream()
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>()
-    recorder.onValue = { value in
+    let recorder = TestSubscriber<Int, Never>(onValue: { _, value in
       if value == 1 { subject.send(2) }
       return .none
-    }
+    })
     subject.print(to: stream).subscribe(recorder)
     subject.send(1)
     #expect(recorder.values == [1, 2])
@@ -131,19 +144,21 @@ import Testing
     let stream = OpsMiscTextStream()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         subject.print(to: stream).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, Never>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         other.print(to: stream).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

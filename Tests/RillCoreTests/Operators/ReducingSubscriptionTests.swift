@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 /// What the reduce-like operators (`count`, `reduce`, `first`, `contains`, ...) share with Combine's before their
@@ -8,7 +9,7 @@ import Testing
   /// upstream, whose held subscriber is the operator's subscription.
   private func held<P: Publisher>(
     _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
-    recorder: OpsMiscRecorder<P.Output, P.Failure>
+    recorder: TestSubscriber<P.Output, P.Failure>
   ) -> HeldSubscriberUpstream<Int, Never> {
     let upstream = HeldSubscriberUpstream<Int, Never>()
     makeOperator(upstream).subscribe(recorder)
@@ -18,7 +19,7 @@ import Testing
   /// A cancel before the subscription arrives has nothing to cancel; the subscription that arrives later is taken
   /// and asked for everything, as Combine does.
   @Test func cancelBeforeSubscriptionStillRequestsUnlimited() throws {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.count() }, recorder: recorder)
     try #require(upstream.operatorSubscription).cancel()
     let subscription = OpsMiscSubscription()
@@ -28,7 +29,7 @@ import Testing
   }
 
   @Test func cancelAfterSubscriptionStillCancels() throws {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.reduce(0, +) }, recorder: recorder)
     let subscription = OpsMiscSubscription()
     upstream.sendSubscription(subscription)
@@ -39,17 +40,18 @@ import Testing
 
   /// Cancelling after upstream finished, while the result waits for demand, drops the result.
   @Test func cancelWhileTheResultWaitsForDemandDropsIt() throws {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.count() }, recorder: recorder)
     upstream.sendSubscription(OpsMiscSubscription())
     upstream.send(completion: .finished)
+    let subscription = recorder.subscription
     recorder.cancel()
-    recorder.request(.max(1))
+    subscription?.request(.max(1))
     #expect(recorder.events == [.subscription])
   }
 
   @Test func mirrorShowsDownstreamResultInitialAndStatus() throws {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.reduce(5, +) }, recorder: recorder)
     let subscription = try #require(upstream.operatorSubscription)
     let mirror = try #require(subscription as? any CustomReflectable).customMirror
@@ -60,7 +62,7 @@ import Testing
   }
 
   @Test func collectMirrorShowsTheCount() throws {
-    let recorder = OpsMiscRecorder<[Int], Never>(demand: .none)
+    let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)
     let upstream = held({ $0.collect() }, recorder: recorder)
     upstream.sendSubscription(OpsMiscSubscription())
     _ = upstream.send(1)
@@ -73,7 +75,7 @@ import Testing
 
   /// Combine names `first(where:)`'s subscription "TryFirst".
   @Test func firstWhereIsDescribedAsCombineDescribesIt() {
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.first { $0 > 1 } }, recorder: recorder)
     #expect((upstream.operatorSubscription as? any CustomStringConvertible)?.description == "TryFirst")
   }

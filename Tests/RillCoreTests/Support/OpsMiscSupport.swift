@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 
 /// An error for the error-handling, sharing, buffering and debugging operator tests.
 struct OpsMiscError: Error, Equatable, CustomStringConvertible {
@@ -18,6 +19,21 @@ enum OpsMiscEvent<Value: Equatable>: Equatable {
   case finished
   /// A failure, recorded by its description.
   case failure(String)
+}
+
+extension TestSubscriber where Input: Equatable {
+  /// The events received, with each failure recorded by its description, so that they compare for any failure
+  /// type, `any Error` included.
+  var opsMiscEvents: [OpsMiscEvent<Input>] {
+    events.map { event in
+      switch event {
+      case .subscription: return .subscription
+      case .value(let value): return .value(value)
+      case .completion(.finished): return .finished
+      case .completion(.failure(let error)): return .failure("\(error)")
+      }
+    }
+  }
 }
 
 /// A hand-driven upstream that records every subscription and the demand and cancellation it receives.
