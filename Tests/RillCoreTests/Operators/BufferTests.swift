@@ -1,14 +1,15 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct BufferTests {
   typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
-  typealias Recorder = OpsMiscRecorder<Int, OpsMiscError>
+  typealias Recorder = TestSubscriber<Int, OpsMiscError>
 
   @Test func keepFullRequestsSizeBeforeDownstreamSubscribes() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
-    var eventsAtRequest: [OpsMiscEvent<Int>]?
+    let recorder = Recorder(initialDemand: .none)
+    var eventsAtRequest: [Recorder.Event]?
     upstream.prepareSubscription = { subscription in
       subscription.onRequest = { _ in eventsAtRequest = recorder.events }
     }
@@ -20,7 +21,7 @@ import Testing
 
   @Test func byRequestRequestsUnlimitedOnce() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .max(1))
+    let recorder = Recorder(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     #expect(upstream.send(1) == .none)
     recorder.request(.max(5))
@@ -31,7 +32,7 @@ import Testing
 
   @Test func keepFullRefillsWhatItDelivers() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .none)
@@ -47,7 +48,7 @@ import Testing
 
   @Test func buffersWhileDownstreamHasNoDemand() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     for value in 1...4 { upstream.send(value) }
     #expect(recorder.values.isEmpty)
@@ -58,12 +59,12 @@ import Testing
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
   }
 
   @Test func dropNewestKeepsTheFirstValues() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     recorder.request(.max(5))
@@ -72,7 +73,7 @@ import Testing
 
   @Test func dropOldestKeepsTheLastValues() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     recorder.request(.max(5))
@@ -81,30 +82,32 @@ import Testing
 
   @Test func customErrorCancelsUpstreamAndFailsAfterRequestedValues() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     #expect(upstream.subscription.isCancelled)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(3))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("OpsMiscError(9)")])
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(OpsMiscError(9)))]
+    )
   }
 
   @Test func upstreamFailureIsNotHeldBackByMissingDemand() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError(2)))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
   @Test func finishesAtOnceWhenEmptyWithDemand() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .max(1))
+    let recorder = Recorder(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .finished])
+    #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   /// As in Combine, `.finished` with an empty buffer and no outstanding demand waits for the next
@@ -112,7 +115,7 @@ import Testing
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func finishWithAnEmptyBufferWaitsForDemand(prefetch: Publishers.PrefetchStrategy) {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .max(2))
+    let recorder = Recorder(initialDemand: .max(2))
     upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -120,14 +123,14 @@ import Testing
     upstream.complete()
     #expect(recorder.events == [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   /// With values still buffered, `.finished` waits for them, and then for a request with nothing left to deliver.
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func finishWithValuesBufferedWaitsUntilTheyAreDelivered(prefetch: Publishers.PrefetchStrategy) {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -138,14 +141,14 @@ import Testing
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   /// As in Combine, values that a finished upstream still sends are buffered and delivered before the
   /// finish; after a failure they are ignored.
   @Test func valuesAfterFinishedAreStillBuffered() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
     upstream.complete()
     upstream.complete(.failure(OpsMiscError(1)))
@@ -155,32 +158,40 @@ import Testing
     recorder.request(.max(2))
     #expect(recorder.events == [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
 
     let failing = Upstream()
-    let other = Recorder(demand: .none)
+    let other = Recorder(initialDemand: .none)
     failing.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(other)
+    let otherSubscription = other.subscription
     failing.complete(.failure(OpsMiscError(1)))
     failing.send(1)
-    other.request(.max(2))
-    #expect(other.events == [.subscription, .failure("OpsMiscError(1)")])
+    otherSubscription?.request(.max(2))
+    #expect(other.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   /// As in Combine, a failure that arrives while buffered values are being delivered goes out before
   /// the next one, and the values that the demand already covered follow it.
   @Test func failureDuringDeliveryGoesFirstAndTheCoveredValuesFollow() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
-    recorder.onValue = { _ in
-      upstream.complete(.failure(OpsMiscError(1)))
-      return .max(5)
-    }
+    let recorder = Recorder(
+      initialDemand: .none,
+      onValue: { _, _ in
+        upstream.complete(.failure(OpsMiscError(1)))
+        return .max(5)
+      }
+    )
     upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    let subscription = recorder.subscription
     for value in 1...5 { upstream.send(value) }
     recorder.request(.max(3))
-    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(1)"), .value(2), .value(3)])
-    recorder.request(.max(3))
-    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(1)"), .value(2), .value(3)])
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1))), .value(2), .value(3)]
+    )
+    subscription?.request(.max(3))
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1))), .value(2), .value(3)]
+    )
   }
 
   /// As in Combine, a cancel before the upstream subscription arrives changes nothing: the subscription
@@ -188,7 +199,7 @@ import Testing
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
   func cancelBeforeTheSubscriptionDoesNothing(prefetch: Publishers.PrefetchStrategy) {
     let upstream = SubscriberHolder<Int, OpsMiscError>()
-    upstream.buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(Recorder(demand: .none))
+    upstream.buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(Recorder(initialDemand: .none))
     upstream.subscriberAsSubscription?.cancel()
     let subscription = OpsMiscSubscription()
     upstream.subscriber?.receive(subscription: subscription)
@@ -197,10 +208,10 @@ import Testing
   }
 
   @Test func synchronousSequenceIsDeliveredInOrder() {
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     (1...10).publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
     #expect(recorder.values == Array(1...10))
-    #expect(recorder.events.last == .finished)
+    #expect(recorder.events.last == .completion(.finished))
   }
 
   @Test func strategiesAreEquatable() {
@@ -214,12 +225,13 @@ import Testing
 
   @Test func cancelCancelsUpstreamAndSilences() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
+    let subscription = recorder.subscription
     recorder.cancel()
     #expect(upstream.subscription.isCancelled)
-    recorder.request(.max(1))
+    subscription?.request(.max(1))
     upstream.send(2)
     upstream.complete()
     #expect(recorder.events == [.subscription])
@@ -234,11 +246,13 @@ import Testing
 
   @Test func requestAndCancelFromInsideReceive() {
     let other = Upstream()
-    let buffered = Recorder(demand: .none)
-    buffered.onValue = { value in
-      if value < 3 { buffered.request(.max(1)) } else { buffered.cancel() }
-      return .none
-    }
+    let buffered = Recorder(
+      initialDemand: .none,
+      onValue: { buffered, value in
+        if value < 3 { buffered.request(.max(1)) } else { buffered.cancel() }
+        return .none
+      }
+    )
     other.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(buffered)
     for value in 1...5 { other.send(value) }
     buffered.request(.max(1))
@@ -255,14 +269,16 @@ import Testing
   @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest], 0..<3)
   func requestingNoneIsAccepted(prefetch: Publishers.PrefetchStrategy, whenFull: Int) {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
-    recorder.onValue = { _ in
-      recorder.request(.max(1))
-      recorder.request(.none)
-      return .none
-    }
+    let recorder = Recorder(
+      initialDemand: .none,
+      onValue: { recorder, _ in
+        recorder.request(.max(1))
+        recorder.subscription?.request(.none)
+        return .none
+      }
+    )
     upstream.buffer(size: 5, prefetch: prefetch, whenFull: Self.whenFull(whenFull)).subscribe(recorder)
-    recorder.request(.none)
+    recorder.subscription?.request(.none)
     recorder.request(.max(3))
     for value in 0..<10 {
       #expect(upstream.send(value) == (prefetch == .keepFull ? .max(1) : .none))
@@ -275,13 +291,15 @@ import Testing
   /// upstream with what it delivered, as Combine does.
   @Test func keepFullOverflowRefillsTheCancelledUpstreamOnce() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 0..<10 { #expect(upstream.send(value) == .none) }
     #expect(upstream.subscription.cancelCount == 1)
     recorder.request(.max(3))
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .failure("OpsMiscError(9)")])
+    #expect(
+      recorder.events == [.subscription, .value(0), .value(1), .value(2), .completion(.failure(OpsMiscError(9)))]
+    )
     #expect(upstream.requests == [.max(5), .max(3)])
   }
 
@@ -292,11 +310,10 @@ import Testing
     var subscription: (any Subscription)?
     let upstream = Upstream()
     do {
-      let recorder = Recorder(demand: .unlimited)
+      let recorder = Recorder(initialDemand: .unlimited)
       weakRecorder = recorder
       upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
       subscription = recorder.subscription
-      recorder.releaseSubscription()
       upstream.complete(.failure(OpsMiscError(1)))
     }
     #expect(weakRecorder != nil)
@@ -306,7 +323,7 @@ import Testing
 
   @Test func mirrorShowsValuesStateDemandAndTerminal() {
     let upstream = Upstream()
-    let recorder = Recorder(demand: .none)
+    let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(7)
     let mirror = Mirror(reflecting: recorder.subscription!)
@@ -318,11 +335,13 @@ import Testing
 
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
-    recorder.onValue = { value in
-      if value == 1 { subject.send(3) }
-      return .max(1)
-    }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .none,
+      onValue: { _, value in
+        if value == 1 { subject.send(3) }
+        return .max(1)
+      }
+    )
     subject.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     subject.send(1)
     subject.send(2)
@@ -334,26 +353,26 @@ import Testing
     let subject = PassthroughSubject<Int, Never>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+        let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
         subject.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .finished)
-        recorder.request(.max(2))
         let subscription = recorder.subscription! as AnyObject
+        recorder.request(.max(2))
         // The subscription keeps its downstream after the completion, as Combine's does; a subscriber that lets go
-        // of its subscription on completion, as `sink` does, frees both.
-        recorder.releaseSubscription()
+        // of its subscription on completion, as `sink` and TestSubscriber do, frees both.
         return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, Never>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+        let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
         other.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
         other.send(1)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct CatchTests {
@@ -6,17 +7,17 @@ import Testing
 
   @Test func republishesValuesAndFinish() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func replacesFailedUpstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     var caught: [OpsMiscError] = []
     upstream.catch { error -> Just<Int> in
       caught.append(error)
@@ -26,21 +27,21 @@ import Testing
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError(7)))
     #expect(caught == [OpsMiscError(7)])
-    #expect(recorder.events == [.subscription, .value(1), .value(9), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(9), .completion(.finished)])
   }
 
   @Test func replacementFailureReachesDownstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.catch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(2)) }.subscribe(recorder)
     upstream.complete(.failure(OpsMiscError(1)))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
   @Test func replacementIsAskedForOutstandingDemand() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.catch { _ in replacement }.subscribe(recorder)
     #expect(upstream.requests == [.max(3)])
     upstream.send(1)
@@ -52,13 +53,13 @@ import Testing
     #expect(replacement.requests == [.max(4), .max(1)])
     replacement.send(5)
     replacement.complete()
-    #expect(recorder.events == [.subscription, .value(1), .value(5), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(5), .completion(.finished)])
   }
 
   @Test func demandReturnedFromReceiveCountsTowardsReplacement() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { _ in .max(2) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(2) })
     upstream.catch { _ in replacement }.subscribe(recorder)
     #expect(upstream.send(1) == .max(2))
     upstream.complete(.failure(OpsMiscError()))
@@ -68,7 +69,7 @@ import Testing
   @Test func noDemandIsNotRequestedFromReplacement() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.catch { _ in replacement }.subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     upstream.complete(.failure(OpsMiscError()))
@@ -81,15 +82,16 @@ import Testing
   /// neither reaches downstream nor runs the handler.
   @Test func cancelCancelsUpstreamAndSilencesItsCompletion() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { _ in .max(3) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(3) })
     var caught = 0
     upstream.catch { _ -> Just<Int> in
       caught += 1
       return Just(9)
     }
     .subscribe(recorder)
+    let subscription = recorder.subscription
     recorder.cancel()
-    recorder.subscription?.request(.max(199))
+    subscription?.request(.max(199))
     #expect(upstream.subscription.cancelCount == 1)
     #expect(upstream.requests == [.max(1)])
     #expect(upstream.send(1) == .max(3))
@@ -103,7 +105,7 @@ import Testing
   @Test func cancelCancelsReplacement() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none) { _ in .max(3) }
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(3) })
     upstream.catch { _ in replacement }.subscribe(recorder)
     upstream.complete(.failure(OpsMiscError()))
     recorder.cancel()
@@ -120,20 +122,20 @@ import Testing
   @Test func cancelWhileTheReplacementSubscribesChangesNothing() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(3))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     replacement.prepareSubscription = { _ in recorder.cancel() }
     upstream.catch { _ in replacement }.subscribe(recorder)
     upstream.complete(.failure(OpsMiscError()))
     #expect(replacement.requests == [.max(3)])
     #expect(!replacement.subscription.isCancelled)
     replacement.complete()
-    #expect(recorder.events == [.subscription, .finished])
+    #expect(recorder.events == [.subscription, .completion(.finished)])
     #expect(upstream.subscription.cancelCount == 0)
   }
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     let extra = upstream.sendExtraSubscription()
     #expect(extra.isCancelled)
@@ -142,11 +144,13 @@ import Testing
 
   @Test func requestAndCancelFromInsideReceive() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
     #expect(upstream.requests == [.max(1), .max(1)])
@@ -159,34 +163,35 @@ import Testing
 
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, Never>()
-    recorder.onValue = { value in
+    let recorder = TestSubscriber<Int, Never>(onValue: { _, value in
       if value == 1 { subject.send(2) }
       return .none
-    }
+    })
     subject.catch { _ in Just(9) }.subscribe(recorder)
     subject.send(1)
     subject.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(9), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(9), .completion(.finished)])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         subject.catch { _ in Just(9) }.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .failure(OpsMiscError()))
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         other.catch { _ in Just(9) }.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }
@@ -197,10 +202,10 @@ extension CatchTests {
   /// as the subscription does, as Combine's do.
   @Test func subscribersDescribeThemselvesAsTheSubscription() {
     let upstream = SubscriberHolder<Int, OpsMiscError>()
-    upstream.catch { _ in Just(1) }.subscribe(OpsMiscRecorder<Int, Never>(demand: .none))
+    upstream.catch { _ in Just(1) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
     let replacement = SubscriberHolder<Int, Never>()
     Fail<Int, OpsMiscError>(error: OpsMiscError()).tryCatch { _ in replacement }
-      .subscribe(OpsMiscRecorder<Int, any Error>(demand: .none))
+      .subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
     let subscribers: [(Any, String)] = [(upstream.rawSubscriber!, "Catch"), (replacement.rawSubscriber!, "TryCatch")]
     for (subscriber, name) in subscribers {
       #expect((subscriber as? any CustomStringConvertible)?.description == name)
@@ -216,45 +221,45 @@ extension CatchTests {
 
   @Test func replacesFailedUpstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>()
+    let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .value(1), .value(9), .finished])
+    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(9), .finished])
   }
 
   @Test func thrownErrorFailsDownstream() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>()
+    let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ -> Just<Int> in throw OpsMiscError(5) }.subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(5)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)")])
     // As in Combine, upstream's values after the failure still arrive, but its completions do not.
     upstream.send(2)
     upstream.complete(.failure(OpsMiscError()))
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
+    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
     #expect(!upstream.subscription.isCancelled)
   }
 
   @Test func finishesAndReplacementFailure() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, any Error>()
+    let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(3)) }.subscribe(recorder)
     upstream.complete(.failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(3)")])
+    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(3)")])
     let finishing = Upstream()
-    let other = OpsMiscRecorder<Int, any Error>()
+    let other = TestSubscriber<Int, any Error>()
     finishing.tryCatch { _ in Just(9) }.subscribe(other)
     finishing.complete()
-    #expect(other.events == [.subscription, .finished])
+    #expect(other.opsMiscEvents == [.subscription, .finished])
   }
 
   @Test func demandAndCancel() {
     let upstream = Upstream()
     let replacement = OpsMiscUpstream<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, any Error>(demand: .max(2))
+    let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.tryCatch { _ in replacement }.subscribe(recorder)
     #expect(upstream.requests == [.max(2)])
     upstream.send(1)
@@ -268,10 +273,11 @@ extension CatchTests {
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, any Error>()
+        let recorder = TestSubscriber<Int, any Error>()
         subject.tryCatch { _ -> Just<Int> in throw OpsMiscError() }.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .failure(OpsMiscError()))
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

@@ -421,7 +421,7 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// As in Combine, `maxPublishers: .none` is requested from upstream as it is.
   @Test func maxPublishersOfNoneIsRequested() {
     let upstream = OpsMiscUpstream<Int, Never>()
-    upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(OpsMiscRecorder<Int, Never>(demand: .none))
+    upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
     #expect(upstream.requests == [.none])
   }
 
@@ -430,7 +430,7 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func outerSubscriberIsTheSubscriptionsFace() throws {
     let outer = SubscriberHolder<Int, Never>()
     let child = SubscriberHolder<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .none)
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     outer.flatMap { _ in child }.subscribe(recorder)
     try #require(outer.subscriber).receive(subscription: OpsMiscSubscription())
     _ = try #require(outer.subscriber).receive(0)
@@ -471,12 +471,14 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func valueSentFromTheFailureHandlerIsDeliveredAfterIt() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
     let child = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(5))
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(5),
+      onCompletion: { _, _ in child.send(1) }
+    )
     upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
     upstream.send(0)
-    recorder.onCompletion = { _ in child.send(1) }
     child.complete(.failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)"), .value(1)])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
     #expect(upstream.requests == [.max(1)])
     #expect(upstream.subscription.isCancelled)
     #expect(child.requests == [.max(1)])
@@ -488,15 +490,16 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func valuesAfterTheCompletionNeedDemand() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
     let child = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     upstream.flatMap { _ in child }.subscribe(recorder)
+    let subscription = recorder.subscription
     upstream.send(0)
     upstream.complete(.failure(OpsMiscError()))
     #expect(child.send(1) == .max(1))
     #expect(child.send(2) == .none)
-    recorder.request(.max(1))
+    subscription?.request(.max(1))
     #expect(child.send(3) == .none)
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)"), .value(1)])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
   }
 
   /// As in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
@@ -504,7 +507,7 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func repeatedChildFinishAsksTheBoundedOuterForMore() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
     let child = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
     upstream.send(0)
     child.complete(.finished)
@@ -517,10 +520,10 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// follows is cancelled.
   @Test func outerFinishBeforeSubscriptionFinishes() throws {
     let outer = SubscriberHolder<Int, Never>()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     outer.flatMap { Just($0) }.subscribe(recorder)
     try #require(outer.subscriber).receive(completion: .finished)
-    #expect(recorder.events == [.subscription, .finished])
+    #expect(recorder.events == [.subscription, .completion(.finished)])
     let late = OpsMiscSubscription()
     try #require(outer.subscriber).receive(subscription: late)
     #expect(late.isCancelled)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct MulticastTests {
@@ -8,7 +9,10 @@ import Testing
   @Test func subscriptionIsTheMulticastsOwn() throws {
     let subject = PassthroughSubject<Int, Never>()
     let multicast = Just(0).multicast(subject: subject)
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1)) { $0 == 1 ? .max(2) : .none }
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { _, value in value == 1 ? .max(2) : .none }
+    )
     multicast.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     #expect(String(describing: subscription) == "Multicast")
@@ -38,8 +42,8 @@ import Testing
   @Test func subscribesUpstreamOnlyOnConnect() {
     let upstream = Upstream()
     let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(first)
     multicast.subscribe(second)
     #expect(upstream.subscriptions.isEmpty)
@@ -48,8 +52,8 @@ import Testing
     #expect(upstream.requests == [.unlimited])
     upstream.send(1)
     upstream.complete()
-    #expect(first.events == [.subscription, .value(1), .finished])
-    #expect(second.events == [.subscription, .value(1), .finished])
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(second.events == [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
   }
 
@@ -59,8 +63,8 @@ import Testing
       created += 1
       return PassthroughSubject()
     }
-    multicast.subscribe(OpsMiscRecorder<Int, Never>())
-    multicast.subscribe(OpsMiscRecorder<Int, Never>())
+    multicast.subscribe(TestSubscriber<Int, Never>())
+    multicast.subscribe(TestSubscriber<Int, Never>())
     _ = multicast.connect()
     #expect(created == 1)
   }
@@ -69,19 +73,19 @@ import Testing
     let upstream = Upstream()
     let subject = PassthroughSubject<Int, OpsMiscError>()
     let multicast = upstream.multicast(subject: subject)
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(recorder)
     let connection = multicast.connect()
     upstream.complete(.failure(OpsMiscError(2)))
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(2)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
     connection.cancel()
   }
 
   @Test func eachSubscriberHasItsOwnDemand() {
     let upstream = Upstream()
     let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
-    let limited = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
-    let unlimited = OpsMiscRecorder<Int, OpsMiscError>()
+    let limited = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
+    let unlimited = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(limited)
     multicast.subscribe(unlimited)
     let connection = multicast.connect()
@@ -95,7 +99,7 @@ import Testing
   @Test func cancellingTheConnectionCancelsUpstream() {
     let upstream = Upstream()
     let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(recorder)
     let connection = multicast.connect()
     connection.cancel()
@@ -107,8 +111,8 @@ import Testing
   @Test func cancellingASubscriberSilencesOnlyIt() {
     let upstream = Upstream()
     let multicast = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(first)
     multicast.subscribe(second)
     let connection = multicast.connect()
@@ -123,17 +127,19 @@ import Testing
   @Test func requestCancelAndSendFromInsideReceive() {
     let subject = PassthroughSubject<Int, Never>()
     let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
-    recorder.onValue = { value in
-      switch value {
-      case 1:
-        recorder.request(.max(2))
-        subject.send(2)
-      case 2: break
-      default: recorder.cancel()
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        switch value {
+        case 1:
+          recorder.request(.max(2))
+          subject.send(2)
+        case 2: break
+        default: recorder.cancel()
+        }
+        return .none
       }
-      return .none
-    }
+    )
     multicast.subscribe(recorder)
     let connection = multicast.connect()
     subject.send(1)
@@ -148,23 +154,25 @@ import Testing
       opsMiscAllReleased {
         let subject = PassthroughSubject<Int, Never>()
         let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         multicast.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         let connection = multicast.connect()
         subject.send(completion: .finished)
         _ = connection
-        return [recorder, recorder.subscription! as AnyObject, multicast]
+        return [recorder, subscription, multicast]
       }
     )
     #expect(
       opsMiscAllReleased {
         let subject = PassthroughSubject<Int, Never>()
         let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         multicast.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         multicast.connect().cancel()
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject, multicast]
+        return [recorder, subscription, multicast]
       }
     )
   }
@@ -174,7 +182,7 @@ import Testing
   @Test func publishesOnlyAfterConnect() {
     let upstream = OpsMiscUpstream<Int, Never>()
     let connectable = upstream.makeConnectable()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
+    let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1))
     connectable.subscribe(recorder)
     #expect(upstream.subscriptions.isEmpty)
     let connection = connectable.connect()
@@ -182,14 +190,14 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
   }
 
   @Test func connectionCancelCancelsUpstream() {
     let upstream = OpsMiscUpstream<Int, Never>()
     let connectable = upstream.makeConnectable()
-    let recorder = OpsMiscRecorder<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>()
     connectable.subscribe(recorder)
     connectable.connect().cancel()
     #expect(upstream.subscription.isCancelled)
@@ -203,12 +211,13 @@ import Testing
       opsMiscAllReleased {
         let subject = PassthroughSubject<Int, Never>()
         let connectable = subject.makeConnectable()
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         connectable.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         let connection = connectable.connect()
         subject.send(completion: .finished)
         connection.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }

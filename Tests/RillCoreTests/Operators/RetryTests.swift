@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct RetryTests {
@@ -6,18 +7,18 @@ import Testing
 
   @Test func republishesValuesAndFinish() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(2).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
     upstream.complete()
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(upstream.subscriptions.count == 1)
   }
 
   @Test func resubscribesUpToRetriesThenFails() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(2).subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError(1)))
@@ -26,21 +27,23 @@ import Testing
     upstream.send(3)
     upstream.complete(.failure(OpsMiscError(3)))
     #expect(upstream.subscriptions.count == 3)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("OpsMiscError(3)")])
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(OpsMiscError(3)))]
+    )
   }
 
   @Test func retryZeroFailsAtOnce() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(0).subscribe(recorder)
     upstream.complete(.failure(OpsMiscError()))
     #expect(upstream.subscriptions.count == 1)
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func carriesOutstandingDemandOver() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3))
     upstream.retry(1).subscribe(recorder)
     #expect(upstream.requests == [.max(3)])
     upstream.send(1)
@@ -53,7 +56,7 @@ import Testing
 
   @Test func noDemandIsNotRequestedOnRetry() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     upstream.retry(1).subscribe(recorder)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError()))
@@ -63,7 +66,7 @@ import Testing
 
   @Test func synchronousFailuresDoNotRecurse() {
     var subscriptions = 0
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     Deferred { () -> Fail<Int, OpsMiscError> in
       subscriptions += 1
       return Fail(error: OpsMiscError())
@@ -71,7 +74,7 @@ import Testing
     .retry(10_000)
     .subscribe(recorder)
     #expect(subscriptions == 10_001)
-    #expect(recorder.events == [.subscription, .failure("OpsMiscError(1)")])
+    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func equatableWhenUpstreamIs() {
@@ -84,7 +87,7 @@ import Testing
 
   @Test func cancelCancelsUpstreamAndSilences() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(3).subscribe(recorder)
     recorder.cancel()
     #expect(upstream.subscription.isCancelled)
@@ -96,18 +99,20 @@ import Testing
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(1).subscribe(recorder)
     #expect(upstream.sendExtraSubscription().isCancelled)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
     let upstream = Upstream()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
-      return .none
-    }
+    let recorder = TestSubscriber<Int, OpsMiscError>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
     upstream.retry(1).subscribe(recorder)
     upstream.send(1)
     #expect(upstream.requests == [.max(1), .max(1)])
@@ -119,34 +124,35 @@ import Testing
 
   @Test func sendFromInsideReceiveKeepsOrder() {
     let subject = PassthroughSubject<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
-    recorder.onValue = { value in
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { _, value in
       if value == 1 { subject.send(2) }
       return .none
-    }
+    })
     subject.retry(1).subscribe(recorder)
     subject.send(1)
     subject.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {
     let subject = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        let recorder = TestSubscriber<Int, OpsMiscError>()
         subject.retry(1).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
     let other = PassthroughSubject<Int, OpsMiscError>()
     #expect(
       opsMiscAllReleased {
-        let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+        let recorder = TestSubscriber<Int, OpsMiscError>()
         other.retry(1).subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject]
+        return [recorder, subscription]
       }
     )
   }
@@ -156,7 +162,7 @@ import Testing
   /// As in Combine, a negative number of retries never runs out.
   @Test func negativeRetriesRetryIndefinitely() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
     for _ in 0..<100 { upstream.complete(.failure(OpsMiscError(1))) }
     upstream.send(0)
@@ -168,7 +174,7 @@ import Testing
   /// returned.
   @Test func demandReturnedByDownstreamIsRequestedUpstream() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3)) { .max($0) }
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, value in .max(value) })
     upstream.retry(5).subscribe(recorder)
     #expect(upstream.send(5) == .none)
     #expect(upstream.requests == [.max(3), .max(5)])
@@ -180,7 +186,7 @@ import Testing
   /// the subscription is then asked for the demand outstanding.
   @Test func valueBeforeTheResubscriptionIsDelivered() {
     let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(3)) { _ in .max(2) }
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, _ in .max(2) })
     upstream.retry(1).subscribe(recorder)
     #expect(upstream.requests == [.max(3)])
     upstream.prepareSubscription = { _ in _ = upstream.send(1) }
@@ -193,10 +199,10 @@ import Testing
   /// demand for it.
   @Test func completionBeforeSubscriptionIsPassedOn() throws {
     let holder = SubscriberHolder<Int, OpsMiscError>()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
     holder.retry(3).subscribe(recorder)
     #expect(try #require(holder.subscriber).receive(7) == .none)
     try #require(holder.subscriber).receive(completion: .finished)
-    #expect(recorder.events == [.finished])
+    #expect(recorder.events == [.completion(.finished)])
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct AutoconnectTests {
@@ -9,8 +10,8 @@ import Testing
     let upstream = Upstream()
     let connectable = CountingConnectable(upstream: upstream)
     let autoconnect = connectable.autoconnect()
-    let first = OpsMiscRecorder<Int, OpsMiscError>(demand: .none) { _ in .max(3) }
-    let second = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let first = TestSubscriber<Int, OpsMiscError>(initialDemand: .none, onValue: { _, _ in .max(3) })
+    let second = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     autoconnect.subscribe(second)
     autoconnect.subscribe(first)
     #expect(connectable.events == ["connected"])
@@ -20,7 +21,7 @@ import Testing
     #expect(upstream.send(1) == .max(3))
     upstream.complete()
     #expect(upstream.send(2) == .max(3))
-    #expect(first.events == [.subscription, .value(1), .finished, .value(2)])
+    #expect(first.events == [.subscription, .value(1), .completion(.finished), .value(2)])
     subscription.cancel()
     subscription.cancel()
     #expect(connectable.events == ["connected"])
@@ -33,7 +34,7 @@ import Testing
   @Test func subscriberSubscribingWhileConnectingConnectsAgain() throws {
     let connectable = CountingConnectable(upstream: Upstream())
     let autoconnect = connectable.autoconnect()
-    let inner = OpsMiscRecorder<Int, OpsMiscError>(demand: .none)
+    let inner = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     let outer = ReentrantSubscriber { autoconnect.subscribe(inner) }
     autoconnect.subscribe(outer)
     #expect(connectable.events == ["connected", "connected"])
@@ -48,31 +49,32 @@ import Testing
     let upstream = Upstream()
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
     #expect(upstream.subscriptions.isEmpty)
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(first)
     #expect(upstream.subscriptions.count == 1)
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(second)
     #expect(upstream.subscriptions.count == 1)
     upstream.send(1)
     upstream.complete(.failure(OpsMiscError()))
-    #expect(first.events == [.subscription, .value(1), .failure("OpsMiscError(1)")])
-    #expect(second.events == [.subscription, .value(1), .failure("OpsMiscError(1)")])
+    #expect(first.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
+    #expect(second.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func disconnectsWhenTheLastSubscriberCancelsAndReconnects() {
     let upstream = Upstream()
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(first)
     autoconnect.subscribe(second)
+    let firstSubscription = first.subscription
     first.cancel()
-    first.cancel()
+    firstSubscription?.cancel()
     #expect(!upstream.subscription.isCancelled)
     second.cancel()
     #expect(upstream.subscription.isCancelled)
-    let third = OpsMiscRecorder<Int, OpsMiscError>()
+    let third = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(third)
     #expect(upstream.subscriptions.count == 2)
     upstream.send(5)
@@ -83,7 +85,7 @@ import Testing
   @Test func limitedDemandIsPerSubscriber() {
     let upstream = Upstream()
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>(demand: .max(1))
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     autoconnect.subscribe(recorder)
     #expect(upstream.requests == [.unlimited])
     upstream.send(1)
@@ -96,11 +98,10 @@ import Testing
   @Test func cancelFromInsideReceive() {
     let upstream = Upstream()
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
-    let recorder = OpsMiscRecorder<Int, OpsMiscError>()
-    recorder.onValue = { _ in
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { recorder, _ in
       recorder.cancel()
       return .none
-    }
+    })
     autoconnect.subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -120,8 +121,8 @@ import Testing
   @Test func oneUpstreamSubscriptionForManySubscribers() {
     let upstream = Upstream()
     let shared = upstream.share()
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     shared.subscribe(first)
     upstream.send(1)
     shared.subscribe(second)
@@ -129,30 +130,30 @@ import Testing
     upstream.complete()
     #expect(upstream.subscriptions.count == 1)
     #expect(upstream.requests == [.unlimited])
-    #expect(first.events == [.subscription, .value(1), .value(2), .finished])
-    #expect(second.events == [.subscription, .value(2), .finished])
+    #expect(first.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(second.events == [.subscription, .value(2), .completion(.finished)])
   }
 
   @Test func failureReachesEverySubscriber() {
     let upstream = Upstream()
     let shared = upstream.share()
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     shared.subscribe(first)
     shared.subscribe(second)
     upstream.complete(.failure(OpsMiscError(3)))
-    #expect(first.events == [.subscription, .failure("OpsMiscError(3)")])
-    #expect(second.events == [.subscription, .failure("OpsMiscError(3)")])
+    #expect(first.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
+    #expect(second.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
   }
 
   @Test func synchronousUpstreamFinishesBeforeLaterSubscribers() {
     let shared = Just(1).share()
-    let first = OpsMiscRecorder<Int, Never>()
-    let second = OpsMiscRecorder<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
     shared.subscribe(first)
     shared.subscribe(second)
-    #expect(first.events == [.subscription, .value(1), .finished])
-    #expect(second.events == [.subscription, .finished])
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(second.events == [.subscription, .completion(.finished)])
   }
 
   @Test func equatableByIdentity() {
@@ -166,8 +167,8 @@ import Testing
   @Test func cancellingAllSubscribersCancelsUpstream() {
     let upstream = Upstream()
     let shared = upstream.share()
-    let first = OpsMiscRecorder<Int, OpsMiscError>()
-    let second = OpsMiscRecorder<Int, OpsMiscError>()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
     shared.subscribe(first)
     shared.subscribe(second)
     first.cancel()
@@ -183,14 +184,16 @@ import Testing
   @Test func requestAndSendFromInsideReceive() {
     let subject = PassthroughSubject<Int, Never>()
     let shared = subject.share()
-    let recorder = OpsMiscRecorder<Int, Never>(demand: .max(1))
-    recorder.onValue = { value in
-      if value == 1 {
-        recorder.request(.max(1))
-        subject.send(2)
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 {
+          recorder.request(.max(1))
+          subject.send(2)
+        }
+        return .none
       }
-      return .none
-    }
+    )
     shared.subscribe(recorder)
     subject.send(1)
     subject.send(3)
@@ -202,20 +205,22 @@ import Testing
     #expect(
       opsMiscAllReleased {
         let shared = subject.share()
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         shared.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         subject.send(completion: .finished)
-        return [recorder, recorder.subscription! as AnyObject, shared]
+        return [recorder, subscription, shared]
       }
     )
     let other = PassthroughSubject<Int, Never>()
     #expect(
       opsMiscAllReleased {
         let shared = other.share()
-        let recorder = OpsMiscRecorder<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
         shared.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
         recorder.cancel()
-        return [recorder, recorder.subscription! as AnyObject, shared]
+        return [recorder, subscription, shared]
       }
     )
   }

@@ -12,7 +12,7 @@ struct OpsMiscError: Error, Equatable, CustomStringConvertible {
   var description: String { "OpsMiscError(\(code))" }
 }
 
-/// A recorded event: what a subscriber or an upstream subscription saw.
+/// An event a ``TestSubscriber`` received, as ``TestSubscriber/opsMiscEvents`` renders it.
 enum OpsMiscEvent<Value: Equatable>: Equatable {
   case subscription
   case value(Value)
@@ -104,61 +104,6 @@ final class OpsMiscSubscription: Subscription, CustomStringConvertible {
 
   func cancel() {
     cancelCount += 1
-  }
-}
-
-/// A subscriber that records what it receives and asks for demand as told.
-final class OpsMiscRecorder<Input: Equatable, Failure: Error>: Subscriber {
-  typealias Event = OpsMiscEvent<Input>
-
-  private(set) var events: [Event] = []
-  private(set) var subscription: (any Subscription)?
-  private let initialDemand: Subscribers.Demand
-  var onValue: ((Input) -> Subscribers.Demand)?
-  var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-
-  init(demand: Subscribers.Demand = .unlimited, onValue: ((Input) -> Subscribers.Demand)? = nil) {
-    initialDemand = demand
-    self.onValue = onValue
-  }
-
-  var values: [Input] {
-    events.compactMap {
-      if case .value(let value) = $0 { return value }
-      return nil
-    }
-  }
-
-  func receive(subscription: any Subscription) {
-    self.subscription = subscription
-    events.append(.subscription)
-    if initialDemand > 0 { subscription.request(initialDemand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    events.append(.value(input))
-    return onValue?(input) ?? .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished: events.append(.finished)
-    case .failure(let error): events.append(.failure("\(error)"))
-    }
-    onCompletion?(completion)
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    subscription?.request(demand)
-  }
-
-  func cancel() {
-    subscription?.cancel()
-  }
-
-  /// Forgets the subscription so memory tests can see it go.
-  func releaseSubscription() {
-    subscription = nil
   }
 }
 
