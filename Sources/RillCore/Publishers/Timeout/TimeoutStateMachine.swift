@@ -44,7 +44,7 @@ struct TimeoutStateMachine<Value, Failure: Error> {
   ///
   /// Returns `false` when the value is ignored (before the subscription, after the completion or the end).
   mutating func received(_ value: Value) -> Bool {
-    guard case .running = phase else { return false }
+    guard acceptsEvents else { return false }
     outbox.enqueue(.value(value))
     return true
   }
