@@ -83,3 +83,48 @@ struct DeliveryQueue<Event> {
     return event
   }
 }
+
+/// An event on its way downstream through a ``DeliveryQueue``: a value, or the completion that ends the stream.
+enum DeliveryEvent<Value, Failure: Error> {
+  case value(Value)
+  case completion(Subscribers.Completion<Failure>)
+}
+
+/// A state machine that hands its events downstream through a ``DeliveryQueue`` and lets `Locked.drain` deliver
+/// them: the scheduled operators `debounce`, `throttle`, `timeout` and `collect(.byTime)`.
+protocol DrainingStateMachine<Output, Failure> {
+  /// What the operator sends downstream.
+  associatedtype Output
+  associatedtype Failure: Error
+
+  /// The next event for the drainer, or `nil` when the drain is over.
+  mutating func next() -> DeliveryEvent<Output, Failure>?
+
+  /// The drainer is about to deliver the completion: nothing follows it, and the link to the upstream ends.
+  mutating func deliveringCompletion()
+}
+
+extension Locked where State: DrainingStateMachine {
+  /// Delivers `first`, then each event the machine queued meanwhile, one at a time and in order, outside the lock.
+  ///
+  /// `demanded` receives the demand a value returns, when it is more than none; the operator adds it to its own
+  /// count or forwards it upstream.
+  func drain<Downstream: Subscriber>(
+    _ first: DeliveryEvent<State.Output, State.Failure>?,
+    to downstream: Downstream,
+    demanded: (Subscribers.Demand) -> Void
+  ) where Downstream.Input == State.Output, Downstream.Failure == State.Failure {
+    var next = first
+    while let event = next {
+      switch event {
+      case .value(let value):
+        let demand = downstream.receive(value)
+        if demand > 0 { demanded(demand) }
+      case .completion(let completion):
+        withLock { $0.deliveringCompletion() }
+        downstream.receive(completion: completion)
+      }
+      next = withLock { $0.next() }
+    }
+  }
+}

@@ -5,7 +5,7 @@
 /// when the downstream has demand for it; what the upstream leaves when it finishes waits for that demand, then the
 /// completion follows. An array is queued for delivery in the same step that takes it from the buffer, so that a
 /// tick of the clock racing with a value that fills the buffer cannot deliver their arrays out of order.
-struct CollectByTimeStateMachine<Value, Failure: Error> {
+struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Subscribed, and collecting.
   struct Running {
     var upstream: any Subscription
@@ -28,10 +28,8 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   }
 
   /// What is handed downstream, one at a time and in order.
-  enum Event {
-    case value([Value])
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Output = [Value]
+  typealias Event = DeliveryEvent<Output, Failure>
 
   /// What to do when the upstream completes.
   struct CompletionAction {

@@ -161,23 +161,12 @@ extension Publishers.CollectByTime {
 
     /// Delivers `first` and whatever is queued meanwhile, one at a time and in order.
     private func drain(_ first: Machine.Event?) {
-      var next = first
-      while let event = next {
-        switch event {
-        case .value(let batch):
-          let demand = downstream.receive(batch)
-          if demand > 0 {
-            let (upstream, isHolding) = state.withLock { $0.downstreamDemanded(demand) }
-            if let count, let upstream {
-              upstream.request(demand * count)
-            }
-            if isHolding { flushHeld() }
-          }
-        case .completion(let completion):
-          state.withLock { $0.deliveringCompletion() }
-          downstream.receive(completion: completion)
+      state.drain(first, to: downstream) { demand in
+        let (upstream, isHolding) = state.withLock { $0.downstreamDemanded(demand) }
+        if let count, let upstream {
+          upstream.request(demand * count)
         }
-        next = state.withLock { $0.next() }
+        if isHolding { flushHeld() }
       }
     }
   }

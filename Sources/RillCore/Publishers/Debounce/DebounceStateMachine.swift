@@ -4,7 +4,7 @@
 /// Each event is one mutating method that returns what the caller must do after unlocking. The timer of a
 /// pending value is scheduled outside the lock, so the machine hands out a generation number with each value and
 /// accepts the timer, or a timer firing, only for the value still pending with that number.
-struct DebounceStateMachine<Value, Failure: Error> {
+struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// A value waiting for its due time.
   struct Pending {
     var value: Value
@@ -24,10 +24,8 @@ struct DebounceStateMachine<Value, Failure: Error> {
   }
 
   /// What the scheduler hands downstream, one at a time and in order.
-  enum Event {
-    case value(Value)
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Output = Value
+  typealias Event = DeliveryEvent<Output, Failure>
 
   enum DueAction {
     /// The value is queued for delivery: cancel its timer, whose interval would fire again, then deliver `first`

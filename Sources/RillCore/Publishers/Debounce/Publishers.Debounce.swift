@@ -158,20 +158,7 @@ extension Publishers.Debounce {
 
     /// Delivers `first`, then the events queued meanwhile, one at a time.
     private func drain(_ first: Machine.Event?) {
-      var next = first
-      while let event = next {
-        switch event {
-        case .value(let value):
-          let demand = downstream.receive(value)
-          if demand > 0 {
-            state.withLock { $0.request(demand) }
-          }
-        case .completion(let completion):
-          state.withLock { $0.deliveringCompletion() }
-          downstream.receive(completion: completion)
-        }
-        next = state.withLock { $0.next() }
-      }
+      state.drain(first, to: downstream) { demand in state.withLock { $0.request(demand) } }
     }
   }
 }

@@ -145,19 +145,7 @@ extension Publishers.Throttle {
       guard let readsClock = state.withLock({ $0.emissionReadsClock() }) else { return }
       let now = readsClock ? scheduler.now : nil
       guard let (downstream, first) = state.withLock({ $0.emit(at: now) }) else { return }
-      var next: Machine.Event? = first
-      while let event = next {
-        switch event {
-        case .value(let value):
-          let demand = downstream.receive(value)
-          if demand > 0 {
-            state.withLock { $0.request(demand) }
-          }
-        case .completion(let completion):
-          downstream.receive(completion: completion)
-        }
-        next = state.withLock { $0.next() }
-      }
+      state.drain(first, to: downstream) { demand in state.withLock { $0.request(demand) } }
     }
   }
 }

@@ -8,7 +8,7 @@
 ///
 /// The subscriber is part of the phase: the subscription lets go of it once it has ended, when cancelled or once the
 /// completion is on its way.
-struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream> {
+struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>: DrainingStateMachine {
   /// Subscribed, and taking values in.
   struct Running {
     var upstream: any Subscription
@@ -38,10 +38,8 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// What an emission hands downstream, one at a time and in order.
-  enum Event {
-    case value(Value)
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Output = Value
+  typealias Event = DeliveryEvent<Output, Failure>
 
   /// What to do about a value taken in.
   enum ReceiveAction: Equatable {
@@ -178,6 +176,12 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   /// The next event for the delivering call, or `nil` when it is done.
   mutating func next() -> Event? {
     outbox.next()
+  }
+
+  /// The completion is being delivered, so nothing else will be; the emission that queued it ended the phase.
+  mutating func deliveringCompletion() {
+    phase = .finished
+    outbox.removeAll()
   }
 
   /// Downstream cancelled: drops what waits to be delivered, and returns the upstream to cancel and the subscriber

@@ -3,7 +3,7 @@
 /// Each event is one mutating method that returns what the caller must do after unlocking. The clock's timer is
 /// scheduled outside the lock, so each start of the clock gets a generation number, and the machine keeps the timer,
 /// or lets it time the subscription out, only for the latest start while values are still awaited.
-struct TimeoutStateMachine<Value, Failure: Error> {
+struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Subscribed, and awaiting values.
   struct Running {
     var upstream: any Subscription
@@ -19,15 +19,16 @@ struct TimeoutStateMachine<Value, Failure: Error> {
     /// The upstream completed, and the clock stopped; the completion is on its way to the scheduler. As in Combine,
     /// the link lasts until the completion is delivered: requests and a cancel meanwhile still reach the upstream.
     case completing(upstream: any Subscription, hasRequested: Bool)
+    /// The clock ran out, and the caller is making the time-out's completion. A cancel meanwhile ends the
+    /// subscription before that completion is queued, so it is never delivered.
+    case timingOut
     /// Timed out, cancelled, or the upstream's completion is being delivered.
     case finished
   }
 
   /// What the scheduler hands downstream, one at a time and in order.
-  enum Event {
-    case value(Value)
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Output = Value
+  typealias Event = DeliveryEvent<Output, Failure>
 
   private(set) var phase = Phase.awaitingSubscription
   /// Counts the starts of the clock: a timer counts only while it belongs to the latest one.
@@ -66,7 +67,7 @@ struct TimeoutStateMachine<Value, Failure: Error> {
     switch phase {
     case .running(let running): running.upstream
     case .completing(let upstream, _): upstream
-    case .awaitingSubscription, .finished: nil
+    case .awaitingSubscription, .timingOut, .finished: nil
     }
   }
 
@@ -91,7 +92,7 @@ struct TimeoutStateMachine<Value, Failure: Error> {
       let previous = running.timer.take()
       phase = .running(running)
       return (generation, previous)
-    case .completing, .finished:
+    case .completing, .timingOut, .finished:
       return (generation, nil)
     }
   }
@@ -109,7 +110,7 @@ struct TimeoutStateMachine<Value, Failure: Error> {
   /// first request to reach the upstream, which restarts the clock.
   mutating func request() -> (upstream: (any Subscription)?, restartsClock: Bool) {
     switch phase {
-    case .awaitingSubscription, .finished:
+    case .awaitingSubscription, .timingOut, .finished:
       return (nil, false)
     case .running(var running):
       let isFirst = !running.hasRequested
@@ -140,16 +141,19 @@ struct TimeoutStateMachine<Value, Failure: Error> {
   /// time-out's completion with ``timedOut(with:)``. Values not yet delivered are dropped.
   mutating func timerFired(_ generation: UInt64) -> (upstream: any Subscription, timer: (any Cancellable)?)? {
     guard generation == self.generation, case .running(let running) = phase else { return nil }
-    phase = .finished
+    phase = .timingOut
     outbox.removeAll()
     return (running.upstream, running.timer)
   }
 
   /// Queues the completion of a time-out; returns it when the caller must deliver it now.
   ///
-  /// It is queued even if a cancel came after the time-out: the subscription had already ended by timing out.
+  /// Queues nothing if a cancel came since the timer fired: as with any cancel, nothing reaches the downstream
+  /// after it, except a value a delivering call already holds.
   mutating func timedOut(with completion: Subscribers.Completion<Failure>) -> Event? {
-    outbox.push(.completion(completion))
+    guard case .timingOut = phase else { return nil }
+    phase = .finished
+    return outbox.push(.completion(completion))
   }
 
   /// Downstream cancelled: drops what waits to be delivered, and returns the upstream and the timer to cancel.
@@ -167,7 +171,8 @@ struct TimeoutStateMachine<Value, Failure: Error> {
       phase = .finished
       outbox.removeAll()
       return (upstream, nil)
-    case .finished:
+    case .timingOut, .finished:
+      phase = .finished
       outbox.removeAll()
       return (nil, nil)
     }

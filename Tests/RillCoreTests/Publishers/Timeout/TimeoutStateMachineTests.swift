@@ -225,6 +225,19 @@ import Testing
     #expect(cancelled.upstream == nil)
     #expect(describe(machine.next()) == "nil")
   }
+
+  /// A cancel between the timer firing and its completion being queued ends the subscription first: the
+  /// completion is not queued behind a value another call is delivering.
+  @Test func cancelWhileTheTimeOutIsMadeQueuesNoCompletion() {
+    var (machine, _, _, generation) = running()
+    #expect(describe(machine.arrive("a")) == "a")
+    _ = machine.timerFired(generation)
+    let cancelled = machine.cancel()
+    #expect(cancelled.upstream == nil && cancelled.timer == nil)
+    let completion = machine.timedOut(with: .finished)
+    #expect(completion == nil)
+    #expect(describe(machine.next()) == "nil")
+  }
 }
 
 extension TimeoutStateMachine {
