@@ -244,13 +244,12 @@ extension DispatchQueue: RepeatedActionScheduler {
 extension DispatchQueue {
   /// The action as the `@Sendable` block that Dispatch runs, made without a wrapper object.
   ///
-  /// The closure becomes a block once, here, and the cast is between two block types, which share one
-  /// representation; casting the Swift closure itself would wrap it in two reabstraction thunks, an allocation
-  /// each, per action.
+  /// The closure literal becomes a block directly, with the action stored in it: one allocation, where converting
+  /// the Swift closure itself would wrap it in two reabstraction thunks, an allocation each, per action.
   static func block(_ action: @escaping () -> Void) -> @convention(block) @Sendable () -> Void {
     // SAFETY: running the action on another thread is what scheduling it means (see `RillScheduledAction`).
-    let block: @convention(block) () -> Void = action
-    return unsafeBitCast(block, to: (@convention(block) @Sendable () -> Void).self)
+    nonisolated(unsafe) let action = action
+    return { action() }
   }
 }
 
