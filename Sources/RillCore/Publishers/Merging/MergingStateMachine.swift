@@ -2,7 +2,7 @@
 /// children, the values waiting for downstream demand, and who is delivering downstream right now.
 ///
 /// It is a plain value with one mutating method per event; each returns what the caller must do after
-/// unlocking. Downstream is called by one thread at a time (the *drainer*, `isDelivering`): a value that
+/// unlocking. Downstream is called by one thread at a time (the *drainer*, see ``Drain``): a value that
 /// arrives while another thread delivers, or while there is no demand, is queued, and the drainer delivers
 /// it. In finite-demand mode each child has at most one value requested at a time: the child that delivers
 /// directly gets `.max(1)` back from `receive`, and a child whose queued value is delivered later is asked
@@ -17,14 +17,15 @@
 /// drops the value), the outer upstream's values and finish count before its subscription, and each finish of a
 /// child, also a repeated one, asks a bounded outer upstream for one more publisher.
 ///
-/// Children live in `slots`, an array with a free list: a child's key names its slot, and its `id` (given in
-/// subscription order) tells it apart from a later child in the same slot, so no per-event hashing is needed.
+/// Its parts are phases and small types: the outer upstream's ``OuterPhase``, the ``MergingChildren`` and their
+/// subscriptions, the ``MergingQueue`` of waiting values, the ``Drain`` and the ``Lifecycle``.
 @usableFromInline
 struct MergingStateMachine<Value, Failure: Error> {
   /// Where the upstream that produces children is: `flatMap`'s outer upstream, or none for a merge.
   @usableFromInline
   enum OuterPhase {
     case awaitingSubscription
+    /// Subscribed; the subscription is in `outerSubscription`.
     case subscribed
     /// Finished, failed or cancelled: no more children will come.
     case finished
@@ -41,31 +42,17 @@ struct MergingStateMachine<Value, Failure: Error> {
     }
   }
 
-  @usableFromInline let maxPublishers: Subscribers.Demand
-  /// Whether a child's value that arrives after the completion still reaches downstream, as in Combine's `flatMap`;
-  /// a merge drops it.
-  @usableFromInline let deliversAfterCompletion: Bool
-  @usableFromInline var outer: OuterPhase
-  /// The outer upstream's subscription while `outer` is `.subscribed`.
-  @usableFromInline var outerSubscription = MergingHeldSubscription.nothing
-  @usableFromInline var slots: [MergingChildSlot] = []
-  /// The first free slot, or -1; free slots are linked through `MergingChildSlot.nextFree`.
-  @usableFromInline var freeSlot = -1
-  @usableFromInline var liveChildren = 0
-  @usableFromInline var nextChild = 0
-  /// Values waiting for the drainer; a `paid` one took its demand when it was queued, and asks its child for nothing.
-  @usableFromInline var queue: [(child: MergingChildKey, value: Value, paid: Bool)] = []
-  @usableFromInline var queueHead = 0
-  /// How many queued values are not `paid`.
-  @usableFromInline var unpaidQueued = 0
-  /// Downstream demand not yet taken by a delivered or paid value.
-  @usableFromInline var demand = Subscribers.Demand.none
-  /// Whether a thread is calling downstream (a value or a completion).
-  @usableFromInline var isDelivering = false
-  /// Whether the drainer is about to ask a child for one more value after a queued one: a value the child sends
-  /// in answer is queued unpaid, as Combine buffers it.
-  @usableFromInline var isRequestingChild = false
-  @usableFromInline var lifecycle = Lifecycle.running
+  /// Who is calling downstream.
+  @usableFromInline
+  enum Drain {
+    /// Nobody: the next event that may be delivered makes its caller the drainer.
+    case idle
+    /// A thread is delivering a value or the completion.
+    case delivering
+    /// The drainer is delivering a queued value, and then asks its child for one more: a value the child sends in
+    /// answer is queued unpaid, as Combine buffers it.
+    case deliveringAndAskingChild
+  }
 
   /// How far the stream is on its way to its end.
   @usableFromInline
@@ -77,6 +64,33 @@ struct MergingStateMachine<Value, Failure: Error> {
     case terminated
     /// Downstream cancelled: nothing more reaches it.
     case cancelled
+  }
+
+  @usableFromInline let maxPublishers: Subscribers.Demand
+  /// Whether a child's value that arrives after the completion still reaches downstream, as in Combine's `flatMap`;
+  /// a merge drops it.
+  @usableFromInline let deliversAfterCompletion: Bool
+  @usableFromInline var outer: OuterPhase
+  /// The outer upstream's subscription while `outer` is `.subscribed`.
+  ///
+  /// Kept apart from the phase, which is read on every child's completion: a phase with an existential payload is
+  /// copied out to be read.
+  @usableFromInline var outerSubscription = MergingHeldSubscription.nothing
+  @usableFromInline var children = MergingChildren()
+  /// Values waiting for the drainer.
+  @usableFromInline var queue = MergingQueue<Value>()
+  /// Downstream demand not yet taken by a delivered or paid value.
+  @usableFromInline var demand = Subscribers.Demand.none
+  @usableFromInline var drain = Drain.idle
+  @usableFromInline var lifecycle = Lifecycle.running
+
+  /// Whether a thread is calling downstream.
+  @inlinable
+  var isDelivering: Bool {
+    switch drain {
+    case .idle: false
+    case .delivering, .deliveringAndAskingChild: true
+    }
   }
 
   /// Whether the completion is decided or downstream has cancelled.
@@ -111,9 +125,7 @@ struct MergingStateMachine<Value, Failure: Error> {
     maxPublishers = .unlimited
     deliversAfterCompletion = false
     outer = .absent
-    nextChild = count
-    liveChildren = count
-    slots = (0..<count).map { MergingChildSlot(id: $0) }
+    children = MergingChildren(count: count)
   }
 
   /// The key of child `index` of a merge.
@@ -154,17 +166,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func outerValue() -> MergingChildKey? {
     guard !isTerminated, outer.mayProduceChildren else { return nil }
-    let id = nextChild
-    nextChild += 1
-    liveChildren += 1
-    if freeSlot >= 0 {
-      let slot = freeSlot
-      freeSlot = slots[slot].nextFree
-      slots[slot].id = id
-      return MergingChildKey(slot: slot, id: id)
-    }
-    slots.append(MergingChildSlot(id: id))
-    return MergingChildKey(slot: slots.count - 1, id: id)
+    return children.add()
   }
 
   @usableFromInline
@@ -207,9 +209,7 @@ struct MergingStateMachine<Value, Failure: Error> {
 
   @inlinable
   mutating func childSubscribed(_ child: MergingChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
-    guard !isTerminated, isLive(child), !slots[child.slot].isSubscribed else { return .cancel }
-    slots[child.slot].isSubscribed = true
-    slots[child.slot].subscription = .held(subscription)
+    guard !isTerminated, children.subscribed(child, subscription) else { return .cancel }
     return .request(demand == .unlimited ? .unlimited : .max(1))
   }
 
@@ -232,36 +232,36 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func childValue(_ child: MergingChildKey, _ value: Value) -> ChildValueAction {
     guard !isCancelled, deliversAfterCompletion || !isTerminated else { return .none }
-    if isDelivering {
+    switch drain {
+    case .delivering, .deliveringAndAskingChild:
       if demand == .unlimited {
-        queue.append((child, value, true))
+        queue.append(child, value, paid: true)
         return .queued(returning: .none)
       }
-      if !isRequestingChild, demand > unpaidQueued {
+      if case .delivering = drain, demand > queue.unpaid {
         demand -= 1
-        queue.append((child, value, true))
+        queue.append(child, value, paid: true)
         return .queued(returning: .max(1))
       }
       // After termination, Combine never delivers a value it had to buffer.
       guard !isTerminated else { return .none }
-      queue.append((child, value, false))
-      unpaidQueued += 1
+      queue.append(child, value, paid: false)
       return .none
+    case .idle:
+      break
     }
     guard demand > 0 else {
       guard !isTerminated else { return .none }
-      queue.append((child, value, false))
-      unpaidQueued += 1
+      queue.append(child, value, paid: false)
       return .none
     }
-    isDelivering = true
-    if queueHead == queue.count {
+    drain = .delivering
+    if queue.isEmpty {
       let returning: Subscribers.Demand = demand == .unlimited ? .none : .max(1)
       demand -= 1
       return .deliver(value, returning: returning)
     }
-    queue.append((child, value, false))
-    unpaidQueued += 1
+    queue.append(child, value, paid: false)
     let (value, request) = dequeue()
     return .deliverQueued(value, thenRequest: request)
   }
@@ -291,10 +291,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Frees a live child's slot; the caller decides whether the stream can finish.
   @inlinable
   mutating func release(_ child: MergingChildKey) {
-    guard isLive(child) else { return }
-    slots[child.slot].release(nextFree: freeSlot)
-    freeSlot = child.slot
-    liveChildren -= 1
+    children.release(child)
   }
 
   // MARK: Downstream
@@ -315,8 +312,8 @@ struct MergingStateMachine<Value, Failure: Error> {
   mutating func request(_ more: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     guard !isTerminated else { return (.idle, []) }
     let upgrade = addDemand(more)
-    guard !isDelivering, demand > 0, queueHead < queue.count else { return (.idle, upgrade) }
-    isDelivering = true
+    guard !isDelivering, demand > 0, !queue.isEmpty else { return (.idle, upgrade) }
+    drain = .delivering
     let (value, request) = dequeue()
     return (.deliver(value, thenRequest: request), upgrade)
   }
@@ -324,9 +321,9 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Records that the drainer delivered a value and downstream asked for `additional` more.
   @inlinable
   mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
-    isRequestingChild = false
+    drain = .delivering
     guard !isCancelled else {
-      isDelivering = false
+      drain = .idle
       return (.idle, [])
     }
     // As in Combine, demand keeps counting after a completion: a child's later value may use it.
@@ -335,11 +332,11 @@ struct MergingStateMachine<Value, Failure: Error> {
       lifecycle = .terminated
       return (.fail(failure), upgrade)
     }
-    if queueHead < queue.count, queue[queueHead].paid || demand > 0 {
+    if let paid = queue.firstIsPaid, paid || demand > 0 {
       let (value, request) = dequeue()
       return (.deliver(value, thenRequest: request), upgrade)
     }
-    isDelivering = false
+    drain = .idle
     if isTerminated { return (.idle, upgrade) }
     if finishIfDone() { return (.finish, upgrade) }
     return (.idle, upgrade)
@@ -362,44 +359,26 @@ struct MergingStateMachine<Value, Failure: Error> {
 
   // MARK: Helpers
 
-  /// Whether `child` is registered and has not completed.
-  @inlinable
-  func isLive(_ child: MergingChildKey) -> Bool {
-    child.slot < slots.count && slots[child.slot].id == child.id
-  }
-
-  /// The subscriptions of the live children, oldest child first.
-  @inlinable
-  func liveSubscriptions(except id: Int?) -> [any Subscription] {
-    slots.filter { $0.id >= 0 && $0.id != id }.sorted { $0.id < $1.id }.compactMap { $0.subscription.subscription }
-  }
-
   @inlinable
   mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
     let wasUnlimited = demand == .unlimited
     demand += more
     guard !wasUnlimited, demand == .unlimited else { return [] }
-    return liveSubscriptions(except: nil)
+    return children.subscriptions(except: nil)
   }
 
   /// Takes the next queued value: an unpaid one takes its demand now and names its child to ask for one more.
   @inlinable
   mutating func dequeue() -> (Value, MergingHeldSubscription) {
-    let (child, value, paid) = queue[queueHead]
-    queueHead += 1
-    if queueHead == queue.count {
-      queue.removeAll(keepingCapacity: true)
-      queueHead = 0
-    }
+    let (child, value, paid) = queue.removeFirst()
     if case .failing(let failure, let valuesBefore) = lifecycle {
       lifecycle = .failing(failure, valuesBefore: valuesBefore - 1)
     }
     if paid { return (value, .nothing) }
-    unpaidQueued -= 1
     demand -= 1
-    guard demand != .unlimited, isLive(child) else { return (value, .nothing) }
-    isRequestingChild = true
-    return (value, slots[child.slot].subscription)
+    guard demand != .unlimited, let subscription = children.subscription(of: child) else { return (value, .nothing) }
+    drain = .deliveringAndAskingChild
+    return (value, .held(subscription))
   }
 
   /// The outer upstream to ask for one more publisher now that a child has finished: only when `maxPublishers`
@@ -414,9 +393,9 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// delivered; the caller, now the drainer, sends `.finished` and reports ``completed()``.
   @inlinable
   mutating func finishIfDone() -> Bool {
-    guard !outer.mayProduceChildren, liveChildren == 0, queueHead == queue.count, !isDelivering else { return false }
+    guard !outer.mayProduceChildren, children.isEmpty, queue.isEmpty, !isDelivering else { return false }
     lifecycle = .terminated
-    isDelivering = true
+    drain = .delivering
     return true
   }
 
@@ -428,16 +407,12 @@ struct MergingStateMachine<Value, Failure: Error> {
     lifecycle = .terminated
     let cancelling = releaseAll(except: id, cancellingOuter: cancellingOuter)
     guard !isDelivering else {
-      queue = queue[queueHead...].filter { $0.paid }
-      queueHead = 0
-      unpaidQueued = 0
+      queue.removeUnpaid()
       lifecycle = .failing(failure, valuesBefore: queue.count)
       return .cancel(cancelling)
     }
     queue.removeAll()
-    queueHead = 0
-    unpaidQueued = 0
-    isDelivering = true
+    drain = .delivering
     return .fail(failure, cancelling: cancelling)
   }
 
@@ -445,14 +420,10 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// `except`, oldest first, then the outer upstream's if `cancellingOuter`.
   @inlinable
   mutating func releaseAll(except id: Int?, cancellingOuter: Bool) -> [any Subscription] {
-    var cancelling = liveSubscriptions(except: id)
-    slots.removeAll()
-    freeSlot = -1
-    liveChildren = 0
+    var cancelling = children.subscriptions(except: id)
+    children.removeAll()
     if cancellingOuter {
       queue.removeAll()
-      queueHead = 0
-      unpaidQueued = 0
       if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
     }
     outer = .finished
@@ -479,7 +450,7 @@ enum MergingHeldSubscription {
   }
 }
 
-/// Names one child of a `flatMap` or `merge` subscription: its slot in `MergingStateMachine.slots` and its id.
+/// Names one child of a `flatMap` or `merge` subscription: its slot in ``MergingChildren`` and its id.
 @usableFromInline
 struct MergingChildKey: Equatable, Sendable {
   @usableFromInline let slot: Int
@@ -492,29 +463,181 @@ struct MergingChildKey: Equatable, Sendable {
   }
 }
 
-/// One entry of `MergingStateMachine.slots`: a live child (`id >= 0`) and its subscription once it has one, or a
-/// free slot (`id == -1`) linked to the next free one.
+/// The children of a `flatMap` or `merge` subscription, in an array of slots with a free list: a child's key names
+/// its slot, and its `id` (given in subscription order) tells it apart from a later child in the same slot, so no
+/// event needs hashing.
 @usableFromInline
-struct MergingChildSlot {
-  @usableFromInline var id: Int
-  @usableFromInline var nextFree = -1
-  @usableFromInline var isSubscribed = false
-  @usableFromInline var subscription = MergingHeldSubscription.nothing
+struct MergingChildren {
+  /// One slot: a child, with its subscription once it arrives, or a free slot linked to the next free one.
+  ///
+  /// A struct whose fields are read in place, where an enum with the subscription as a payload is copied, with its
+  /// existential, each time its phase is read; `isSubscribed` answers for `subscription` for the same reason.
+  @usableFromInline
+  struct Slot {
+    /// The child's id, or -1 when the slot is free.
+    @usableFromInline var id: Int
+    /// The next free slot while the slot is free, or -1.
+    @usableFromInline var nextFree = -1
+    /// Whether `subscription` holds the child's subscription.
+    @usableFromInline var isSubscribed = false
+    /// The child's subscription, once it has arrived.
+    @usableFromInline var subscription = MergingHeldSubscription.nothing
 
-  @inlinable
-  init(id: Int) {
-    self.id = id
+    @inlinable
+    init(id: Int) {
+      self.id = id
+    }
   }
 
-  /// Frees the slot, releasing the child's subscription, and links it to `nextFree`.
+  @usableFromInline var slots: [Slot] = []
+  /// The first free slot, or -1.
+  @usableFromInline var freeSlot = -1
+  /// How many children are registered and have not completed.
+  @usableFromInline var count = 0
+  /// The id of the next child.
+  @usableFromInline var nextID = 0
+
   @inlinable
-  mutating func release(nextFree: Int) {
-    id = -1
-    self.nextFree = nextFree
-    // Only a subscribed child holds a subscription: a child that never subscribed skips the outlined destroy.
-    if isSubscribed {
-      isSubscribed = false
-      subscription = .nothing
+  init() {}
+
+  /// The children of a merge: `count` of them, child `i` in slot `i` with id `i`.
+  @inlinable
+  init(count: Int) {
+    slots = (0..<count).map { Slot(id: $0) }
+    self.count = count
+    nextID = count
+  }
+
+  /// Whether no child is live.
+  @inlinable
+  var isEmpty: Bool { count == 0 }
+
+  /// Registers a new child; returns its key.
+  @inlinable
+  mutating func add() -> MergingChildKey {
+    let id = nextID
+    nextID += 1
+    count += 1
+    guard freeSlot >= 0 else {
+      slots.append(Slot(id: id))
+      return MergingChildKey(slot: slots.count - 1, id: id)
     }
+    let slot = freeSlot
+    freeSlot = slots[slot].nextFree
+    slots[slot].id = id
+    return MergingChildKey(slot: slot, id: id)
+  }
+
+  /// Whether `child` is registered and has not completed.
+  @inlinable
+  func isLive(_ child: MergingChildKey) -> Bool {
+    child.slot < slots.count && slots[child.slot].id == child.id
+  }
+
+  /// Keeps the subscription of a live child that has none; returns `false` otherwise, for the caller to cancel it.
+  @inlinable
+  mutating func subscribed(_ child: MergingChildKey, _ subscription: any Subscription) -> Bool {
+    guard isLive(child), !slots[child.slot].isSubscribed else { return false }
+    slots[child.slot].isSubscribed = true
+    slots[child.slot].subscription = .held(subscription)
+    return true
+  }
+
+  /// The subscription of `child`, if it is live and subscribed.
+  @inlinable
+  func subscription(of child: MergingChildKey) -> (any Subscription)? {
+    guard isLive(child), slots[child.slot].isSubscribed else { return nil }
+    return slots[child.slot].subscription.subscription
+  }
+
+  /// Frees a live child's slot, releasing its subscription; does nothing for a child that has gone.
+  @inlinable
+  mutating func release(_ child: MergingChildKey) {
+    guard isLive(child) else { return }
+    slots[child.slot].id = -1
+    slots[child.slot].nextFree = freeSlot
+    // Only a subscribed child holds a subscription: one that never subscribed skips the outlined destroy.
+    if slots[child.slot].isSubscribed {
+      slots[child.slot].isSubscribed = false
+      slots[child.slot].subscription = .nothing
+    }
+    freeSlot = child.slot
+    count -= 1
+  }
+
+  /// The subscriptions of the live children, oldest child first, leaving out the child with id `except`.
+  @inlinable
+  func subscriptions(except excluded: Int?) -> [any Subscription] {
+    let live = slots.filter { $0.id >= 0 && $0.id != excluded }
+    return live.sorted { $0.id < $1.id }.compactMap { $0.subscription.subscription }
+  }
+
+  /// Forgets every child.
+  @inlinable
+  mutating func removeAll() {
+    slots.removeAll()
+    freeSlot = -1
+    count = 0
+  }
+}
+
+/// The values of a `flatMap` or `merge` subscription waiting for its drainer, in arrival order.
+///
+/// A `paid` value took its demand when it was queued (it arrived while another was being delivered, and the
+/// demand covered it); an unpaid one, queued for lack of demand, takes it when it is delivered.
+@usableFromInline
+struct MergingQueue<Value> {
+  @usableFromInline var entries: [(child: MergingChildKey, value: Value, paid: Bool)] = []
+  @usableFromInline var head = 0
+  /// How many queued values are not paid.
+  @usableFromInline private(set) var unpaid = 0
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var isEmpty: Bool { head == entries.count }
+
+  @inlinable
+  var count: Int { entries.count - head }
+
+  /// Whether the first value is paid, or `nil` when the queue is empty.
+  @inlinable
+  var firstIsPaid: Bool? {
+    isEmpty ? nil : entries[head].paid
+  }
+
+  @inlinable
+  mutating func append(_ child: MergingChildKey, _ value: Value, paid: Bool) {
+    entries.append((child, value, paid))
+    if !paid { unpaid += 1 }
+  }
+
+  /// Takes the first value; the queue must not be empty.
+  @inlinable
+  mutating func removeFirst() -> (child: MergingChildKey, value: Value, paid: Bool) {
+    let first = entries[head]
+    head += 1
+    if head == entries.count {
+      entries.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    if !first.paid { unpaid -= 1 }
+    return first
+  }
+
+  /// Drops the values queued for lack of demand, keeping the paid ones in order.
+  @inlinable
+  mutating func removeUnpaid() {
+    entries = entries[head...].filter(\.paid)
+    head = 0
+    unpaid = 0
+  }
+
+  @inlinable
+  mutating func removeAll() {
+    entries.removeAll()
+    head = 0
+    unpaid = 0
   }
 }
