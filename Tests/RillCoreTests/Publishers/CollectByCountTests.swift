@@ -3,7 +3,7 @@ import RillTesting
 import Testing
 
 @Suite struct CollectByCountTests {
-  private typealias Upstream = ReducingTestUpstream<Int, ReducingTestError>
+  private typealias Upstream = TestPublisher<Int, ReducingTestError>
 
   @Test func marble() {
     let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3, 4, 5])
@@ -24,14 +24,17 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .none, demandPerValue: .max(2))
     upstream.collect(3).subscribe(recorder)
-    #expect(upstream.events == [])
+    #expect(upstream.requestedDemands == [])
+    #expect(upstream.cancelCount == 0)
     recorder.request(.max(1))
-    #expect(upstream.events == [.requested(.max(3))])
+    #expect(upstream.requestedDemands == [.max(3)])
+    #expect(upstream.cancelCount == 0)
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .none)
     #expect(upstream.send(3) == .max(6))
     recorder.request(.unlimited)
-    #expect(upstream.events == [.requested(.max(3)), .requested(.unlimited)])
+    #expect(upstream.requestedDemands == [.max(3), .unlimited])
+    #expect(upstream.cancelCount == 0)
     #expect(recorder.events == [.subscription, .value([1, 2, 3])])
   }
 
@@ -50,14 +53,16 @@ import Testing
     upstream.send(1)
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.cancelCount == 1)
     #expect(upstream.send(2) == .none)
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
     // As in Combine, the buffered element is dropped at the cancel but upstream's completion still arrives.
     #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.cancelCount == 1)
   }
 
   /// As in Combine, every completion is passed on, also after an earlier one, while elements after a completion are
@@ -100,16 +105,19 @@ import Testing
     upstream.send(2)
     upstreamRef = nil
     #expect(recorder.events == [.subscription, .value([1, 2]), .value([3, 4])])
-    #expect(upstream.events == [.requested(.max(2)), .requested(.max(2)), .cancelled])
+    #expect(upstream.requestedDemands == [.max(2), .max(2)])
+    #expect(upstream.cancelCount == 1)
   }
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = Upstream()
     let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .max(1))
     upstream.collect(2).subscribe(recorder)
-    let second = upstream.sendSubscription()
-    #expect(second.events == [.cancelled])
-    upstream.send([1, 2], then: .finished)
+    let second = TestSubscription()
+    upstream.send(subscription: second)
+    #expect(second.requestedDemands == [])
+    #expect(second.cancelCount == 1)
+    reducingSend([1, 2], then: .finished, from: upstream)
     #expect(recorder.events == [.subscription, .value([1, 2]), .completion(.finished)])
   }
 
@@ -121,9 +129,9 @@ import Testing
       let recorder = TestSubscriber<[Int], ReducingTestError>()
       upstream.collect(2).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
-      upstreamSubscription = upstream.lastSubscription
-      upstream.send([1, 2, 3], then: .finished)
-      upstream.detach()
+      upstreamSubscription = upstream.subscriptions.last
+      reducingSend([1, 2, 3], then: .finished, from: upstream)
+      upstream.releaseSubscribers()
     }
     #expect(inner == nil)
     #expect(upstreamSubscription == nil)
@@ -132,9 +140,9 @@ import Testing
       let recorder = TestSubscriber<[Int], ReducingTestError>()
       upstream.collect(2).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
-      upstreamSubscription = upstream.lastSubscription
+      upstreamSubscription = upstream.subscriptions.last
       recorder.cancel()
-      upstream.detach()
+      upstream.releaseSubscribers()
     }
     #expect(inner == nil)
     #expect(upstreamSubscription == nil)

@@ -62,14 +62,15 @@ import Testing
   }
 
   @Test func throwCancelsUpstreamAndFailsAtOnce() {
-    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let upstream = TestPublisher<Int, ReducingTestError>()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryMin { _, _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
     #expect(recorder.eventDescriptions == ["subscription"])
     upstream.send(2)
     #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 1)
     upstream.send(3)
     upstream.send(completion: .finished)
     recorder.request(.max(1))

@@ -10,13 +10,15 @@ import Testing
   }
 
   @Test func cancelsUpstreamOnMatchAndWaitsForDemand() {
-    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let upstream = TestPublisher<Int, ReducingTestError>()
     let recorder = TestSubscriber<Bool, ReducingTestError>(initialDemand: .none)
     upstream.contains(2).subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.events == [.requested(.unlimited)])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 0)
     upstream.send(2)
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 1)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(true), .completion(.finished)])
@@ -66,12 +68,13 @@ import Testing
   }
 
   @Test func throwCancelsUpstreamAndFailsAtOnce() {
-    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let upstream = TestPublisher<Int, ReducingTestError>()
     let recorder = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryContains { _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
     #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 1)
     upstream.send(2)
     recorder.request(.max(1))
     #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])

@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func throwCancelsUpstreamAndFailsAtOnce() {
-    let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+    let upstream = TestPublisher<Int, ReducingTestError>()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryReduce(0) { partial, value in
       if value == 2 { throw ReducingTestError.thrown }
@@ -70,15 +70,18 @@ import Testing
     }
     .subscribe(recorder)
     #expect(upstream.send(1) == .none)
-    #expect(upstream.events == [.requested(.unlimited)])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 0)
     #expect(upstream.send(2) == .none)
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 1)
     #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
     #expect(upstream.send(3) == .none)
     upstream.send(completion: .finished)
     recorder.request(.max(1))
     #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(upstream.requestedDemands == [.unlimited])
+    #expect(upstream.cancelCount == 1)
   }
 
   @Test func upstreamFailureIsErased() {

@@ -1,4 +1,3 @@
-import Foundation
 import RillCore
 import RillTesting
 import Testing
@@ -9,90 +8,10 @@ enum ReducingTestError: Error, Equatable {
   case thrown
 }
 
-/// One event seen by a ``ReducingTestUpstream``'s subscription.
-enum ReducingUpstreamEvent: Equatable {
-  case requested(Subscribers.Demand)
-  case cancelled
-}
-
-/// A hand-written upstream: hands its subscriber a subscription that records demand and cancellation, and sends
-/// whatever the test tells it to, even after a cancel (to check that operators ignore it).
-final class ReducingTestUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  private let lock = NSLock()
-  private var _events: [ReducingUpstreamEvent] = []
-  private var subscriber: AnySubscriber<Output, Failure>?
-  private(set) weak var lastSubscription: ReducingTestSubscription<Output, Failure>?
-
-  init() {}
-
-  /// What the operator did to its upstream subscription.
-  var events: [ReducingUpstreamEvent] { lock.withLock { _events } }
-
-  func record(_ event: ReducingUpstreamEvent) { lock.withLock { _events.append(event) } }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    lock.withLock { self.subscriber = AnySubscriber(subscriber) }
-    let subscription = ReducingTestSubscription(upstream: self)
-    lastSubscription = subscription
-    subscriber.receive(subscription: subscription)
-  }
-
-  /// Sends a second subscription to the subscriber; returns it so the test can check it was cancelled.
-  func sendSubscription() -> ReducingTestSubscription<Output, Failure> {
-    let subscription = ReducingTestSubscription(upstream: self)
-    current?.receive(subscription: subscription)
-    return subscription
-  }
-
-  @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand {
-    current?.receive(value) ?? .none
-  }
-
-  func send(completion: Subscribers.Completion<Failure>) {
-    current?.receive(completion: completion)
-  }
-
-  /// Sends every value, then finishes.
-  func send(_ values: [Output], then completion: Subscribers.Completion<Failure> = .finished) {
-    for value in values { send(value) }
-    send(completion: completion)
-  }
-
-  /// Drops the subscriber, as a real publisher does after completion or cancellation.
-  func detach() { lock.withLock { subscriber = nil } }
-
-  private var current: AnySubscriber<Output, Failure>? { lock.withLock { subscriber } }
-}
-
-/// The subscription handed out by ``ReducingTestUpstream``.
-final class ReducingTestSubscription<Output, Failure: Error>: Subscription, @unchecked Sendable {
-  private let upstream: ReducingTestUpstream<Output, Failure>
-  private let lock = NSLock()
-  private var _events: [ReducingUpstreamEvent] = []
-
-  init(upstream: ReducingTestUpstream<Output, Failure>) {
-    self.upstream = upstream
-  }
-
-  /// What was done to this subscription alone.
-  var events: [ReducingUpstreamEvent] { lock.withLock { _events } }
-
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { _events.append(.requested(demand)) }
-    upstream.record(.requested(demand))
-  }
-
-  func cancel() {
-    lock.withLock { _events.append(.cancelled) }
-    upstream.record(.cancelled)
-  }
-}
-
 /// Runs the checks every reducing operator must pass, given how to build it and what it should publish for
 /// `inputs`.
 struct ReducingContract<Output: Equatable, Failure: Error> {
-  typealias Upstream = ReducingTestUpstream<Int, ReducingTestError>
+  typealias Upstream = TestPublisher<Int, ReducingTestError>
 
   let make: (Upstream) -> AnyPublisher<Output, Failure>
   let inputs: [Int]
@@ -145,7 +64,8 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
   /// downstream asks.
   func checkResultWaitsForDemand(sourceLocation: SourceLocation = #_sourceLocation) {
     let (upstream, recorder) = subscribe(demand: .none)
-    #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
     for value in inputs {
       #expect(upstream.send(value) == .none, sourceLocation: sourceLocation)
     }
@@ -155,21 +75,23 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     recorder.request(.max(1))
     #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
-    let upstreamEvents: [ReducingUpstreamEvent] = stopsAfter == nil ? [] : [.cancelled]
-    #expect(upstream.events == [.requested(.unlimited)] + upstreamEvents, sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == (stopsAfter == nil ? 0 : 1), sourceLocation: sourceLocation)
   }
 
   /// Delivers the result as soon as the reduction ends when downstream has already asked.
   func checkResultWithDemand(sourceLocation: SourceLocation = #_sourceLocation) {
     let (upstream, recorder) = subscribe(demand: .max(1))
-    #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
     let consumed = stopsAfter ?? inputs.count
     for value in inputs.prefix(consumed) { upstream.send(value) }
     if stopsAfter == nil {
       #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
       upstream.send(completion: .finished)
     } else {
-      #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
+      #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+      #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
     }
     #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     for value in inputs.dropFirst(consumed) { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
@@ -186,7 +108,8 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     recorder.request(.max(1))
     upstream.send(completion: .finished)
     #expect(recorder.eventDescriptions == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
-    #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
   }
 
   /// Cancelling cancels upstream once; nothing reaches downstream afterwards.
@@ -194,13 +117,15 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let (upstream, recorder) = subscribe(demand: .max(1))
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
     for value in inputs { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
     #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
-    #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
   }
 
   /// Requesting, cancelling and sending from inside `receive` are harmless.
@@ -214,25 +139,27 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
       return .max(1)
     }
     upstreamRef = upstream
-    upstream.send(inputs, then: .finished)
+    reducingSend(inputs, then: .finished, from: upstream)
     #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     upstreamRef = nil
 
     let (cancelling, cancelled) = subscribe(demand: .none)
     cancelled.cancel()
     cancelled.request(.max(1))
-    cancelling.send(inputs, then: .finished)
+    reducingSend(inputs, then: .finished, from: cancelling)
     #expect(cancelled.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
   }
 
   /// A second subscription is cancelled and changes nothing.
   func checkSecondSubscription(sourceLocation: SourceLocation = #_sourceLocation) {
     let (upstream, recorder) = subscribe(demand: .max(1))
-    let second = upstream.sendSubscription()
-    #expect(second.events == [.cancelled], sourceLocation: sourceLocation)
-    #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
-    #expect(upstream.lastSubscription?.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
-    upstream.send(inputs, then: .finished)
+    let second = TestSubscription()
+    upstream.send(subscription: second)
+    #expect(second.requestedDemands == [], sourceLocation: sourceLocation)
+    #expect(second.cancelCount == 1, sourceLocation: sourceLocation)
+    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
+    reducingSend(inputs, then: .finished, from: upstream)
     #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
   }
 
@@ -243,9 +170,9 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     do {
       let (upstream, recorder) = subscribe(demand: .max(1))
       inner = recorder.subscription as AnyObject?
-      upstreamSubscription = upstream.lastSubscription
-      upstream.send(inputs, then: .finished)
-      upstream.detach()
+      upstreamSubscription = upstream.subscriptions.last
+      reducingSend(inputs, then: .finished, from: upstream)
+      upstream.releaseSubscribers()
       #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
     }
     #expect(inner == nil, "released after completion", sourceLocation: sourceLocation)
@@ -253,9 +180,9 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     do {
       let (upstream, recorder) = subscribe(demand: .none)
       inner = recorder.subscription as AnyObject?
-      upstreamSubscription = upstream.lastSubscription
+      upstreamSubscription = upstream.subscriptions.last
       recorder.cancel()
-      upstream.detach()
+      upstream.releaseSubscribers()
     }
     #expect(inner == nil, "released after cancel", sourceLocation: sourceLocation)
     #expect(upstreamSubscription == nil, "released after cancel", sourceLocation: sourceLocation)
@@ -266,14 +193,14 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
 /// returns the events it saw as strings (`"value(1)"`, `"finished"`, `"failure(oops)"`), without the leading
 /// `"subscription"`.
 func reducingRun<P: Publisher>(
-  _ make: (ReducingTestUpstream<Int, ReducingTestError>) -> P,
+  _ make: (TestPublisher<Int, ReducingTestError>) -> P,
   inputs: [Int],
   completion: Subscribers.Completion<ReducingTestError> = .finished
 ) -> [String] {
-  let upstream = ReducingTestUpstream<Int, ReducingTestError>()
+  let upstream = TestPublisher<Int, ReducingTestError>()
   let recorder = TestSubscriber<P.Output, P.Failure>()
   make(upstream).subscribe(recorder)
-  upstream.send(inputs, then: completion)
+  reducingSend(inputs, then: completion, from: upstream)
   return Array(recorder.eventDescriptions.dropFirst())
 }
 
@@ -283,4 +210,14 @@ func reducingEvents<P: Publisher>(_ publisher: P) -> [String] {
   let recorder = TestSubscriber<P.Output, P.Failure>()
   publisher.subscribe(recorder)
   return Array(recorder.eventDescriptions.dropFirst())
+}
+
+/// Sends every value from `upstream`, then `completion`.
+func reducingSend<Output, Failure: Error>(
+  _ values: [Output],
+  then completion: Subscribers.Completion<Failure>,
+  from upstream: TestPublisher<Output, Failure>
+) {
+  for value in values { upstream.send(value) }
+  upstream.send(completion: completion)
 }
