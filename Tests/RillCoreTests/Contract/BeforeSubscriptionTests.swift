@@ -12,27 +12,27 @@ import Testing
 
   /// Subscribes `recorder` through `makeOperator` to an upstream that holds back its subscription.
   private func held<P: Publisher>(
-    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
+    _ makeOperator: (SubscriberHolder<Int, Never>) -> P,
     recorder: TestSubscriber<P.Output, P.Failure>
-  ) -> HeldSubscriberUpstream<Int, Never> {
-    let upstream = HeldSubscriberUpstream<Int, Never>()
+  ) -> SubscriberHolder<Int, Never> {
+    let upstream = SubscriberHolder<Int, Never>()
     makeOperator(upstream).subscribe(recorder)
     return upstream
   }
 
   /// Cancels the operator before its subscription arrives, sends one, and returns it.
   private func cancelThenSubscribe<P: Publisher>(
-    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P
-  ) throws -> OpsMiscSubscription where P.Output: Equatable {
+    _ makeOperator: (SubscriberHolder<Int, Never>) -> P
+  ) throws -> TestSubscription where P.Output: Equatable {
     let upstream = held(makeOperator, recorder: TestSubscriber(initialDemand: .none))
-    try #require(upstream.operatorSubscription).cancel()
-    let subscription = OpsMiscSubscription()
-    upstream.sendSubscription(subscription)
+    try #require(upstream.subscriberAsSubscription).cancel()
+    let subscription = TestSubscription()
+    upstream.send(subscription: subscription)
     return subscription
   }
 
   @Test func passThroughOperatorsForwardEarlyElementsWithDownstreamDemand() {
-    func check<P: Publisher>(_ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P, expected: P.Output)
+    func check<P: Publisher>(_ makeOperator: (SubscriberHolder<Int, Never>) -> P, expected: P.Output)
     where P.Output: Equatable {
       let recorder = TestSubscriber<P.Output, P.Failure>(initialDemand: .none, onValue: { _, _ in .max(42) })
       let upstream = held(makeOperator, recorder: recorder)
@@ -67,8 +67,8 @@ import Testing
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.output(in: 0..<3) }, recorder: recorder)
     upstream.send(completion: .finished)
-    let subscription = OpsMiscSubscription()
-    upstream.sendSubscription(subscription)
+    let subscription = TestSubscription()
+    upstream.send(subscription: subscription)
     #expect(recorder.events == [.subscription])
     #expect(!subscription.isCancelled)
   }
@@ -90,8 +90,8 @@ import Testing
     #expect(try cancelThenSubscribe { $0.handleEvents() }.isCancelled == false)
     #expect(try cancelThenSubscribe { $0.encode(encoder: DescribingEncoder()) }.isCancelled == false)
     #expect(try cancelThenSubscribe { $0.replaceError(with: 0) }.isCancelled == false)
-    #expect(try cancelThenSubscribe { $0.replaceEmpty(with: 0) }.requests == [.unlimited])
-    #expect(try cancelThenSubscribe { $0.dropFirst() }.requests == [.max(1)])
+    #expect(try cancelThenSubscribe { $0.replaceEmpty(with: 0) }.requestedDemands == [.unlimited])
+    #expect(try cancelThenSubscribe { $0.dropFirst() }.requestedDemands == [.max(1)])
   }
 
   @Test func anEarlyCancelEndsTheLinkWhereCombineEndsIt() throws {
@@ -112,8 +112,8 @@ import Testing
       },
       recorder: recorder
     )
-    try #require(upstream.operatorSubscription).cancel()
-    upstream.sendSubscription(OpsMiscSubscription())
+    try #require(upstream.subscriberAsSubscription).cancel()
+    upstream.send(subscription: TestSubscription())
     #expect(log == ["cancel", "subscription"])
     #expect(recorder.events == [.subscription])
   }

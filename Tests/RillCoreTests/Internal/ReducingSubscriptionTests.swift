@@ -8,10 +8,10 @@ import Testing
   /// Subscribes `recorder` through `makeOperator` to an upstream that holds back its subscription, and returns that
   /// upstream, whose held subscriber is the operator's subscription.
   private func held<P: Publisher>(
-    _ makeOperator: (HeldSubscriberUpstream<Int, Never>) -> P,
+    _ makeOperator: (SubscriberHolder<Int, Never>) -> P,
     recorder: TestSubscriber<P.Output, P.Failure>
-  ) -> HeldSubscriberUpstream<Int, Never> {
-    let upstream = HeldSubscriberUpstream<Int, Never>()
+  ) -> SubscriberHolder<Int, Never> {
+    let upstream = SubscriberHolder<Int, Never>()
     makeOperator(upstream).subscribe(recorder)
     return upstream
   }
@@ -21,20 +21,20 @@ import Testing
   @Test func cancelBeforeSubscriptionStillRequestsUnlimited() throws {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.count() }, recorder: recorder)
-    try #require(upstream.operatorSubscription).cancel()
-    let subscription = OpsMiscSubscription()
-    upstream.sendSubscription(subscription)
-    #expect(subscription.requests == [.unlimited])
+    try #require(upstream.subscriberAsSubscription).cancel()
+    let subscription = TestSubscription()
+    upstream.send(subscription: subscription)
+    #expect(subscription.requestedDemands == [.unlimited])
     #expect(!subscription.isCancelled)
   }
 
   @Test func cancelAfterSubscriptionStillCancels() throws {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.reduce(0, +) }, recorder: recorder)
-    let subscription = OpsMiscSubscription()
-    upstream.sendSubscription(subscription)
-    try #require(upstream.operatorSubscription).cancel()
-    #expect(subscription.requests == [.unlimited])
+    let subscription = TestSubscription()
+    upstream.send(subscription: subscription)
+    try #require(upstream.subscriberAsSubscription).cancel()
+    #expect(subscription.requestedDemands == [.unlimited])
     #expect(subscription.cancelCount == 1)
   }
 
@@ -42,7 +42,7 @@ import Testing
   @Test func cancelWhileTheResultWaitsForDemandDropsIt() throws {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.count() }, recorder: recorder)
-    upstream.sendSubscription(OpsMiscSubscription())
+    upstream.send(subscription: TestSubscription())
     upstream.send(completion: .finished)
     let subscription = recorder.subscription
     recorder.cancel()
@@ -53,7 +53,7 @@ import Testing
   @Test func mirrorShowsDownstreamResultInitialAndStatus() throws {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.reduce(5, +) }, recorder: recorder)
-    let subscription = try #require(upstream.operatorSubscription)
+    let subscription = try #require(upstream.subscriberAsSubscription)
     let mirror = try #require(subscription as? any CustomReflectable).customMirror
     #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
     #expect(
@@ -64,10 +64,10 @@ import Testing
   @Test func collectMirrorShowsTheCount() throws {
     let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)
     let upstream = held({ $0.collect() }, recorder: recorder)
-    upstream.sendSubscription(OpsMiscSubscription())
+    upstream.send(subscription: TestSubscription())
     _ = upstream.send(1)
     _ = upstream.send(2)
-    let subscription = try #require(upstream.operatorSubscription)
+    let subscription = try #require(upstream.subscriberAsSubscription)
     let mirror = try #require(subscription as? any CustomReflectable).customMirror
     #expect(mirror.children.map(\.label) == ["count"])
     #expect(mirror.children.map { String(describing: $0.value) } == ["2"])
@@ -77,6 +77,6 @@ import Testing
   @Test func firstWhereIsDescribedAsCombineDescribesIt() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.first { $0 > 1 } }, recorder: recorder)
-    #expect((upstream.operatorSubscription as? any CustomStringConvertible)?.description == "TryFirst")
+    #expect((upstream.subscriberAsSubscription as? any CustomStringConvertible)?.description == "TryFirst")
   }
 }

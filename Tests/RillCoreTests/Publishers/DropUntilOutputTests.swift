@@ -128,7 +128,7 @@ import Testing
   /// Combine accepts a request for `.none`, here made before the upstream has subscribed and added to what it is
   /// asked for once it does.
   @Test func requestForNoneBeforeTheUpstreamSubscribesIsAccepted() {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>(
       initialDemand: .none,
       onSubscription: { _, subscription in
@@ -138,9 +138,9 @@ import Testing
       }
     )
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>(completeImmediately: false)).subscribe(subscriber)
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
-    #expect(late.requests == [.max(14)])
+    let late = TestSubscription()
+    upstream.send(subscription: late)
+    #expect(late.requestedDemands == [.max(14)])
     #expect(subscriber.eventDescriptions == ["subscription"])
   }
 
@@ -149,7 +149,7 @@ import Testing
   /// its behaviour suite), while downstream, which already has its completion, hears nothing more; a cancel still
   /// reaches the subscription, and a second one is cancelled.
   @Test func lateUpstreamSubscriptionAfterTheOtherFinishedGetsThePendingDemand() throws {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>(
       initialDemand: .none,
       onSubscription: { _, subscription in
@@ -160,14 +160,14 @@ import Testing
     )
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
     #expect(subscriber.eventDescriptions == ["subscription", "finished"])
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
-    #expect(late.requests == [.max(14)])
+    let late = TestSubscription()
+    upstream.send(subscription: late)
+    #expect(late.requestedDemands == [.max(14)])
     #expect(!late.isCancelled)
-    let second = CombiningTestSubscription()
-    upstream.sendSubscription(second)
-    #expect(second.isCancelled && second.requests.isEmpty)
-    try #require(upstream.operatorSubscription).cancel()
+    let second = TestSubscription()
+    upstream.send(subscription: second)
+    #expect(second.isCancelled && second.requestedDemands.isEmpty)
+    try #require(upstream.subscriberAsSubscription).cancel()
     #expect(late.isCancelled)
     #expect(subscriber.eventDescriptions == ["subscription", "finished"])
   }
@@ -175,10 +175,10 @@ import Testing
   /// As in Combine, the two publishers are followed apart: once the other publisher has finished the stream, a late
   /// upstream's values are still dropped (no trigger came), but its completion reaches downstream too.
   @Test func lateUpstreamCompletionAfterTheOtherFinishedReachesDownstream() {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
-    upstream.sendSubscription(CombiningTestSubscription())
+    upstream.send(subscription: TestSubscription())
     #expect(upstream.send(1) == .none)
     upstream.send(completion: .failure(.upstream))
     upstream.send(completion: .finished)
@@ -211,15 +211,15 @@ import Testing
   /// As in Combine (`testDropUntilOutputReceiveCompletionBeforeSubscription`): when the other publisher finishes at
   /// once, an upstream completion before upstream's subscription still reaches downstream; only the first one does.
   @Test func upstreamCompletionBeforeItsSubscriptionAfterTheOtherFinishedReachesDownstream() {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.eventDescriptions == ["subscription", "finished", "finished"])
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
-    #expect(late.isCancelled && late.requests.isEmpty)
+    let late = TestSubscription()
+    upstream.send(subscription: late)
+    #expect(late.isCancelled && late.requestedDemands.isEmpty)
   }
 
   /// As in Combine (`testDropUntilOutputOtherReceiveCompletionBeforeSubscription`): once upstream has finished the
@@ -277,16 +277,16 @@ import Testing
   /// A completion from upstream before its subscription reaches downstream, which has its subscription
   /// already, as in Combine, and ends the stream: the other publisher is cancelled and a later subscription too.
   @Test func upstreamCompletionBeforeItsSubscriptionEndsTheStream() throws {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let other = TransformUpstream()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
     #expect(other.isCancelled)
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
-    #expect(late.isCancelled && late.requests.isEmpty)
+    let late = TestSubscription()
+    upstream.send(subscription: late)
+    #expect(late.isCancelled && late.requestedDemands.isEmpty)
   }
 
   @Test func isEquatable() {

@@ -35,7 +35,7 @@ import Testing
     try #require(upstream.subscriber).receive(completion: .finished)
     #expect(other.isCancelled)
     #expect(subscriber.eventDescriptions == [])
-    let late = CombiningTestSubscription()
+    let late = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: late)
     #expect(late.isCancelled)
   }
@@ -45,7 +45,7 @@ import Testing
   /// without a subscription, and lets go of the other publisher without a cancel; the upstream subscription that
   /// arrives afterwards is cancelled and downstream hears nothing more.
   @Test func otherValueBeforeTheUpstreamSubscriptionFinishesAtOnceWithoutASubscription() throws {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     let other = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
@@ -53,23 +53,23 @@ import Testing
     other.send("stop")
     #expect(subscriber.eventDescriptions == ["finished"])
     #expect(!other.isCancelled)
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
-    #expect(late.isCancelled && late.requests.isEmpty)
+    let late = TestSubscription()
+    upstream.send(subscription: late)
+    #expect(late.isCancelled && late.requestedDemands.isEmpty)
     #expect(subscriber.eventDescriptions == ["finished"])
   }
 
   /// A `sink` hears the completion that arrives before any subscription, as Combine's does.
   @Test func aSinkHearsTheCompletionThatComesWithoutASubscription() {
-    let upstream = HeldSubscriberUpstream<Int, TransformTestError>()
+    let upstream = SubscriberHolder<Int, TransformTestError>()
     var completions: [Subscribers.Completion<TransformTestError>] = []
     let cancellable = upstream.prefix(untilOutputFrom: Just(())).sink(
       receiveCompletion: { completions.append($0) },
       receiveValue: { _ in }
     )
     #expect(completions == [.finished])
-    let late = CombiningTestSubscription()
-    upstream.sendSubscription(late)
+    let late = TestSubscription()
+    upstream.send(subscription: late)
     #expect(late.isCancelled)
     withExtendedLifetime(cancellable) {}
   }

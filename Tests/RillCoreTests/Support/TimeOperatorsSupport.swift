@@ -149,31 +149,3 @@ enum TimeOpsError: Error, Equatable {
   case boom
   case timedOut
 }
-
-/// An upstream that keeps its subscriber without sending it a subscription until told to, so that a test can
-/// use the operator's own subscription before the upstream's arrives.
-final class HeldSubscriberUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  private let held = Locked<(any Subscriber)?>(nil)
-
-  func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    held.withLock { $0 = subscriber }
-  }
-
-  /// The operator that subscribed, seen as the subscription it will hand downstream.
-  var operatorSubscription: (any Subscription)? { held.withLock { $0 } as? any Subscription }
-
-  /// Sends the held subscriber its subscription.
-  func sendSubscription(_ subscription: any Subscription) {
-    held.withLock { $0 }?.receive(subscription: subscription)
-  }
-
-  /// Sends a value to the held subscriber, whatever its demand.
-  func send(_ value: Output) -> Subscribers.Demand {
-    (held.withLock { $0 } as? any Subscriber<Output, Failure>)?.receive(value) ?? .none
-  }
-
-  /// Sends a completion to the held subscriber.
-  func send(completion: Subscribers.Completion<Failure>) {
-    (held.withLock { $0 } as? any Subscriber<Output, Failure>)?.receive(completion: completion)
-  }
-}
