@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -12,7 +13,7 @@ import Testing
       Issue.record("next() before the subscription should wait")
       return
     }
-    let subscription = CombiningTestSubscription()
+    let subscription = TestSubscription()
     guard case .request(_, let demand) = machine.subscribed(subscription) else {
       Issue.record("the subscription should be asked for the waiters' demand")
       return
@@ -28,11 +29,11 @@ import Testing
 
   @Test func aSubscriptionWithNobodyWaitingIsNotAskedForAnything() {
     var machine = Machine()
-    guard case .none = machine.subscribed(CombiningTestSubscription()) else {
+    guard case .none = machine.subscribed(TestSubscription()) else {
       Issue.record("no demand, no request")
       return
     }
-    guard case .cancel = machine.subscribed(CombiningTestSubscription()) else {
+    guard case .cancel = machine.subscribed(TestSubscription()) else {
       Issue.record("a second subscription should be cancelled")
       return
     }
@@ -51,7 +52,7 @@ import Testing
       return
     }
     #expect(ended == [1, 2])
-    guard case .request(_, .max(2)) = machine.subscribed(CombiningTestSubscription()) else {
+    guard case .request(_, .max(2)) = machine.subscribed(TestSubscription()) else {
       Issue.record("the ended waiters' demand should still be requested")
       return
     }
@@ -59,7 +60,7 @@ import Testing
 
   @Test func aCompletionGoesToTheOldestWaiterAndEndsTheOthers() {
     var machine = Machine()
-    _ = machine.subscribed(CombiningTestSubscription())
+    _ = machine.subscribed(TestSubscription())
     _ = machine.next(1)
     _ = machine.next(2)
     _ = machine.next(3)
@@ -88,7 +89,7 @@ import Testing
 
   @Test func cancellingEndsTheWaitersAndHandsBackTheSubscriptionOnce() {
     var machine = Machine()
-    let subscription = CombiningTestSubscription()
+    let subscription = TestSubscription()
     _ = machine.subscribed(subscription)
     _ = machine.next(1)
     let first = machine.cancelled()
@@ -97,7 +98,7 @@ import Testing
     let second = machine.cancelled()
     #expect(second.subscription == nil)
     #expect(second.waiters == [])
-    guard case .end = machine.next(2), case .cancel = machine.subscribed(CombiningTestSubscription()) else {
+    guard case .end = machine.next(2), case .cancel = machine.subscribed(TestSubscription()) else {
       Issue.record("after a cancel the sequence has ended and subscriptions are cancelled")
       return
     }

@@ -3,7 +3,7 @@ import RillTesting
 import Testing
 
 @Suite struct ConcatenateTests {
-  typealias Source = CombiningTestPublisher<Int, CombiningError>
+  typealias Source = TestPublisher<Int, CombiningError>
 
   private struct Pipeline {
     let prefix = Source()
@@ -19,11 +19,11 @@ import Testing
 
   @Test func republishesThePrefixThenTheSuffix() {
     let pipe = Pipeline()
-    #expect(pipe.suffix.subscriptionCount == 0)
+    #expect(pipe.suffix.subscriberCount == 0)
     pipe.prefix.send(1)
     pipe.prefix.send(2)
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.subscriptionCount == 1)
+    #expect(pipe.suffix.subscriberCount == 1)
     pipe.suffix.send(3)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.suffix.send(completion: .finished)
@@ -35,7 +35,7 @@ import Testing
     let pipe = Pipeline()
     pipe.prefix.send(completion: .failure(.boom))
     #expect(pipe.recorder.completion == .failure(.boom))
-    #expect(pipe.suffix.subscriptionCount == 0)
+    #expect(pipe.suffix.subscriberCount == 0)
   }
 
   @Test func suffixFailureFails() {
@@ -47,12 +47,12 @@ import Testing
 
   @Test func outstandingDemandCarriesOverToTheSuffix() {
     let pipe = Pipeline(demand: .max(3))
-    #expect(pipe.prefix.requests == [.max(3)])
+    #expect(pipe.prefix.requestedDemands == [.max(3)])
     pipe.prefix.send(1)
     pipe.recorder.request(.max(2))
-    #expect(pipe.prefix.requests == [.max(3), .max(2)])
+    #expect(pipe.prefix.requestedDemands == [.max(3), .max(2)])
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requests == [.max(4)])
+    #expect(pipe.suffix.requestedDemands == [.max(4)])
   }
 
   /// Combine forwards a request for `.none` to the running publisher as it is.
@@ -61,23 +61,23 @@ import Testing
     pipe.hooks.onValue = { .max($0) }
     pipe.recorder.subscription?.request(.none)
     #expect(pipe.prefix.send(3) == .max(3))
-    #expect(pipe.prefix.requests == [.max(10), .none])
+    #expect(pipe.prefix.requestedDemands == [.max(10), .none])
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requests == [.max(12)])
+    #expect(pipe.suffix.requestedDemands == [.max(12)])
     pipe.recorder.request(.unlimited)
     pipe.suffix.send(completion: .finished)
     pipe.recorder.request(.max(42))
-    #expect(pipe.prefix.requests == [.max(10), .none])
-    #expect(pipe.suffix.requests == [.max(12), .unlimited])
+    #expect(pipe.prefix.requestedDemands == [.max(10), .none])
+    #expect(pipe.suffix.requestedDemands == [.max(12), .unlimited])
   }
 
   @Test func noOutstandingDemandNoRequest() {
     let pipe = Pipeline(demand: .max(1))
     pipe.prefix.send(1)
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requests.isEmpty)
+    #expect(pipe.suffix.requestedDemands.isEmpty)
     pipe.recorder.request(.max(1))
-    #expect(pipe.suffix.requests == [.max(1)])
+    #expect(pipe.suffix.requestedDemands == [.max(1)])
   }
 
   @Test func additionalDemandIsReturnedUpstream() {
@@ -85,7 +85,7 @@ import Testing
     pipe.hooks.onValue = { _ in .max(2) }
     #expect(pipe.prefix.send(1) == .max(2))
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requests == [.max(2)])
+    #expect(pipe.suffix.requestedDemands == [.max(2)])
   }
 
   @Test func cancelCancelsTheCurrentUpstreamAndSilences() {
@@ -104,7 +104,7 @@ import Testing
     pipe.recorder.cancel()
     #expect(pipe.prefix.isCancelled)
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.subscriptionCount == 0)
+    #expect(pipe.suffix.subscriberCount == 0)
   }
 
   @Test func reentrantRequestAndCancel() {
@@ -116,7 +116,7 @@ import Testing
       return .none
     }
     pipe.prefix.send(1)
-    #expect(pipe.prefix.requests == [.max(1), .max(1)])
+    #expect(pipe.prefix.requestedDemands == [.max(1), .max(1)])
     pipe.prefix.send(2)
     pipe.prefix.send(completion: .finished)
     recorder.request(.max(5))
@@ -167,14 +167,14 @@ import Testing
       finished = pipe.recorder
       pipe.prefix.send(completion: .finished)
       pipe.suffix.send(completion: .finished)
-      pipe.prefix.release()
-      pipe.suffix.release()
+      pipe.prefix.releaseSubscribers()
+      pipe.suffix.releaseSubscribers()
     }
     do {
       let pipe = Pipeline()
       cancelled = pipe.recorder
       pipe.recorder.cancel()
-      pipe.prefix.release()
+      pipe.prefix.releaseSubscribers()
     }
     #expect(finished == nil)
     #expect(cancelled == nil)

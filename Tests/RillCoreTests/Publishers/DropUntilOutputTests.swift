@@ -31,19 +31,19 @@ import Testing
     let other = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     TransformUpstream().drop(untilOutputFrom: other).subscribe(subscriber)
-    let first = CombiningTestSubscription()
-    let second = CombiningTestSubscription()
-    let third = CombiningTestSubscription()
+    let first = TestSubscription()
+    let second = TestSubscription()
+    let third = TestSubscription()
     let trigger = try #require(other.subscriber)
     trigger.receive(subscription: first)
     trigger.receive(subscription: second)
     #expect(second.isCancelled)
     #expect(trigger.receive(0) == .none)
     trigger.receive(subscription: third)
-    #expect(third.requests == [.max(1)])
+    #expect(third.requestedDemands == [.max(1)])
     subscriber.cancel()
     #expect(third.isCancelled)
-    #expect(first.requests == [.max(1)])
+    #expect(first.requestedDemands == [.max(1)])
     #expect(!first.isCancelled)
   }
 
@@ -189,22 +189,22 @@ import Testing
   /// of the other publisher before its value reaches downstream, upstream is cancelled once, and a value from the
   /// other publisher even after its completion opens the gate for upstream's values.
   @Test func otherCompletionsBeforeTheTriggerEachReachDownstream() {
-    let upstream = CombiningTestPublisher<Int, TransformTestError>()
-    let other = CombiningTestPublisher<Int, TransformTestError>()
+    let upstream = TestPublisher<Int, TransformTestError>()
+    let other = TestPublisher<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>(initialDemand: .max(100), demandPerValue: .max(5))
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
     #expect(upstream.send(1) == .none)
     other.send(completion: .finished)
     other.send(completion: .failure(.thrown))
     #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)"])
-    #expect(upstream.subscription.requests == [.max(100)])
-    #expect(upstream.subscription.cancelCount == 1)
-    #expect(other.subscription.requests == [.max(1)] && !other.isCancelled)
+    #expect(upstream.requestedDemands == [.max(100)])
+    #expect(upstream.cancelCount == 1)
+    #expect(other.requestedDemands == [.max(1)] && !other.isCancelled)
     #expect(upstream.send(2) == .none)
     #expect(other.send(0) == .none)
     #expect(upstream.send(3) == .max(5))
     #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)", "value(3)"])
-    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.cancelCount == 1)
     #expect(!other.isCancelled)
   }
 
@@ -235,8 +235,8 @@ import Testing
 
   /// After a cancel nothing reaches downstream, from either publisher; upstream's completion is passed on once.
   @Test func nothingReachesDownstreamAfterACancel() throws {
-    let upstream = CombiningTestPublisher<Int, TransformTestError>()
-    let other = CombiningTestPublisher<Int, TransformTestError>()
+    let upstream = TestPublisher<Int, TransformTestError>()
+    let other = TestPublisher<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
     other.send(0)
@@ -245,8 +245,8 @@ import Testing
     other.send(completion: .finished)
     upstream.send(completion: .finished)
     #expect(subscriber.eventDescriptions == ["subscription"])
-    let upstream2 = CombiningTestPublisher<Int, TransformTestError>()
-    let other2 = CombiningTestPublisher<Int, TransformTestError>()
+    let upstream2 = TestPublisher<Int, TransformTestError>()
+    let other2 = TestPublisher<Int, TransformTestError>()
     let subscriber2 = TestSubscriber<Int, TransformTestError>()
     upstream2.drop(untilOutputFrom: other2).subscribe(subscriber2)
     other2.send(0)
@@ -258,8 +258,8 @@ import Testing
   /// What reaches downstream after the end of the stream does so only while something else keeps downstream: the
   /// operator holds it weakly from then on.
   @Test func afterTheEndDownstreamIsReachedOnlyWhileSomethingElseKeepsIt() {
-    let upstream = CombiningTestPublisher<Int, TransformTestError>()
-    let other = CombiningTestPublisher<Int, TransformTestError>()
+    let upstream = TestPublisher<Int, TransformTestError>()
+    let other = TestPublisher<Int, TransformTestError>()
     weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
     do {
       let subscriber = TestSubscriber<Int, TransformTestError>()

@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -11,11 +12,11 @@ import Testing
   }
 
   /// A subscribed machine with its clock's timer, as after `receive(subscription:)`.
-  typealias Started = (Machine, CombiningTestSubscription, Timer)
+  typealias Started = (Machine, TestSubscription, Timer)
 
   private func running(limit: Int = .max, demand: Subscribers.Demand = .none) -> Started {
     var machine = Machine(limit: limit)
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     let accepted = machine.subscribed(upstream)
     #expect(accepted)
     let timer = Timer()
@@ -44,7 +45,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
-    let second = machine.subscribed(CombiningTestSubscription())
+    let second = machine.subscribed(TestSubscription())
     #expect(!second)
   }
 
@@ -60,7 +61,7 @@ import Testing
     var machine = Machine(limit: .max)
     let action = machine.upstreamCompleted(.finished)
     #expect(action == nil)
-    let accepted = machine.subscribed(CombiningTestSubscription())
+    let accepted = machine.subscribed(TestSubscription())
     #expect(!accepted)
   }
 
@@ -114,9 +115,9 @@ import Testing
   @Test func requestsHandBackTheUpstreamWhileCollecting() {
     var (machine, upstream, _) = running()
     let forwarded = machine.request(.max(2))
-    #expect(forwarded as? CombiningTestSubscription === upstream)
+    #expect(forwarded as? TestSubscription === upstream)
     let returned = machine.downstreamDemanded(.max(1))
-    #expect(returned.upstream as? CombiningTestSubscription === upstream)
+    #expect(returned.upstream as? TestSubscription === upstream)
     #expect(!returned.isHolding)
     #expect(machine.demand == .max(3))
   }
@@ -189,7 +190,7 @@ import Testing
 
   @Test func aTimerScheduledAfterTheEndIsHandedBack() {
     var machine = Machine(limit: .max)
-    _ = machine.subscribed(CombiningTestSubscription())
+    _ = machine.subscribed(TestSubscription())
     _ = machine.cancel()
     let timer = Timer()
     let handedBack = machine.timerScheduled(timer)
@@ -200,7 +201,7 @@ import Testing
     var machine = Machine(limit: .max)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
-    let accepted = machine.subscribed(CombiningTestSubscription())
+    let accepted = machine.subscribed(TestSubscription())
     #expect(!accepted)
   }
 
@@ -209,7 +210,7 @@ import Testing
     #expect(describe(machine.received(1)) == "[1]")
     _ = machine.received(2)
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")

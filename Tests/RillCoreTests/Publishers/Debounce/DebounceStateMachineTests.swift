@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -10,9 +11,9 @@ import Testing
     func cancel() {}
   }
 
-  private func running() -> (Machine, CombiningTestSubscription) {
+  private func running() -> (Machine, TestSubscription) {
     var machine = Machine()
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     let accepted = machine.subscribed(upstream)
     #expect(accepted)
     return (machine, upstream)
@@ -20,7 +21,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _) = running()
-    let acceptsSecond = machine.subscribed(CombiningTestSubscription())
+    let acceptsSecond = machine.subscribed(TestSubscription())
     #expect(!acceptsSecond)
   }
 
@@ -142,7 +143,7 @@ import Testing
     let timer = Timer()
     _ = machine.timerScheduled(timer, for: first.generation)
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     let afterCancel = machine.received("b")
     #expect(afterCancel == nil)
@@ -150,7 +151,7 @@ import Testing
     #expect(pushedAfterCancel == nil)
     let upstreamAgain = machine.cancel().upstream
     #expect(upstreamAgain == nil)
-    let acceptsAfterCancel = machine.subscribed(CombiningTestSubscription())
+    let acceptsAfterCancel = machine.subscribed(TestSubscription())
     #expect(!acceptsAfterCancel)
   }
 }

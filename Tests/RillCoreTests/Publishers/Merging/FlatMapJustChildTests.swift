@@ -31,7 +31,7 @@ import Testing
     initialDemand: Subscribers.Demand,
     demandPerValue: Subscribers.Demand
   ) -> Trace {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let upstream = TestPublisher<Int, CombiningError>()
     let recorder = TestSubscriber<Int, CombiningError>(initialDemand: initialDemand, demandPerValue: demandPerValue)
     switch child {
     case .justBehindSetFailureType:
@@ -49,8 +49,8 @@ import Testing
     return Trace(
       values: recorder.values,
       completions: recorder.completions.map { "\($0)" },
-      upstreamRequests: upstream.requests,
-      upstreamCancels: upstream.subscription.cancelCount
+      upstreamRequests: upstream.requestedDemands,
+      upstreamCancels: upstream.cancelCount
     )
   }
 
@@ -74,17 +74,17 @@ import Testing
   }
 
   @Test func exactDemandUpstreamUnderMaxPublishers() {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let upstream = TestPublisher<Int, CombiningError>()
     let recorder = TestSubscriber<Int, CombiningError>(initialDemand: .max(1))
     upstream.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     upstream.send(1)
     // The child finished at once: its slot is free again, so upstream is asked for one more.
-    #expect(upstream.requests == [.max(2), .max(1)])
+    #expect(upstream.requestedDemands == [.max(2), .max(1)])
     upstream.send(2)
     // Queued for want of downstream demand, yet finished: one more again.
     #expect(recorder.values == [1])
-    #expect(upstream.requests == [.max(2), .max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(2), .max(1), .max(1)])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])
   }
@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func cancelFromInsideTheTransformDeliversNothingMore() {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let upstream = TestPublisher<Int, CombiningError>()
     let recorder = TestSubscriber<Int, CombiningError>()
     var transformed: [Int] = []
     upstream.flatMap { value -> Just<Int> in
@@ -118,13 +118,13 @@ import Testing
     upstream.send(2)
     #expect(recorder.values == [0])
     #expect(recorder.completions.isEmpty)
-    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.cancelCount == 1)
     // Values a misbehaving upstream sends after the cancel do not reach the transform.
     #expect(transformed == [0, 1])
   }
 
   @Test func cancelFromInsideReceiveStopsEverything() {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let upstream = TestPublisher<Int, CombiningError>()
     let hooks = CombiningHooks<Int, CombiningError>()
     let recorder = hooks.subscriber()
     hooks.onValue = { value in
@@ -138,11 +138,11 @@ import Testing
     upstream.send(completion: .finished)
     #expect(recorder.values == [0, 1])
     #expect(recorder.completions.isEmpty)
-    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.cancelCount == 1)
   }
 
   @Test func requestFromInsideReceiveDrainsQueuedValuesInOrder() {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
+    let upstream = TestPublisher<Int, CombiningError>()
     let hooks = CombiningHooks<Int, CombiningError>()
     let recorder = hooks.subscriber(demand: .none)
     hooks.onValue = { _ in

@@ -4,8 +4,8 @@ import RillTesting
 import Testing
 
 @Suite struct FlatMapTests {
-  typealias Source = CombiningTestPublisher<Int, CombiningError>
-  typealias Child = CombiningTestPublisher<String, CombiningError>
+  typealias Source = TestPublisher<Int, CombiningError>
+  typealias Child = TestPublisher<String, CombiningError>
 
   /// An upstream of child indices and the children they map to.
   private struct Pipeline {
@@ -79,7 +79,7 @@ import Testing
     pipe.upstream.send(2)
     #expect(pipe.recorder.values == ["late"])
     #expect(pipe.recorder.completions.count == 1)
-    #expect(pipe.children[2].subscriptionCount == 0)
+    #expect(pipe.children[2].subscriberCount == 0)
   }
 
   @Test func upstreamFailureFailsAndCancelsEveryChild() {
@@ -95,27 +95,27 @@ import Testing
 
   @Test func unlimitedMaxPublishersRequestsUnlimitedUpstream() {
     let pipe = Pipeline()
-    #expect(pipe.upstream.requests == [.unlimited])
+    #expect(pipe.upstream.requestedDemands == [.unlimited])
   }
 
   @Test func maxPublishersExertsBackpressure() {
     let pipe = Pipeline(maxPublishers: .max(2))
-    #expect(pipe.upstream.requests == [.max(2)])
+    #expect(pipe.upstream.requestedDemands == [.max(2)])
     #expect(pipe.upstream.send(0) == .none)
     #expect(pipe.upstream.send(1) == .none)
-    #expect(pipe.upstream.requests == [.max(2)])
+    #expect(pipe.upstream.requestedDemands == [.max(2)])
     pipe.children[1].send("b")
     pipe.children[1].send(completion: .finished)
-    #expect(pipe.upstream.requests == [.max(2), .max(1)])
+    #expect(pipe.upstream.requestedDemands == [.max(2), .max(1)])
   }
 
   @Test func maxOnePublisherSerializesChildren() {
     let pipe = Pipeline(maxPublishers: .max(1))
     pipe.upstream.send(0)
     pipe.children[0].send("a")
-    #expect(pipe.upstream.requests == [.max(1)])
+    #expect(pipe.upstream.requestedDemands == [.max(1)])
     pipe.children[0].send(completion: .finished)
-    #expect(pipe.upstream.requests == [.max(1), .max(1)])
+    #expect(pipe.upstream.requestedDemands == [.max(1), .max(1)])
     pipe.upstream.send(1)
     pipe.children[1].send("b")
     #expect(pipe.recorder.values == ["a", "b"])
@@ -133,13 +133,13 @@ import Testing
   @Test func childrenAreAskedForOneValueAtATimeUnderFiniteDemand() {
     let pipe = Pipeline(demand: .max(1))
     pipe.upstream.send(0)
-    #expect(pipe.children[0].requests == [.max(1)])
+    #expect(pipe.children[0].requestedDemands == [.max(1)])
     #expect(pipe.children[0].send("a1") == .max(1))
     #expect(pipe.children[0].send("a2") == .none)
     #expect(pipe.recorder.values == ["a1"])
     pipe.recorder.request(.max(1))
     #expect(pipe.recorder.values == ["a1", "a2"])
-    #expect(pipe.children[0].requests == [.max(1), .max(1)])
+    #expect(pipe.children[0].requestedDemands == [.max(1), .max(1)])
   }
 
   @Test func queuedValuesFromSeveralChildrenDrainInArrivalOrder() {
@@ -153,7 +153,7 @@ import Testing
     #expect(pipe.recorder.values.isEmpty)
     pipe.recorder.request(.max(1))
     #expect(pipe.recorder.values == ["b1"])
-    #expect(pipe.children[1].requests == [.max(1), .max(1)])
+    #expect(pipe.children[1].requestedDemands == [.max(1), .max(1)])
     pipe.recorder.request(.max(5))
     #expect(pipe.recorder.values == ["b1", "a1"])
     #expect(pipe.recorder.completions.isEmpty)
@@ -165,9 +165,9 @@ import Testing
     let pipe = Pipeline(demand: .max(1))
     pipe.upstream.send(0)
     pipe.recorder.request(.unlimited)
-    #expect(pipe.children[0].requests == [.max(1), .unlimited])
+    #expect(pipe.children[0].requestedDemands == [.max(1), .unlimited])
     pipe.upstream.send(1)
-    #expect(pipe.children[1].requests == [.unlimited])
+    #expect(pipe.children[1].requestedDemands == [.unlimited])
     #expect(pipe.children[1].send("b") == .none)
   }
 
@@ -185,11 +185,11 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.values.isEmpty)
     #expect(pipe.recorder.completions.isEmpty)
-    #expect(pipe.children[2].subscriptionCount == 0)
+    #expect(pipe.children[2].subscriberCount == 0)
   }
 
   @Test func secondUpstreamSubscriptionIsCancelled() {
-    let extra = CombiningTestSubscription()
+    let extra = TestSubscription()
     let recorder = TestSubscriber<String, CombiningError>()
     TwiceSubscribingPublisher(extra: extra).flatMap { _ in Child() }.subscribe(recorder)
     #expect(extra.isCancelled)
@@ -331,8 +331,8 @@ import Testing
       child.send("a")
       child.send(completion: .finished)
       upstream.send(completion: .finished)
-      child.release()
-      upstream.release()
+      child.releaseSubscribers()
+      upstream.releaseSubscribers()
     }
     #expect(weakRecorder == nil)
     #expect(weakChild == nil)
@@ -350,8 +350,8 @@ import Testing
       weakSubscription = recorder.subscription as AnyObject?
       upstream.send(0)
       recorder.cancel()
-      child.release()
-      upstream.release()
+      child.releaseSubscribers()
+      upstream.releaseSubscribers()
     }
     #expect(weakRecorder == nil)
     #expect(weakSubscription == nil)
@@ -409,10 +409,10 @@ private struct TwiceSubscribingPublisher: Publisher {
   typealias Output = Int
   typealias Failure = CombiningError
 
-  let extra: CombiningTestSubscription
+  let extra: TestSubscription
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == CombiningError {
-    subscriber.receive(subscription: CombiningTestSubscription())
+    subscriber.receive(subscription: TestSubscription())
     subscriber.receive(subscription: extra)
   }
 }
@@ -447,8 +447,8 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// A value another child sends while one is being delivered, and that demand covers, is paid for at
   /// once, as Combine, which delivers it nested, does: its child gets `.max(1)` back and is not asked again later.
   @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
-    let upstream = CombiningTestPublisher<Int, CombiningError>()
-    let children = (0..<2).map { _ in CombiningTestPublisher<String, CombiningError>() }
+    let upstream = TestPublisher<Int, CombiningError>()
+    let children = (0..<2).map { _ in TestPublisher<String, CombiningError>() }
     let hooks = CombiningHooks<String, CombiningError>()
     let recorder = hooks.subscriber(demand: .max(2))
     upstream.flatMap { children[$0] }.subscribe(recorder)
@@ -461,8 +461,8 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(children[0].send("a") == .max(1))
     #expect(recorder.values == ["a", "b"])
     #expect(hooks.overlappingCalls == 0)
-    #expect(children[0].requests == [.max(1)])
-    #expect(children[1].requests == [.max(1)])
+    #expect(children[0].requestedDemands == [.max(1)])
+    #expect(children[1].requestedDemands == [.max(1)])
   }
 
   /// As in Combine, a value a child sends from inside downstream's failure handler is delivered after the

@@ -4,7 +4,7 @@ import RillTesting
 import Testing
 
 @Suite struct MergeTests {
-  typealias Source = CombiningTestPublisher<Int, CombiningError>
+  typealias Source = TestPublisher<Int, CombiningError>
 
   private func merged(
     _ count: Int = 3,
@@ -47,22 +47,22 @@ import Testing
 
   @Test func asksEachUpstreamForOneAtATimeUnderFiniteDemand() {
     let (sources, recorder) = merged(2, demand: .max(1))
-    #expect(sources[0].requests == [.max(1)])
-    #expect(sources[1].requests == [.max(1)])
+    #expect(sources[0].requestedDemands == [.max(1)])
+    #expect(sources[1].requestedDemands == [.max(1)])
     #expect(sources[0].send(1) == .max(1))
     #expect(sources[1].send(2) == .none)
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])
-    #expect(sources[1].requests == [.max(1), .max(1)])
+    #expect(sources[1].requestedDemands == [.max(1), .max(1)])
   }
 
   @Test func asksForUnlimitedUnderUnlimitedDemand() {
     let (sources, recorder) = merged(2, demand: .none)
-    #expect(sources[0].requests == [.max(1)])
+    #expect(sources[0].requestedDemands == [.max(1)])
     recorder.request(.unlimited)
-    #expect(sources[0].requests == [.max(1), .unlimited])
-    #expect(sources[1].requests == [.max(1), .unlimited])
+    #expect(sources[0].requestedDemands == [.max(1), .unlimited])
+    #expect(sources[1].requestedDemands == [.max(1), .unlimited])
     #expect(sources[0].send(1) == .none)
   }
 
@@ -149,14 +149,14 @@ import Testing
       finished = recorder
       for source in sources {
         source.send(completion: .finished)
-        source.release()
+        source.releaseSubscribers()
       }
     }
     do {
       let (sources, recorder) = merged(2)
       cancelled = recorder
       recorder.cancel()
-      for source in sources { source.release() }
+      for source in sources { source.releaseSubscribers() }
     }
     #expect(finished == nil)
     #expect(cancelled == nil)

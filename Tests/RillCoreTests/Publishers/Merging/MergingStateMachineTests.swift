@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -5,9 +6,9 @@ import Testing
 @Suite struct MergingStateMachineTests {
   typealias Machine = MergingStateMachine<String, CombiningError>
 
-  private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, CombiningTestSubscription) {
+  private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, TestSubscription) {
     var machine = Machine(maxPublishers: maxPublishers)
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     guard case .request(let demand) = machine.outerSubscribed(upstream) else {
       Issue.record("expected a request upstream")
       return (machine, upstream)
@@ -18,7 +19,7 @@ import Testing
 
   @Test func secondOuterSubscriptionIsCancelled() {
     var (machine, _) = subscribed()
-    guard case .cancel = machine.outerSubscribed(CombiningTestSubscription()) else {
+    guard case .cancel = machine.outerSubscribed(TestSubscription()) else {
       Issue.record("expected cancel")
       return
     }
@@ -28,7 +29,7 @@ import Testing
     var (machine, _) = subscribed()
     _ = machine.request(.max(1))
     let index = machine.outerValue()!
-    guard case .request(let demand) = machine.childSubscribed(index, CombiningTestSubscription()) else {
+    guard case .request(let demand) = machine.childSubscribed(index, TestSubscription()) else {
       Issue.record("expected a request")
       return
     }
@@ -49,7 +50,7 @@ import Testing
   @Test func valueWithoutDemandIsQueuedAndDeliveredOnRequest() {
     var (machine, _) = subscribed()
     let index = machine.outerValue()!
-    let child = CombiningTestSubscription()
+    let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
     guard case .none = machine.childValue(index, "a") else {
       Issue.record("expected queueing")
@@ -68,8 +69,8 @@ import Testing
     _ = machine.request(.unlimited)
     let first = machine.outerValue()!
     let second = machine.outerValue()!
-    _ = machine.childSubscribed(first, CombiningTestSubscription())
-    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    _ = machine.childSubscribed(first, TestSubscription())
+    _ = machine.childSubscribed(second, TestSubscription())
     guard case .deliver = machine.childValue(first, "a") else {
       Issue.record("expected delivery")
       return
@@ -90,7 +91,7 @@ import Testing
     var (machine, _) = subscribed()
     _ = machine.request(.unlimited)
     let index = machine.outerValue()!
-    _ = machine.childSubscribed(index, CombiningTestSubscription())
+    _ = machine.childSubscribed(index, TestSubscription())
     guard case .deliver = machine.childValue(index, "a") else {
       Issue.record("expected delivery")
       return
@@ -124,9 +125,9 @@ import Testing
     _ = machine.request(.unlimited)
     let first = machine.outerValue()!
     let second = machine.outerValue()!
-    let firstChild = CombiningTestSubscription()
+    let firstChild = TestSubscription()
     _ = machine.childSubscribed(first, firstChild)
-    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    _ = machine.childSubscribed(second, TestSubscription())
     _ = machine.childValue(first, "a")
     guard case .cancel(let cancelling) = machine.childCompleted(second, .failure(.boom)) else {
       Issue.record("expected cancellation only")
@@ -145,7 +146,7 @@ import Testing
   @Test func demandTurningUnlimitedUpgradesLiveChildren() {
     var (machine, _) = subscribed()
     let index = machine.outerValue()!
-    let child = CombiningTestSubscription()
+    let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
     let (_, upgrade) = machine.request(.unlimited)
     #expect(upgrade.count == 1)
@@ -157,14 +158,14 @@ import Testing
   @Test func cancelReturnsEverySubscriptionOnce() {
     var (machine, upstream) = subscribed()
     let index = machine.outerValue()!
-    let child = CombiningTestSubscription()
+    let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
     let cancelling = machine.cancel()
     #expect(cancelling.count == 2)
     #expect(cancelling.contains { isSame($0, upstream) })
     #expect(machine.cancel().isEmpty)
     #expect(machine.outerValue() == nil)
-    guard case .cancel = machine.childSubscribed(index, CombiningTestSubscription()) else {
+    guard case .cancel = machine.childSubscribed(index, TestSubscription()) else {
       Issue.record("expected cancel after termination")
       return
     }
@@ -173,16 +174,16 @@ import Testing
   @Test func finishedChildsSlotIsReusedAndItsLateEventsAreIgnored() {
     var (machine, _) = subscribed()
     let first = machine.outerValue()!
-    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
     let second = machine.outerValue()!
     #expect(second.slot == first.slot)
     #expect(second != first)
-    guard case .cancel = machine.childSubscribed(first, CombiningTestSubscription()) else {
+    guard case .cancel = machine.childSubscribed(first, TestSubscription()) else {
       Issue.record("a finished child's second subscription must be cancelled")
       return
     }
-    guard case .request = machine.childSubscribed(second, CombiningTestSubscription()) else {
+    guard case .request = machine.childSubscribed(second, TestSubscription()) else {
       Issue.record("expected the new child to be asked for values")
       return
     }
@@ -200,12 +201,12 @@ import Testing
     var (machine, upstream) = subscribed()
     let first = machine.outerValue()!
     let second = machine.outerValue()!
-    let secondChild = CombiningTestSubscription()
-    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    let secondChild = TestSubscription()
+    _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childSubscribed(second, secondChild)
     _ = machine.childCompleted(first, .finished)
     let third = machine.outerValue()!
-    let thirdChild = CombiningTestSubscription()
+    let thirdChild = TestSubscription()
     _ = machine.childSubscribed(third, thirdChild)
     #expect(third.slot < second.slot)
     let (_, upgrade) = machine.request(.unlimited)
@@ -235,7 +236,7 @@ import Testing
   @Test func aFinishedChildsLateFailureFails() {
     var (machine, _) = subscribed()
     let first = machine.outerValue()!
-    _ = machine.childSubscribed(first, CombiningTestSubscription())
+    _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
     guard case .fail(.boom, _) = machine.childCompleted(first, .failure(.boom)) else {
       Issue.record("expected the late failure to fail the stream")
@@ -254,8 +255,8 @@ import Testing
     _ = machine.request(.max(2))
     let first = machine.outerValue()!
     let second = machine.outerValue()!
-    _ = machine.childSubscribed(first, CombiningTestSubscription())
-    _ = machine.childSubscribed(second, CombiningTestSubscription())
+    _ = machine.childSubscribed(first, TestSubscription())
+    _ = machine.childSubscribed(second, TestSubscription())
     _ = machine.childValue(first, "a")
     guard case .queued(returning: .max(1)) = machine.childValue(second, "b") else {
       Issue.record("expected the value to be paid for")
@@ -281,6 +282,6 @@ import Testing
   }
 }
 
-private func isSame(_ subscription: (any Subscription)?, _ expected: CombiningTestSubscription) -> Bool {
+private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscription) -> Bool {
   subscription?.combineIdentifier == expected.combineIdentifier
 }

@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -7,15 +8,15 @@ import Testing
   typealias Machine = SwitchToLatestStateMachine<String, CombiningError>
 
   /// A machine subscribed to its upstream, with demand 2 and child 0 running.
-  private func running() -> (Machine, upstream: CombiningTestSubscription, child: CombiningTestSubscription) {
+  private func running() -> (Machine, upstream: TestSubscription, child: TestSubscription) {
     var machine = Machine()
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     guard case .requestUnlimited = machine.upstreamSubscribed(upstream) else {
       Issue.record("expected the upstream to be asked for unlimited demand")
       return (machine, upstream, upstream)
     }
     _ = machine.request(.max(2))
-    let child = CombiningTestSubscription()
+    let child = TestSubscription()
     let (index, previous) = machine.upstreamValue()!
     #expect(index == 0)
     #expect(previous == nil)
@@ -39,7 +40,7 @@ import Testing
 
   @Test func aSecondUpstreamSubscriptionIsCancelled() {
     var (machine, _, _) = running()
-    guard case .cancel = machine.upstreamSubscribed(CombiningTestSubscription()) else {
+    guard case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("expected a second subscription to be cancelled")
       return
     }
@@ -49,13 +50,13 @@ import Testing
     var (machine, _, first) = running()
     let (index, previous) = machine.upstreamValue()!
     #expect(index == 1)
-    #expect(previous as? CombiningTestSubscription === first)
+    #expect(previous as? TestSubscription === first)
     #expect(machine.childValue(0, "stale") == nil)
-    guard case .cancel = machine.childSubscribed(0, CombiningTestSubscription()) else {
+    guard case .cancel = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected a replaced child's subscription to be cancelled")
       return
     }
-    guard case .request(_, let demand) = machine.childSubscribed(1, CombiningTestSubscription()) else {
+    guard case .request(_, let demand) = machine.childSubscribed(1, TestSubscription()) else {
       Issue.record("expected the new child to be asked for the outstanding demand")
       return
     }
@@ -76,8 +77,8 @@ import Testing
     _ = machine.childValue(0, "a")
     let (next, forwardTo) = machine.delivered(.max(3), forwarding: true)
     #expect(next == nil)
-    #expect(forwardTo as? CombiningTestSubscription === child)
-    #expect(machine.request(.max(1)) as? CombiningTestSubscription === child)
+    #expect(forwardTo as? TestSubscription === child)
+    #expect(machine.request(.max(1)) as? TestSubscription === child)
   }
 
   @Test func eventsDuringDeliveryAreQueuedInOrder() {
@@ -101,13 +102,13 @@ import Testing
 
   @Test func theUpstreamsFinishWithoutAChildCompletesAtOnce() {
     var machine = Machine()
-    _ = machine.upstreamSubscribed(CombiningTestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     #expect(completion(machine.upstreamCompleted(.finished).deliver) == .finished)
   }
 
   @Test func aSecondUpstreamCompletionIsPassedOnAsCombineDoes() {
     var machine = Machine()
-    _ = machine.upstreamSubscribed(CombiningTestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamCompleted(.failure(.boom))
     _ = machine.completed()
     #expect(completion(machine.upstreamCompleted(.failure(.other)).deliver) == .failure(.other))
@@ -115,7 +116,7 @@ import Testing
 
   @Test func afterTheUpstreamFailedAChildsFinishIsNotPassedOn() {
     var machine = Machine()
-    _ = machine.upstreamSubscribed(CombiningTestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamValue()
     _ = machine.upstreamCompleted(.failure(.boom))
     _ = machine.completed()
@@ -126,7 +127,7 @@ import Testing
   @Test func theUpstreamsFailureCancelsTheChildButKeepsItCurrent() {
     var (machine, _, child) = running()
     let action = machine.upstreamCompleted(.failure(.boom))
-    #expect(action.cancelling as? CombiningTestSubscription === child)
+    #expect(action.cancelling as? TestSubscription === child)
     #expect(completion(action.deliver) == .failure(.boom))
     _ = machine.completed()
     #expect(value(machine.childValue(0, "late")) == "late")
@@ -136,12 +137,12 @@ import Testing
 
   @Test func aChildHandingOverLateAfterTheUpstreamFailedIsAskedForTheDemand() {
     var machine = Machine()
-    _ = machine.upstreamSubscribed(CombiningTestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.request(.max(4))
     _ = machine.upstreamValue()
     #expect(completion(machine.upstreamCompleted(.failure(.boom)).deliver) == .failure(.boom))
     _ = machine.completed()
-    guard case .request(_, let demand) = machine.childSubscribed(0, CombiningTestSubscription()) else {
+    guard case .request(_, let demand) = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected the late subscription to be kept")
       return
     }
@@ -152,7 +153,7 @@ import Testing
     var (machine, _, _) = running()
     #expect(machine.childCompleted(0, .finished).deliver == nil)
     #expect(machine.request(.max(1)) == nil)
-    guard case .request = machine.childSubscribed(0, CombiningTestSubscription()) else {
+    guard case .request = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected the late subscription of the current child to be kept")
       return
     }
@@ -161,7 +162,7 @@ import Testing
   @Test func aChildsFailureCancelsTheUpstreamAndEndsEverything() {
     var (machine, upstream, _) = running()
     let action = machine.childCompleted(0, .failure(.other))
-    #expect(action.cancelling as? CombiningTestSubscription === upstream)
+    #expect(action.cancelling as? TestSubscription === upstream)
     #expect(completion(action.deliver) == .failure(.other))
     #expect(machine.completed() == nil)
     #expect(machine.upstreamValue() == nil)
@@ -185,8 +186,8 @@ import Testing
     _ = machine.childValue(0, "b")
     let cancelled = machine.cancel()
     #expect(cancelled.count == 2)
-    #expect(cancelled.first as? CombiningTestSubscription === child)
-    #expect(cancelled.last as? CombiningTestSubscription === upstream)
+    #expect(cancelled.first as? TestSubscription === child)
+    #expect(cancelled.last as? TestSubscription === upstream)
     #expect(machine.delivered(.none, forwarding: true).next == nil)
     #expect(machine.childValue(0, "c") == nil)
     #expect(machine.upstreamValue() == nil)
@@ -195,13 +196,13 @@ import Testing
 
   @Test func cancelWhileAwaitingTheChildReturnsOnlyTheUpstream() {
     var machine = Machine()
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     _ = machine.upstreamSubscribed(upstream)
     _ = machine.upstreamValue()
     let cancelled = machine.cancel()
     #expect(cancelled.count == 1)
-    #expect(cancelled.first as? CombiningTestSubscription === upstream)
-    guard case .cancel = machine.childSubscribed(0, CombiningTestSubscription()) else {
+    #expect(cancelled.first as? TestSubscription === upstream)
+    guard case .cancel = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected a subscription after cancel to be cancelled")
       return
     }

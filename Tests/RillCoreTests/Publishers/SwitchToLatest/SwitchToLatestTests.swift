@@ -4,8 +4,8 @@ import RillTesting
 import Testing
 
 @Suite struct SwitchToLatestTests {
-  typealias Child = CombiningTestPublisher<String, CombiningError>
-  typealias Source = CombiningTestPublisher<Child, CombiningError>
+  typealias Child = TestPublisher<String, CombiningError>
+  typealias Source = TestPublisher<Child, CombiningError>
 
   private struct Pipeline {
     let upstream = Source()
@@ -85,11 +85,11 @@ import Testing
 
   @Test func requestsUnlimitedUpstreamAndForwardsDemandToTheChild() {
     let pipe = Pipeline(demand: .max(2))
-    #expect(pipe.upstream.requests == [.unlimited])
+    #expect(pipe.upstream.requestedDemands == [.unlimited])
     pipe.switchTo(0)
-    #expect(pipe.children[0].requests == [.max(2)])
+    #expect(pipe.children[0].requestedDemands == [.max(2)])
     pipe.recorder.request(.max(3))
-    #expect(pipe.children[0].requests == [.max(2), .max(3)])
+    #expect(pipe.children[0].requestedDemands == [.max(2), .max(3)])
   }
 
   @Test func outstandingDemandCarriesOverToTheNextChild() {
@@ -97,15 +97,15 @@ import Testing
     pipe.switchTo(0)
     pipe.children[0].send("a1")
     pipe.switchTo(1)
-    #expect(pipe.children[1].requests == [.max(2)])
+    #expect(pipe.children[1].requestedDemands == [.max(2)])
   }
 
   @Test func noDemandNoRequest() {
     let pipe = Pipeline(demand: .none)
     pipe.switchTo(0)
-    #expect(pipe.children[0].requests.isEmpty)
+    #expect(pipe.children[0].requestedDemands.isEmpty)
     pipe.recorder.request(.max(1))
-    #expect(pipe.children[0].requests == [.max(1)])
+    #expect(pipe.children[0].requestedDemands == [.max(1)])
   }
 
   @Test func additionalDemandIsReturnedToTheChild() {
@@ -126,7 +126,7 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.values.isEmpty)
     #expect(pipe.recorder.completions.isEmpty)
-    #expect(pipe.children[1].subscriptionCount == 0)
+    #expect(pipe.children[1].subscriberCount == 0)
   }
 
   @Test func switchingFromInsideReceive() {
@@ -157,7 +157,7 @@ import Testing
     }
     pipe.switchTo(0)
     pipe.children[0].send("a1")
-    #expect(pipe.children[0].requests == [.max(1), .max(1)])
+    #expect(pipe.children[0].requestedDemands == [.max(1), .max(1)])
     pipe.children[0].send("a2")
     pipe.children[0].send("a3")
     #expect(recorder.values == ["a1", "a2"])
@@ -218,8 +218,8 @@ import Testing
       pipe.switchTo(0)
       pipe.children[0].send(completion: .finished)
       pipe.upstream.send(completion: .finished)
-      pipe.upstream.release()
-      pipe.children[0].release()
+      pipe.upstream.releaseSubscribers()
+      pipe.children[0].releaseSubscribers()
     }
     #expect(weakRecorder == nil)
     #expect(weakSubscription == nil)
@@ -234,8 +234,8 @@ import Testing
       weakSubscription = pipe.recorder.subscription as AnyObject?
       pipe.switchTo(0)
       pipe.recorder.cancel()
-      pipe.upstream.release()
-      pipe.children[0].release()
+      pipe.upstream.releaseSubscribers()
+      pipe.children[0].releaseSubscribers()
     }
     #expect(weakRecorder == nil)
     #expect(weakSubscription == nil)
@@ -282,16 +282,16 @@ import Testing
   /// As in Combine, a child that hands over its subscription after the upstream failed is asked for the
   /// outstanding demand, and a value it sends before its subscription returns downstream's demand to it.
   @Test func lateChildSubscriptionAfterUpstreamFailureIsAskedForDemand() throws {
-    let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
+    let outer = TestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
     let child = SubscriberHolder<String, CombiningError>()
     let recorder = TestSubscriber<String, CombiningError>(initialDemand: .unlimited, demandPerValue: .max(42))
     outer.switchToLatest().subscribe(recorder)
     outer.send(child)
     #expect(try #require(child.subscriber).receive("a") == .max(42))
     outer.send(completion: .failure(.boom))
-    let late = CombiningTestSubscription()
+    let late = TestSubscription()
     try #require(child.subscriber).receive(subscription: late)
-    #expect(late.requests == [.unlimited])
+    #expect(late.requestedDemands == [.unlimited])
     #expect(!late.isCancelled)
     #expect(recorder.values == ["a"])
     #expect(recorder.completions == [.failure(.boom)])
@@ -300,24 +300,24 @@ import Testing
   /// As in Combine, a child that has finished stays current until the next one: a subscription it hands
   /// over afterwards is kept, and the finished child's subscription is let go.
   @Test func finishedChildsLateSubscriptionIsKept() throws {
-    let outer = CombiningTestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
+    let outer = TestPublisher<SubscriberHolder<String, CombiningError>, CombiningError>()
     let child = SubscriberHolder<String, CombiningError>()
     let recorder = TestSubscriber<String, CombiningError>(initialDemand: .none)
     outer.switchToLatest().subscribe(recorder)
     outer.send(child)
-    weak var weakFirst: CombiningTestSubscription?
+    weak var weakFirst: TestSubscription?
     do {
-      let first = CombiningTestSubscription()
+      let first = TestSubscription()
       weakFirst = first
       try #require(child.subscriber).receive(subscription: first)
       try #require(child.subscriber).receive(completion: .finished)
-      #expect(first.requests.isEmpty)
+      #expect(first.requestedDemands.isEmpty)
       #expect(!first.isCancelled)
     }
     #expect(weakFirst == nil)
-    let late = CombiningTestSubscription()
+    let late = TestSubscription()
     try #require(child.subscriber).receive(subscription: late)
     #expect(!late.isCancelled)
-    #expect(late.requests.isEmpty)
+    #expect(late.requestedDemands.isEmpty)
   }
 }

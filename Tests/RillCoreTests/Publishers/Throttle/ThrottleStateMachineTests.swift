@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -9,12 +10,12 @@ import Testing
   /// Stands for the subscriber, which the machine holds until the subscription ends.
   final class Receiver {}
 
-  typealias Started = (Machine, CombiningTestSubscription, Receiver)
+  typealias Started = (Machine, TestSubscription, Receiver)
 
   private func running(latest: Bool = true, demand: Subscribers.Demand = .unlimited) -> Started {
     let receiver = Receiver()
     var machine = Machine(downstream: receiver, interval: 10, latest: latest)
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     let handedTo = machine.subscribed(upstream)
     #expect(handedTo === receiver)
     if demand > 0 { machine.request(demand) }
@@ -41,7 +42,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
-    let second = machine.subscribed(CombiningTestSubscription())
+    let second = machine.subscribed(TestSubscription())
     #expect(second == nil)
   }
 
@@ -199,7 +200,7 @@ import Testing
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil)
     #expect(cancelled.downstream === receiver)
-    let late = machine.subscribed(CombiningTestSubscription())
+    let late = machine.subscribed(TestSubscription())
     #expect(late == nil)
   }
 
@@ -207,7 +208,7 @@ import Testing
     var (machine, upstream, receiver) = running()
     _ = machine.received("a", at: 0)
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.downstream === receiver)
     #expect(machine.pendingValue == nil)
     #expect(machine.emissionReadsClock() == nil)
@@ -223,7 +224,7 @@ import Testing
     _ = machine.received("a", at: 0)
     _ = machine.upstreamCompleted(.finished)
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.downstream === receiver)
     #expect(emitAll(&machine, at: 0).isEmpty)
   }

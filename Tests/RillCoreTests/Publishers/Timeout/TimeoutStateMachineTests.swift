@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -11,9 +12,9 @@ import Testing
   }
 
   /// A subscribed machine whose clock runs with `timer`, as after `receive(subscription:)`.
-  private func running() -> (Machine, CombiningTestSubscription, Timer, generation: UInt64) {
+  private func running() -> (Machine, TestSubscription, Timer, generation: UInt64) {
     var machine = Machine()
-    let upstream = CombiningTestSubscription()
+    let upstream = TestSubscription()
     let accepted = machine.subscribed(upstream)
     #expect(accepted)
     let (generation, previous) = machine.restartClock()
@@ -35,7 +36,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _, _) = running()
-    let second = machine.subscribed(CombiningTestSubscription())
+    let second = machine.subscribed(TestSubscription())
     #expect(!second)
   }
 
@@ -55,7 +56,7 @@ import Testing
     var machine = Machine()
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
-    let accepted = machine.subscribed(CombiningTestSubscription())
+    let accepted = machine.subscribed(TestSubscription())
     #expect(accepted)
     #expect(machine.acceptsEvents)
   }
@@ -91,17 +92,17 @@ import Testing
   @Test func onlyTheFirstRequestThatReachesTheUpstreamRestartsTheClock() {
     var (machine, upstream, _, _) = running()
     let first = machine.request()
-    #expect(first.upstream as? CombiningTestSubscription === upstream)
+    #expect(first.upstream as? TestSubscription === upstream)
     #expect(first.restartsClock)
     let second = machine.request()
-    #expect(second.upstream as? CombiningTestSubscription === upstream)
+    #expect(second.upstream as? TestSubscription === upstream)
     #expect(!second.restartsClock)
   }
 
   @Test func timingOutEndsTheSubscriptionAndQueuesItsCompletion() {
     var (machine, upstream, timer, generation) = running()
     let fired = machine.timerFired(generation)
-    #expect(fired?.upstream as? CombiningTestSubscription === upstream)
+    #expect(fired?.upstream as? TestSubscription === upstream)
     #expect(fired?.timer as? Timer === timer)
     #expect(!machine.acceptsEvents)
     #expect(machine.upstream == nil)
@@ -132,14 +133,14 @@ import Testing
     #expect(completed.schedules)
     #expect(completed.cancelling as? Timer === timer)
     #expect(!machine.acceptsEvents)
-    #expect(machine.upstream as? CombiningTestSubscription === upstream)
+    #expect(machine.upstream as? TestSubscription === upstream)
     let again = machine.upstreamCompleted(.finished)
     #expect(!again.schedules)
     let fired = machine.timerFired(generation)
     #expect(fired == nil)
     // A first request still reaches the upstream; the clock it restarts is dropped at once.
     let request = machine.request()
-    #expect(request.upstream as? CombiningTestSubscription === upstream)
+    #expect(request.upstream as? TestSubscription === upstream)
     #expect(request.restartsClock)
     let restart = machine.restartClock()
     #expect(restart.cancelling == nil)
@@ -187,7 +188,7 @@ import Testing
     #expect(describe(machine.arrive("a")) == "a")
     _ = machine.arrive("b")
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(describe(machine.next()) == "nil")
     let fired = machine.timerFired(generation)
@@ -198,7 +199,7 @@ import Testing
     #expect(request.upstream == nil)
     let again = machine.cancel()
     #expect(again.upstream == nil && again.timer == nil)
-    let acceptsAfterCancel = machine.subscribed(CombiningTestSubscription())
+    let acceptsAfterCancel = machine.subscribed(TestSubscription())
     #expect(!acceptsAfterCancel)
   }
 
@@ -208,7 +209,7 @@ import Testing
     var (machine, upstream, _, _) = running()
     _ = machine.upstreamCompleted(.finished)
     let cancelled = machine.cancel()
-    #expect(cancelled.upstream as? CombiningTestSubscription === upstream)
+    #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer == nil)
     let completion = machine.release()
     #expect(completion == nil)

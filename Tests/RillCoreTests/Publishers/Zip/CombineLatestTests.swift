@@ -4,8 +4,8 @@ import RillTesting
 import Testing
 
 @Suite struct CombineLatestTests {
-  typealias Source = CombiningTestPublisher<Int, CombiningError>
-  typealias Letters = CombiningTestPublisher<String, CombiningError>
+  typealias Source = TestPublisher<Int, CombiningError>
+  typealias Letters = TestPublisher<String, CombiningError>
 
   private struct Pipeline {
     let numbers = Source()
@@ -53,14 +53,14 @@ import Testing
 
   @Test func passesDemandToEveryUpstreamAndDropsCombinationsWithoutDemand() {
     let pipe = Pipeline(demand: .max(1))
-    #expect(pipe.numbers.requests == [.max(1)])
-    #expect(pipe.letters.requests == [.max(1)])
+    #expect(pipe.numbers.requestedDemands == [.max(1)])
+    #expect(pipe.letters.requestedDemands == [.max(1)])
     pipe.numbers.send(1)
     pipe.letters.send("a")
     pipe.numbers.send(2)
     #expect(pipe.recorder.values == ["1a"])
     pipe.recorder.request(.max(2))
-    #expect(pipe.numbers.requests == [.max(1), .max(2)])
+    #expect(pipe.numbers.requestedDemands == [.max(1), .max(2)])
     pipe.letters.send("b")
     #expect(pipe.recorder.values == ["1a", "2b"])
   }
@@ -70,7 +70,7 @@ import Testing
     pipe.hooks.onValue = { _ in .max(2) }
     pipe.numbers.send(1)
     #expect(pipe.letters.send("a") == .max(2))
-    #expect(pipe.numbers.requests == [.max(1), .max(2)])
+    #expect(pipe.numbers.requestedDemands == [.max(1), .max(2)])
   }
 
   @Test func cancelCancelsEveryUpstreamAndSilences() {
@@ -146,15 +146,15 @@ import Testing
       finished = pipe.recorder
       pipe.numbers.send(completion: .finished)
       pipe.letters.send(completion: .finished)
-      pipe.numbers.release()
-      pipe.letters.release()
+      pipe.numbers.releaseSubscribers()
+      pipe.letters.releaseSubscribers()
     }
     do {
       let pipe = Pipeline()
       cancelled = pipe.recorder
       pipe.recorder.cancel()
-      pipe.numbers.release()
-      pipe.letters.release()
+      pipe.numbers.releaseSubscribers()
+      pipe.letters.releaseSubscribers()
     }
     #expect(finished == nil)
     #expect(cancelled == nil)

@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -104,8 +105,8 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func failureWhileDeliveringCancelsNowAndCompletesLater() {
     var zip = machine(.zip)
-    let first = CombiningTestSubscription()
-    let second = CombiningTestSubscription()
+    let first = TestSubscription()
+    let second = TestSubscription()
     _ = zip.subscribed(0, first)
     _ = zip.subscribed(1, second)
     _ = zip.received(0, 1)
@@ -124,10 +125,10 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func demandGoesToEveryUpstreamAndLateSubscribersGetWhatWasRequested() {
     var zip = machine(.zip)
-    let early = CombiningTestSubscription()
+    let early = TestSubscription()
     _ = zip.subscribed(0, early)
     #expect(zip.request(.max(2)).count == 1)
-    guard case .request(_, .max(2)) = zip.subscribed(1, CombiningTestSubscription()) else {
+    guard case .request(_, .max(2)) = zip.subscribed(1, TestSubscription()) else {
       Issue.record("expected the late subscriber to get the demand requested so far")
       return
     }

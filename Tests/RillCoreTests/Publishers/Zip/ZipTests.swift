@@ -4,8 +4,8 @@ import RillTesting
 import Testing
 
 @Suite struct ZipTests {
-  typealias Source = CombiningTestPublisher<Int, CombiningError>
-  typealias Letters = CombiningTestPublisher<String, CombiningError>
+  typealias Source = TestPublisher<Int, CombiningError>
+  typealias Letters = TestPublisher<String, CombiningError>
 
   private struct Pipeline {
     let numbers = Source()
@@ -89,17 +89,17 @@ import Testing
     numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
     #expect(numbers.send(1) == .none)
     #expect(letters.send("a") == .max(666))
-    #expect(numbers.requests == [initial, .max(666)])
-    #expect(letters.requests == [initial])
+    #expect(numbers.requestedDemands == [initial, .max(666)])
+    #expect(letters.requestedDemands == [initial])
   }
 
   @Test func passesDownstreamDemandToEveryUpstream() {
     let pipe = Pipeline(demand: .max(2))
-    #expect(pipe.numbers.requests == [.max(2)])
-    #expect(pipe.letters.requests == [.max(2)])
+    #expect(pipe.numbers.requestedDemands == [.max(2)])
+    #expect(pipe.letters.requestedDemands == [.max(2)])
     pipe.recorder.request(.max(3))
-    #expect(pipe.numbers.requests == [.max(2), .max(3)])
-    #expect(pipe.letters.requests == [.max(2), .max(3)])
+    #expect(pipe.numbers.requestedDemands == [.max(2), .max(3)])
+    #expect(pipe.letters.requestedDemands == [.max(2), .max(3)])
   }
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
@@ -107,8 +107,8 @@ import Testing
     pipe.hooks.onValue = { _ in .max(4) }
     #expect(pipe.numbers.send(1) == .none)
     #expect(pipe.letters.send("a") == .max(4))
-    #expect(pipe.numbers.requests == [.max(1), .max(4)])
-    #expect(pipe.letters.requests == [.max(1)])
+    #expect(pipe.numbers.requestedDemands == [.max(1), .max(4)])
+    #expect(pipe.letters.requestedDemands == [.max(1)])
   }
 
   @Test func cancelCancelsEveryUpstreamAndSilences() {
@@ -183,15 +183,15 @@ import Testing
       let pipe = Pipeline()
       finished = pipe.recorder
       pipe.numbers.send(completion: .finished)
-      pipe.numbers.release()
-      pipe.letters.release()
+      pipe.numbers.releaseSubscribers()
+      pipe.letters.releaseSubscribers()
     }
     do {
       let pipe = Pipeline()
       cancelled = pipe.recorder
       pipe.recorder.cancel()
-      pipe.numbers.release()
-      pipe.letters.release()
+      pipe.numbers.releaseSubscribers()
+      pipe.letters.releaseSubscribers()
     }
     #expect(finished == nil)
     #expect(cancelled == nil)
