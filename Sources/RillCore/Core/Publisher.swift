@@ -31,7 +31,11 @@ extension Publisher {
   /// ``receive(subscriber:)``.
   ///
   /// - Parameter subscriber: The subscriber to attach.
-  @inlinable
+  // Always inlined: every operator subscribes its upstream through here, so a pipeline calls this one generic
+  // function once per operator, each time with a larger subscriber type. The optimizer takes that for a
+  // specialization loop and stops specialising after the second operator, leaving the rest of the pipeline, and
+  // every value through it, in unspecialised generic code. Inlined, each step is the operator's own `receive`.
+  @inlinable @inline(__always)
   public func subscribe<S: Subscriber>(_ subscriber: S) where Failure == S.Failure, Output == S.Input {
     if enabledIntrospectionCount.load(ordering: .relaxed) == 0 {
       receive(subscriber: subscriber)
