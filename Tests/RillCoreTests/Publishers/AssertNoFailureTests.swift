@@ -4,12 +4,12 @@ import Testing
 
 @Suite struct AssertNoFailureTests {
   @Test func republishesValuesAndFinish() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.assertNoFailure().subscribe(recorder)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     #expect(upstream.send(1) == .none)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
@@ -21,7 +21,7 @@ import Testing
   }
 
   @Test func cancelAndReentrancyGoStraightUpstream() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, Never>(
       initialDemand: .max(1),
       onValue: { recorder, value in
@@ -31,9 +31,9 @@ import Testing
     )
     upstream.assertNoFailure().subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
     upstream.send(2)
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
   }
 
   @Test func releasedAfterCompletion() {

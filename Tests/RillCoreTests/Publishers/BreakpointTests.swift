@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 @Suite struct BreakpointTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func passesEventsThroughWhenClosuresReturnFalse() {
     var seen: [String] = []
@@ -31,16 +31,16 @@ import Darwin
     )
     .subscribe(recorder)
     upstream.send(1)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(seen == ["subscription", "output 1", "completion"])
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
   }
 
   /// Without a debugger, SIGTRAP ends the process, as in Combine, even where Swift's backtracer handles the signal.
   @Test func aClosureReturningTrueEndsTheProcessWithSIGTRAP() async {
     await #expect(processExitsWith: .signal(SIGTRAP)) {
-      let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+      let upstream = TestPublisher<Int, OpsMiscError>()
       upstream.breakpoint(receiveOutput: { $0 < 0 }).subscribe(TestSubscriber<Int, OpsMiscError>())
       upstream.send(-1)
     }
@@ -56,7 +56,7 @@ import Darwin
     #expect(publisher.receiveCompletion?(.failure(OpsMiscError())) == true)
     publisher.subscribe(recorder)
     upstream.send(1)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
@@ -72,8 +72,8 @@ import Darwin
     upstream.breakpointOnError().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.requests == [.max(1), .max(1)])
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    #expect(upstream.isCancelled)
   }
 
   @Test func releasedAfterCompletion() {

@@ -3,7 +3,7 @@ import RillTesting
 import Testing
 
 @Suite struct CatchTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func republishesValuesAndFinish() {
     let upstream = Upstream()
@@ -11,7 +11,7 @@ import Testing
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
@@ -25,7 +25,7 @@ import Testing
     }
     .subscribe(recorder)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError(7)))
+    upstream.send(completion: .failure(OpsMiscError(7)))
     #expect(caught == [OpsMiscError(7)])
     #expect(recorder.events == [.subscription, .value(1), .value(9), .completion(.finished)])
   }
@@ -34,48 +34,48 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.catch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(2)) }.subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError(1)))
+    upstream.send(completion: .failure(OpsMiscError(1)))
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
   @Test func replacementIsAskedForOutstandingDemand() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.catch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.requests == [.max(3)])
+    #expect(upstream.requestedDemands == [.max(3)])
     upstream.send(1)
     recorder.request(.max(2))
-    #expect(upstream.requests == [.max(3), .max(2)])
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(replacement.requests == [.max(4)])
+    #expect(upstream.requestedDemands == [.max(3), .max(2)])
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands == [.max(4)])
     recorder.request(.max(1))
-    #expect(replacement.requests == [.max(4), .max(1)])
+    #expect(replacement.requestedDemands == [.max(4), .max(1)])
     replacement.send(5)
-    replacement.complete()
+    replacement.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .value(5), .completion(.finished)])
   }
 
   @Test func demandReturnedFromReceiveCountsTowardsReplacement() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(2) })
     upstream.catch { _ in replacement }.subscribe(recorder)
     #expect(upstream.send(1) == .max(2))
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(replacement.requests == [.max(2)])
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands == [.max(2)])
   }
 
   @Test func noDemandIsNotRequestedFromReplacement() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.catch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.requests.isEmpty)
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(replacement.requests.isEmpty)
+    #expect(upstream.requestedDemands.isEmpty)
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands.isEmpty)
     recorder.request(.max(1))
-    #expect(replacement.requests == [.max(1)])
+    #expect(replacement.requestedDemands == [.max(1)])
   }
 
   /// As in Combine, upstream's values after a cancel still arrive, with downstream's demand returned, but its failure
@@ -92,10 +92,10 @@ import Testing
     let subscription = recorder.subscription
     recorder.cancel()
     subscription?.request(.max(199))
-    #expect(upstream.subscription.cancelCount == 1)
-    #expect(upstream.requests == [.max(1)])
+    #expect(upstream.cancelCount == 1)
+    #expect(upstream.requestedDemands == [.max(1)])
     #expect(upstream.send(1) == .max(3))
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(caught == 0)
     #expect(recorder.events == [.subscription, .value(1)])
   }
@@ -104,40 +104,43 @@ import Testing
   /// subscription do not.
   @Test func cancelCancelsReplacement() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(3) })
     upstream.catch { _ in replacement }.subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     recorder.cancel()
-    #expect(replacement.subscription.isCancelled)
+    #expect(replacement.isCancelled)
     #expect(replacement.send(1) == .max(3))
-    replacement.complete()
-    #expect(replacement.sendExtraSubscription().isCancelled)
+    replacement.send(completion: .finished)
+    let extra = TestSubscription()
+    replacement.send(subscription: extra)
+    #expect(extra.isCancelled)
     #expect(recorder.events == [.subscription, .value(1)])
-    #expect(upstream.subscription.cancelCount == 0)
+    #expect(upstream.cancelCount == 0)
   }
 
   /// As in Combine, a cancel while the replacement publisher is being subscribed finds nothing to cancel and changes
   /// nothing: the replacement is asked for the demand not met, and its completion arrives.
   @Test func cancelWhileTheReplacementSubscribesChangesNothing() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
-    replacement.prepareSubscription = { _ in recorder.cancel() }
-    upstream.catch { _ in replacement }.subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(replacement.requests == [.max(3)])
-    #expect(!replacement.subscription.isCancelled)
-    replacement.complete()
+    let cancellingReplacement = BeforeSubscribing(replacement) { _ in recorder.cancel() }
+    upstream.catch { _ in cancellingReplacement }.subscribe(recorder)
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands == [.max(3)])
+    #expect(!replacement.isCancelled)
+    replacement.send(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(upstream.subscription.cancelCount == 0)
+    #expect(upstream.cancelCount == 0)
   }
 
   @Test func secondSubscriptionIsCancelled() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, Never>()
     upstream.catch { _ in Just(9) }.subscribe(recorder)
-    let extra = upstream.sendExtraSubscription()
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
     #expect(extra.isCancelled)
     #expect(recorder.events == [.subscription])
   }
@@ -153,9 +156,9 @@ import Testing
     )
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
     upstream.send(2)
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     // As in Combine, upstream's values after the cancel still arrive.
     upstream.send(3)
     #expect(recorder.values == [1, 2, 3])
@@ -217,14 +220,14 @@ extension CatchTests {
 }
 
 @Suite struct TryCatchTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func replacesFailedUpstream() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(9), .finished])
   }
 
@@ -233,40 +236,40 @@ extension CatchTests {
     let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ -> Just<Int> in throw OpsMiscError(5) }.subscribe(recorder)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)")])
     // As in Combine, upstream's values after the failure still arrive, but its completions do not.
     upstream.send(2)
-    upstream.complete(.failure(OpsMiscError()))
-    upstream.complete()
+    upstream.send(completion: .failure(OpsMiscError()))
+    upstream.send(completion: .finished)
     #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
-    #expect(!upstream.subscription.isCancelled)
+    #expect(!upstream.isCancelled)
   }
 
   @Test func finishesAndReplacementFailure() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(3)) }.subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(3)")])
     let finishing = Upstream()
     let other = TestSubscriber<Int, any Error>()
     finishing.tryCatch { _ in Just(9) }.subscribe(other)
-    finishing.complete()
+    finishing.send(completion: .finished)
     #expect(other.opsMiscEvents == [.subscription, .finished])
   }
 
   @Test func demandAndCancel() {
     let upstream = Upstream()
-    let replacement = OpsMiscUpstream<Int, Never>()
+    let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.tryCatch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(replacement.requests == [.max(1)])
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands == [.max(1)])
     recorder.cancel()
-    #expect(replacement.subscription.isCancelled)
+    #expect(replacement.isCancelled)
   }
 
   @Test func releasedAfterCompletion() {

@@ -164,9 +164,9 @@ extension CollectByCountTests {
     let upstream = SubscriberHolder<Int, Never>()
     upstream.collect(19).subscribe(TestSubscriber<[Int], Never>(initialDemand: .none))
     upstream.subscriberAsSubscription?.cancel()
-    let subscription = OpsMiscSubscription()
+    let subscription = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
-    #expect(subscription.requests == [])
+    #expect(subscription.requestedDemands == [])
     #expect(!subscription.isCancelled)
   }
 
@@ -177,7 +177,7 @@ extension CollectByCountTests {
     let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(19).subscribe(recorder)
     try #require(upstream.subscriber).receive(completion: .finished)
-    let subscription = OpsMiscSubscription()
+    let subscription = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
     #expect(recorder.events == [.completion(.finished)])
     #expect(subscription.isCancelled)

@@ -199,7 +199,7 @@ extension ConcatenateTests {
     #expect(upstream.receive(0) == .none)
     upstream.receive(completion: .finished)
     #expect(recorder.events.isEmpty)
-    upstream.receive(subscription: OpsMiscSubscription())
+    upstream.receive(subscription: TestSubscription())
     #expect(recorder.events == [.subscription])
     #expect(upstream.receive(1) == .none)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
@@ -213,7 +213,7 @@ extension ConcatenateTests {
     weak var weakSuffix = suffix
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     prefix.append(suffix).subscribe(recorder)
-    try #require(prefix.subscriber).receive(subscription: OpsMiscSubscription())
+    try #require(prefix.subscriber).receive(subscription: TestSubscription())
     try #require(prefix.subscriber).receive(completion: .finished)
     let prefixSide = try #require(prefix.rawSubscriber as? any Subscriber)
     let suffixSide = try #require(suffix.rawSubscriber as? any Subscriber)

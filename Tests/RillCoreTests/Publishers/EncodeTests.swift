@@ -22,7 +22,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
 }
 
 @Suite struct EncodeTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func encodesValuesAndFinishes() {
     let upstream = Upstream()
@@ -30,7 +30,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(1)
     upstream.send(22)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .value("22"), .finished])
   }
 
@@ -38,7 +38,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let upstream = Upstream()
     let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError(4)))
+    upstream.send(completion: .failure(OpsMiscError(4)))
     #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(4)")])
   }
 
@@ -48,9 +48,9 @@ private struct DescriptionDecoder: TopLevelDecoder {
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(1)
     #expect(upstream.send(13) == .none)
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .failure("OpsMiscError(13)")])
   }
 
@@ -58,10 +58,10 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let upstream = Upstream()
     let recorder = TestSubscriber<String, any Error>(initialDemand: .max(2), onValue: { _, _ in .max(3) })
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     #expect(upstream.send(1) == .max(3))
     recorder.request(.max(1))
-    #expect(upstream.requests == [.max(2), .max(1)])
+    #expect(upstream.requestedDemands == [.max(2), .max(1)])
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
@@ -69,11 +69,13 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     recorder.cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     #expect(upstream.send(1) == .none)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.opsMiscEvents == [.subscription])
-    #expect(upstream.sendExtraSubscription().isCancelled)
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
+    #expect(extra.isCancelled)
   }
 
   @Test func requestCancelAndSendFromInsideReceive() {
@@ -123,16 +125,16 @@ private struct DescriptionDecoder: TopLevelDecoder {
 }
 
 @Suite struct DecodeTests {
-  typealias Upstream = OpsMiscUpstream<String, OpsMiscError>
+  typealias Upstream = TestPublisher<String, OpsMiscError>
 
   @Test func decodesValuesAndFinishes() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     upstream.send("1")
     upstream.send("22")
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(22), .finished])
   }
 
@@ -141,7 +143,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let recorder = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
     upstream.send("x")
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     upstream.send("2")
     #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(99)")])
   }
@@ -150,13 +152,13 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError(5)))
+    upstream.send(completion: .failure(OpsMiscError(5)))
     #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(5)")])
     let other = Upstream()
     let cancelled = TestSubscriber<Int, any Error>()
     other.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(cancelled)
     cancelled.cancel()
-    #expect(other.subscription.isCancelled)
+    #expect(other.isCancelled)
   }
 
   @Test func releasedAfterCompletion() {

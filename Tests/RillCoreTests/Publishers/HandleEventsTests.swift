@@ -3,7 +3,7 @@ import RillTesting
 import Testing
 
 @Suite struct HandleEventsTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   /// Records what the closures see, in order.
   private final class Log {
@@ -31,15 +31,16 @@ import Testing
     let subscription = recorder.subscription
     #expect(upstream.send(1) == .max(1))
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(
       log.entries == [
-        "subscription OpsMiscSubscription", "request max(2)", "output 1", "request max(1)", "output 2",
+        "subscription TestSubscription(requested: [], cancelled: 0)", "request max(2)", "output 1", "request max(1)",
+        "output 2",
         "completion finished",
       ]
     )
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     subscription?.cancel()
     #expect(log.entries.last == "completion finished")
   }
@@ -49,7 +50,7 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     logged(upstream, log).subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError(2)))
+    upstream.send(completion: .failure(OpsMiscError(2)))
     #expect(log.entries.last == "completion failure(OpsMiscError(2))")
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
 
@@ -60,13 +61,13 @@ import Testing
     let cancelledSubscription = cancelled.subscription
     cancelled.cancel()
     cancelledSubscription?.cancel()
-    #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
-    #expect(other.subscription.cancelCount == 1)
+    #expect(otherLog.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
+    #expect(other.cancelCount == 1)
     // As in Combine, what upstream sends after the cancel still reaches the subscriber, but no closure runs.
     other.send(1)
-    other.complete()
+    other.send(completion: .finished)
     #expect(cancelled.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(otherLog.entries == ["subscription OpsMiscSubscription", "cancel"])
+    #expect(otherLog.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
   }
 
   /// As in Combine, what upstream sends after its completion still reaches the subscriber, with the subscriber's
@@ -77,15 +78,15 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none, onValue: { _, value in .max(value) })
     logged(upstream, log).subscribe(recorder)
     let subscription = recorder.subscription
-    upstream.complete()
-    upstream.complete(.failure(OpsMiscError(2)))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(OpsMiscError(2)))
     #expect(upstream.send(7) == .max(7))
     subscription?.request(.max(1))
     #expect(
       recorder.events == [.subscription, .completion(.finished), .completion(.failure(OpsMiscError(2))), .value(7)]
     )
-    #expect(log.entries == ["subscription OpsMiscSubscription", "completion finished"])
-    #expect(upstream.requests.isEmpty)
+    #expect(log.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "completion finished"])
+    #expect(upstream.requestedDemands.isEmpty)
   }
 
   /// Rill does not keep the subscriber alive after the subscription ended, also where Combine does: a subscriber
@@ -104,11 +105,11 @@ import Testing
       })
       weakRecorder = recorder
       upstream.handleEvents().subscribe(recorder)
-      upstream.complete()
+      upstream.send(completion: .finished)
     }
     #expect(weakRecorder == nil)
     #expect(upstream.send(1) == .none)
-    upstream.complete()
+    upstream.send(completion: .finished)
   }
 
   @Test func closuresAreVarsAndInitDefaults() {
@@ -134,8 +135,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(upstream.requests == [.max(1), .max(1)])
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    #expect(upstream.isCancelled)
     // As in Combine, a value after the cancel still arrives, without running `receiveOutput`.
     #expect(recorder.values == [1, 2, 3])
     #expect(log.entries.suffix(3) == ["request max(1)", "output 2", "cancel"])

@@ -34,10 +34,10 @@ import Testing
       connection = upstream.multicast(subject: subject).connect()
     }
     #expect(weakSubject == nil)
-    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.cancelCount == 1)
     connection?.cancel()
   }
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func subscribesUpstreamOnlyOnConnect() {
     let upstream = Upstream()
@@ -49,9 +49,9 @@ import Testing
     #expect(upstream.subscriptions.isEmpty)
     let connection = multicast.connect()
     #expect(upstream.subscriptions.count == 1)
-    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(first.events == [.subscription, .value(1), .completion(.finished)])
     #expect(second.events == [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
@@ -76,7 +76,7 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>()
     multicast.subscribe(recorder)
     let connection = multicast.connect()
-    upstream.complete(.failure(OpsMiscError(2)))
+    upstream.send(completion: .failure(OpsMiscError(2)))
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
     connection.cancel()
   }
@@ -103,7 +103,7 @@ import Testing
     multicast.subscribe(recorder)
     let connection = multicast.connect()
     connection.cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     upstream.send(1)
     #expect(recorder.values.isEmpty)
   }
@@ -120,7 +120,7 @@ import Testing
     upstream.send(1)
     #expect(first.values.isEmpty)
     #expect(second.values == [1])
-    #expect(!upstream.subscription.isCancelled)
+    #expect(!upstream.isCancelled)
     connection.cancel()
   }
 
@@ -180,27 +180,27 @@ import Testing
 
 @Suite struct MakeConnectableTests {
   @Test func publishesOnlyAfterConnect() {
-    let upstream = OpsMiscUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let connectable = upstream.makeConnectable()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1))
     connectable.subscribe(recorder)
     #expect(upstream.subscriptions.isEmpty)
     let connection = connectable.connect()
-    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
   }
 
   @Test func connectionCancelCancelsUpstream() {
-    let upstream = OpsMiscUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let connectable = upstream.makeConnectable()
     let recorder = TestSubscriber<Int, Never>()
     connectable.subscribe(recorder)
     connectable.connect().cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     upstream.send(1)
     #expect(recorder.values.isEmpty)
     recorder.cancel()

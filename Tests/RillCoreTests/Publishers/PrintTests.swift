@@ -3,7 +3,7 @@ import RillTesting
 import Testing
 
 @Suite struct PrintTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func logsEveryEventWithPrefix() {
     let stream = OpsMiscTextStream()
@@ -15,10 +15,10 @@ import Testing
     upstream.print("👉", to: stream).subscribe(recorder)
     #expect(upstream.send(1) == .max(1))
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(
       stream.lines == [
-        "👉: receive subscription: (OpsMiscSubscription)",
+        "👉: receive subscription: (TestSubscription(requested: [], cancelled: 0))",
         "👉: request max: (2)",
         "👉: receive value: (1)",
         "👉: request max: (1) (synchronous)",
@@ -27,7 +27,7 @@ import Testing
       ]
     )
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
   }
 
   @Test func logsWithoutPrefix() {
@@ -36,10 +36,10 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { _, _ in .unlimited })
     upstream.print(to: stream).subscribe(recorder)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError(3)))
+    upstream.send(completion: .failure(OpsMiscError(3)))
     #expect(
       stream.lines == [
-        "receive subscription: (OpsMiscSubscription)",
+        "receive subscription: (TestSubscription(requested: [], cancelled: 0))",
         "request unlimited",
         "receive value: (1)",
         "request unlimited (synchronous)",
@@ -55,8 +55,10 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     upstream.print("p", to: stream).subscribe(recorder)
     recorder.cancel()
-    #expect(upstream.subscription.isCancelled)
-    #expect(stream.lines == ["p: receive subscription: (OpsMiscSubscription)", "p: receive cancel"])
+    #expect(upstream.isCancelled)
+    #expect(
+      stream.lines == ["p: receive subscription: (TestSubscription(requested: [], cancelled: 0))", "p: receive cancel"]
+    )
   }
 
   /// As in Combine, what upstream sends after a cancel or a completion is logged and still reaches the subscriber;
@@ -72,8 +74,8 @@ import Testing
     let subscription = recorder.subscription
     recorder.cancel()
     #expect(upstream.send(1) == .max(2))
-    upstream.complete()
-    upstream.complete(.failure(OpsMiscError(3)))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(OpsMiscError(3)))
     #expect(upstream.send(10) == .unlimited)
     subscription?.cancel()
     subscription?.request(.max(1))
@@ -82,11 +84,11 @@ import Testing
         .subscription, .value(1), .completion(.finished), .completion(.failure(OpsMiscError(3))), .value(10),
       ]
     )
-    #expect(upstream.subscription.cancelCount == 1)
-    #expect(upstream.requests.isEmpty)
+    #expect(upstream.cancelCount == 1)
+    #expect(upstream.requestedDemands.isEmpty)
     #expect(
       stream.lines == [
-        "receive subscription: (OpsMiscSubscription)",
+        "receive subscription: (TestSubscription(requested: [], cancelled: 0))",
         "receive cancel",
         "receive value: (1)",
         "request max: (2) (synchronous)",
@@ -121,8 +123,8 @@ import Testing
     upstream.print(to: stream).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.requests == [.max(1), .max(1)])
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    #expect(upstream.isCancelled)
     #expect(stream.lines.suffix(2) == ["receive value: (2)", "receive cancel"])
   }
 

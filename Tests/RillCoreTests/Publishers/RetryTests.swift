@@ -3,15 +3,15 @@ import RillTesting
 import Testing
 
 @Suite struct RetryTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func republishesValuesAndFinish() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(2).subscribe(recorder)
-    upstream.send(1)
-    upstream.send(2)
-    upstream.complete()
+    upstream.sendToLatest(1)
+    upstream.sendToLatest(2)
+    upstream.sendToLatest(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(upstream.subscriptions.count == 1)
   }
@@ -20,12 +20,12 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(2).subscribe(recorder)
-    upstream.send(1)
-    upstream.complete(.failure(OpsMiscError(1)))
-    upstream.send(2)
-    upstream.complete(.failure(OpsMiscError(2)))
-    upstream.send(3)
-    upstream.complete(.failure(OpsMiscError(3)))
+    upstream.sendToLatest(1)
+    upstream.sendToLatest(completion: .failure(OpsMiscError(1)))
+    upstream.sendToLatest(2)
+    upstream.sendToLatest(completion: .failure(OpsMiscError(2)))
+    upstream.sendToLatest(3)
+    upstream.sendToLatest(completion: .failure(OpsMiscError(3)))
     #expect(upstream.subscriptions.count == 3)
     #expect(
       recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(OpsMiscError(3)))]
@@ -36,7 +36,7 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(0).subscribe(recorder)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.sendToLatest(completion: .failure(OpsMiscError()))
     #expect(upstream.subscriptions.count == 1)
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
@@ -45,22 +45,22 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3))
     upstream.retry(1).subscribe(recorder)
-    #expect(upstream.requests == [.max(3)])
-    upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3)])
+    upstream.sendToLatest(1)
+    upstream.sendToLatest(completion: .failure(OpsMiscError()))
     #expect(upstream.subscriptions.count == 2)
-    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(2)])
     recorder.request(.max(4))
-    #expect(upstream.requests == [.max(2), .max(4)])
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(2), .max(4)])
   }
 
   @Test func noDemandIsNotRequestedOnRetry() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     upstream.retry(1).subscribe(recorder)
-    upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
-    #expect(upstream.requests.isEmpty)
+    upstream.sendToLatest(1)
+    upstream.sendToLatest(completion: .failure(OpsMiscError()))
+    #expect(upstream.subscriptions.last?.requestedDemands.isEmpty == true)
     #expect(recorder.events == [.subscription, .value(1)])
   }
 
@@ -90,9 +90,9 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(3).subscribe(recorder)
     recorder.cancel()
-    #expect(upstream.subscription.isCancelled)
-    upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
+    #expect(upstream.subscriptions.last?.isCancelled == true)
+    upstream.sendToLatest(1)
+    upstream.sendToLatest(completion: .failure(OpsMiscError()))
     #expect(upstream.subscriptions.count == 1)
     #expect(recorder.events == [.subscription])
   }
@@ -101,7 +101,9 @@ import Testing
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(1).subscribe(recorder)
-    #expect(upstream.sendExtraSubscription().isCancelled)
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
+    #expect(extra.isCancelled)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
@@ -114,11 +116,11 @@ import Testing
       }
     )
     upstream.retry(1).subscribe(recorder)
-    upstream.send(1)
-    #expect(upstream.requests == [.max(1), .max(1)])
-    upstream.send(2)
-    #expect(upstream.subscription.isCancelled)
-    upstream.send(3)
+    upstream.sendToLatest(1)
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(1), .max(1)])
+    upstream.sendToLatest(2)
+    #expect(upstream.subscriptions.last?.isCancelled == true)
+    upstream.sendToLatest(3)
     #expect(recorder.values == [1, 2])
   }
 
@@ -161,11 +163,11 @@ import Testing
 @Suite struct RetryCombineFidelityTests {
   /// As in Combine, a negative number of retries never runs out.
   @Test func negativeRetriesRetryIndefinitely() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
-    for _ in 0..<100 { upstream.complete(.failure(OpsMiscError(1))) }
-    upstream.send(0)
+    for _ in 0..<100 { upstream.sendToLatest(completion: .failure(OpsMiscError(1))) }
+    upstream.sendToLatest(0)
     #expect(recorder.events == [.subscription, .value(0)])
     #expect(upstream.subscriptions.count == 101)
   }
@@ -173,26 +175,30 @@ import Testing
   /// As in Combine, the demand downstream returns for a value is requested from upstream rather than
   /// returned.
   @Test func demandReturnedByDownstreamIsRequestedUpstream() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, value in .max(value) })
     upstream.retry(5).subscribe(recorder)
-    #expect(upstream.send(5) == .none)
-    #expect(upstream.requests == [.max(3), .max(5)])
-    upstream.complete(.failure(OpsMiscError(1)))
-    #expect(upstream.requests == [.max(7)])
+    #expect(upstream.sendToLatest(5) == .none)
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3), .max(5)])
+    upstream.sendToLatest(completion: .failure(OpsMiscError(1)))
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(7)])
   }
 
   /// As in Combine, a value the resubscribed upstream sends before its subscription is delivered, and
   /// the subscription is then asked for the demand outstanding.
   @Test func valueBeforeTheResubscriptionIsDelivered() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
+    var sendsBeforeSubscribing = false
+    let resubscribed = BeforeSubscribing(upstream) { subscriber in
+      if sendsBeforeSubscribing { _ = subscriber.receive(1) }
+    }
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, _ in .max(2) })
-    upstream.retry(1).subscribe(recorder)
-    #expect(upstream.requests == [.max(3)])
-    upstream.prepareSubscription = { _ in _ = upstream.send(1) }
-    upstream.complete(.failure(OpsMiscError()))
+    resubscribed.retry(1).subscribe(recorder)
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3)])
+    sendsBeforeSubscribing = true
+    upstream.sendToLatest(completion: .failure(OpsMiscError()))
     #expect(recorder.events == [.subscription, .value(1)])
-    #expect(upstream.requests == [.max(4)])
+    #expect(upstream.subscriptions.last?.requestedDemands == [.max(4)])
   }
 
   /// As in Combine, a completion before the subscription is passed on; a value is not, as there is no

@@ -16,11 +16,12 @@ import Testing
     autoconnect.subscribe(first)
     #expect(connectable.events == ["connected"])
     let subscription = try #require(first.subscription)
-    #expect(subscription.combineIdentifier == upstream.subscription.combineIdentifier)
-    #expect(String(describing: subscription) == "OpsMiscSubscription")
-    #expect(upstream.send(1) == .max(3))
-    upstream.complete()
-    #expect(upstream.send(2) == .max(3))
+    let upstreamSubscription = try #require(upstream.subscriptions.last)
+    #expect(subscription.combineIdentifier == upstreamSubscription.combineIdentifier)
+    #expect(String(describing: subscription) == String(describing: upstreamSubscription))
+    #expect(upstream.sendToLatest(1) == .max(3))
+    upstream.sendToLatest(completion: .finished)
+    #expect(upstream.sendToLatest(2) == .max(3))
     #expect(first.events == [.subscription, .value(1), .completion(.finished), .value(2)])
     subscription.cancel()
     subscription.cancel()
@@ -43,7 +44,7 @@ import Testing
     try #require(inner.subscription).cancel()
     #expect(connectable.events == ["connected", "connected", "disconnected"])
   }
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func connectsOnFirstSubscriber() {
     let upstream = Upstream()
@@ -56,7 +57,7 @@ import Testing
     autoconnect.subscribe(second)
     #expect(upstream.subscriptions.count == 1)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(first.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
     #expect(second.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
   }
@@ -71,13 +72,13 @@ import Testing
     let firstSubscription = first.subscription
     first.cancel()
     firstSubscription?.cancel()
-    #expect(!upstream.subscription.isCancelled)
+    #expect(upstream.subscriptions.last?.isCancelled == false)
     second.cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.subscriptions.last?.isCancelled == true)
     let third = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(third)
     #expect(upstream.subscriptions.count == 2)
-    upstream.send(5)
+    upstream.sendToLatest(5)
     #expect(third.values == [5])
     #expect(first.values.isEmpty)
   }
@@ -87,7 +88,7 @@ import Testing
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     autoconnect.subscribe(recorder)
-    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     upstream.send(2)
     recorder.request(.max(1))
@@ -106,7 +107,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     #expect(recorder.values == [1])
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
   }
 
   @Test func keepsUpstream() {
@@ -116,7 +117,7 @@ import Testing
 }
 
 @Suite struct ShareTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func oneUpstreamSubscriptionForManySubscribers() {
     let upstream = Upstream()
@@ -127,9 +128,9 @@ import Testing
     upstream.send(1)
     shared.subscribe(second)
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(upstream.subscriptions.count == 1)
-    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     #expect(first.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(second.events == [.subscription, .value(2), .completion(.finished)])
   }
@@ -141,7 +142,7 @@ import Testing
     let second = TestSubscriber<Int, OpsMiscError>()
     shared.subscribe(first)
     shared.subscribe(second)
-    upstream.complete(.failure(OpsMiscError(3)))
+    upstream.send(completion: .failure(OpsMiscError(3)))
     #expect(first.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
     #expect(second.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
   }
@@ -173,9 +174,9 @@ import Testing
     shared.subscribe(second)
     first.cancel()
     upstream.send(1)
-    #expect(!upstream.subscription.isCancelled)
+    #expect(!upstream.isCancelled)
     second.cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     upstream.send(2)
     #expect(first.values.isEmpty)
     #expect(second.values == [1])
@@ -231,10 +232,10 @@ private final class CountingConnectable: ConnectablePublisher, @unchecked Sendab
   typealias Output = Int
   typealias Failure = OpsMiscError
 
-  let upstream: OpsMiscUpstream<Int, OpsMiscError>
+  let upstream: TestPublisher<Int, OpsMiscError>
   private(set) var events: [String] = []
 
-  init(upstream: OpsMiscUpstream<Int, OpsMiscError>) {
+  init(upstream: TestPublisher<Int, OpsMiscError>) {
     self.upstream = upstream
   }
 

@@ -36,74 +36,42 @@ extension TestSubscriber where Input: Equatable {
   }
 }
 
-/// A hand-driven upstream that records every subscription and the demand and cancellation it receives.
-///
-/// Each `subscribe` creates a new ``OpsMiscSubscription``; `send` and `complete` go to the latest subscriber.
-final class OpsMiscUpstream<Output, Failure: Error>: Publisher {
-  private(set) var subscriptions: [OpsMiscSubscription] = []
-  private var subscribers: [AnySubscriber<Output, Failure>] = []
-  var onSubscribe: ((OpsMiscUpstream) -> Void)?
-  /// Called with each new subscription before the subscriber receives it.
-  var prepareSubscription: ((OpsMiscSubscription) -> Void)?
-
-  init(onSubscribe: ((OpsMiscUpstream) -> Void)? = nil) {
-    self.onSubscribe = onSubscribe
-  }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let subscription = OpsMiscSubscription()
-    prepareSubscription?(subscription)
-    subscriptions.append(subscription)
-    subscribers.append(AnySubscriber(subscriber))
-    subscriber.receive(subscription: subscription)
-    onSubscribe?(self)
-  }
-
-  /// The latest subscription.
-  var subscription: OpsMiscSubscription { subscriptions[subscriptions.count - 1] }
-
-  /// All demand requested from the latest subscription.
-  var requests: [Subscribers.Demand] { subscription.requests }
-
+extension TestPublisher {
+  /// Sends a value to the latest subscriber only, and returns the demand it returned.
+  ///
+  /// `send(_:)` reaches every subscriber so far. A retry subscribes the same subscriber again after a failure, and
+  /// a connectable publisher that reconnects or serves each subscriber on its own leaves earlier subscribers in
+  /// place; these tests talk to the one a publisher still serves, as a publisher that let go of the others would.
   @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand {
-    subscribers[subscribers.count - 1].receive(value)
+  func sendToLatest(_ value: Output) -> Subscribers.Demand {
+    subscribers.last?.receive(value) ?? .none
   }
 
-  func complete(_ completion: Subscribers.Completion<Failure> = .finished) {
-    subscribers[subscribers.count - 1].receive(completion: completion)
-  }
-
-  /// Hands a second subscription to the latest subscriber.
-  func sendExtraSubscription() -> OpsMiscSubscription {
-    let extra = OpsMiscSubscription()
-    subscribers[subscribers.count - 1].receive(subscription: extra)
-    return extra
-  }
-
-  /// Drops the references to subscribers so that memory tests can observe them being released.
-  func releaseSubscribers() {
-    subscribers = []
+  /// Sends a completion to the latest subscriber only; see ``sendToLatest(_:)``.
+  func sendToLatest(completion: Subscribers.Completion<Failure>) {
+    subscribers.last?.receive(completion: completion)
   }
 }
 
-/// A subscription that records the demand it is asked for and whether it was cancelled.
-final class OpsMiscSubscription: Subscription, CustomStringConvertible {
-  var description: String { "OpsMiscSubscription" }
+/// A publisher that runs `beforeSubscribing` with each subscriber, then subscribes it to `upstream`.
+///
+/// `TestPublisher` hands each subscriber its subscription at once; this lets a test act in between, while the
+/// operator waits for its subscription: send a value before it, or cancel downstream.
+struct BeforeSubscribing<Upstream: Publisher>: Publisher {
+  typealias Output = Upstream.Output
+  typealias Failure = Upstream.Failure
 
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-  var onRequest: ((Subscribers.Demand) -> Void)?
+  let upstream: Upstream
+  let beforeSubscribing: (AnySubscriber<Output, Failure>) -> Void
 
-  var isCancelled: Bool { cancelCount > 0 }
-
-  func request(_ demand: Subscribers.Demand) {
-    requests.append(demand)
-    onRequest?(demand)
+  init(_ upstream: Upstream, beforeSubscribing: @escaping (AnySubscriber<Output, Failure>) -> Void) {
+    self.upstream = upstream
+    self.beforeSubscribing = beforeSubscribing
   }
 
-  func cancel() {
-    cancelCount += 1
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    beforeSubscribing(AnySubscriber(subscriber))
+    upstream.receive(subscriber: subscriber)
   }
 }
 

@@ -1,3 +1,4 @@
+import RillTesting
 import Testing
 
 @testable import RillCore
@@ -7,7 +8,7 @@ import Testing
 
   private func subscribed(size: Int, keepsFull: Bool, whenFull: Machine.FullAction) -> Machine {
     var machine = Machine(size: size, keepsFull: keepsFull, whenFull: whenFull)
-    _ = machine.subscribe(OpsMiscSubscription())
+    _ = machine.subscribe(TestSubscription())
     machine.downstreamSubscribed()
     return machine
   }
@@ -27,12 +28,12 @@ import Testing
 
   @Test func initialDemandPerPrefetchStrategy() {
     var keepFull = Machine(size: 4, keepsFull: true, whenFull: .dropNewest)
-    let first = keepFull.subscribe(OpsMiscSubscription())
-    let second = keepFull.subscribe(OpsMiscSubscription())
+    let first = keepFull.subscribe(TestSubscription())
+    let second = keepFull.subscribe(TestSubscription())
     #expect(first == .max(4))
     #expect(second == nil)
     var byRequest = Machine(size: 4, keepsFull: false, whenFull: .dropNewest)
-    let unlimited = byRequest.subscribe(OpsMiscSubscription())
+    let unlimited = byRequest.subscribe(TestSubscription())
     #expect(unlimited == .unlimited)
   }
 
@@ -76,7 +77,7 @@ import Testing
     var early = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
     let earlyCancel = early.cancel()
     #expect(earlyCancel.releasesDownstream == false)
-    let demand = early.subscribe(OpsMiscSubscription())
+    let demand = early.subscribe(TestSubscription())
     #expect(demand == .unlimited)
     var late = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
     _ = late.complete(.failure(OpsMiscError()))
@@ -126,7 +127,7 @@ import Testing
 
   @Test func nothingIsDeliveredBeforeDownstreamIsReady() {
     var machine = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
-    _ = machine.subscribe(OpsMiscSubscription())
+    _ = machine.subscribe(TestSubscription())
     _ = machine.complete(.failure(OpsMiscError()))
     let early = machine.startDraining()
     #expect(!early)

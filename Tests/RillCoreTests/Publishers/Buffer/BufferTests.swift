@@ -3,18 +3,15 @@ import RillTesting
 import Testing
 
 @Suite struct BufferTests {
-  typealias Upstream = OpsMiscUpstream<Int, OpsMiscError>
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
   typealias Recorder = TestSubscriber<Int, OpsMiscError>
 
   @Test func keepFullRequestsSizeBeforeDownstreamSubscribes() {
-    let upstream = Upstream()
     let recorder = Recorder(initialDemand: .none)
     var eventsAtRequest: [Recorder.Event]?
-    upstream.prepareSubscription = { subscription in
-      subscription.onRequest = { _ in eventsAtRequest = recorder.events }
-    }
+    let upstream = Upstream(onRequest: { _, _ in eventsAtRequest = recorder.events })
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.requests == [.max(3)])
+    #expect(upstream.requestedDemands == [.max(3)])
     #expect(eventsAtRequest == [])
     #expect(recorder.events == [.subscription])
   }
@@ -26,7 +23,7 @@ import Testing
     #expect(upstream.send(1) == .none)
     recorder.request(.max(5))
     #expect(upstream.send(2) == .none)
-    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     #expect(recorder.values == [1, 2])
   }
 
@@ -38,10 +35,10 @@ import Testing
     #expect(upstream.send(2) == .none)
     recorder.request(.max(1))
     #expect(recorder.values == [1])
-    #expect(upstream.requests == [.max(3), .max(1)])
+    #expect(upstream.requestedDemands == [.max(3), .max(1)])
     recorder.request(.max(2))
     #expect(recorder.values == [1, 2])
-    #expect(upstream.requests == [.max(3), .max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(3), .max(1), .max(1)])
     #expect(upstream.send(3) == .max(1))
     #expect(recorder.values == [1, 2, 3])
   }
@@ -54,7 +51,7 @@ import Testing
     #expect(recorder.values.isEmpty)
     recorder.request(.max(3))
     #expect(recorder.values == [1, 2, 3])
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events.last == .value(3))
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4)])
@@ -85,7 +82,7 @@ import Testing
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(3))
     #expect(
@@ -98,7 +95,7 @@ import Testing
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
-    upstream.complete(.failure(OpsMiscError(2)))
+    upstream.send(completion: .failure(OpsMiscError(2)))
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
@@ -106,7 +103,7 @@ import Testing
     let upstream = Upstream()
     let recorder = Recorder(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
@@ -120,7 +117,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     #expect(recorder.values == [1, 2])
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
@@ -134,7 +131,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1)])
@@ -150,8 +147,8 @@ import Testing
     let upstream = Upstream()
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
-    upstream.complete()
-    upstream.complete(.failure(OpsMiscError(1)))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(OpsMiscError(1)))
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .none)
     #expect(recorder.events == [.subscription])
@@ -164,7 +161,7 @@ import Testing
     let other = Recorder(initialDemand: .none)
     failing.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(other)
     let otherSubscription = other.subscription
-    failing.complete(.failure(OpsMiscError(1)))
+    failing.send(completion: .failure(OpsMiscError(1)))
     failing.send(1)
     otherSubscription?.request(.max(2))
     #expect(other.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
@@ -177,7 +174,7 @@ import Testing
     let recorder = Recorder(
       initialDemand: .none,
       onValue: { _, _ in
-        upstream.complete(.failure(OpsMiscError(1)))
+        upstream.send(completion: .failure(OpsMiscError(1)))
         return .max(5)
       }
     )
@@ -201,9 +198,9 @@ import Testing
     let upstream = SubscriberHolder<Int, OpsMiscError>()
     upstream.buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(Recorder(initialDemand: .none))
     upstream.subscriberAsSubscription?.cancel()
-    let subscription = OpsMiscSubscription()
+    let subscription = TestSubscription()
     upstream.subscriber?.receive(subscription: subscription)
-    #expect(subscription.requests == [prefetch == .keepFull ? .max(2) : .unlimited])
+    #expect(subscription.requestedDemands == [prefetch == .keepFull ? .max(2) : .unlimited])
     #expect(!subscription.isCancelled)
   }
 
@@ -230,10 +227,10 @@ import Testing
     upstream.send(1)
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.subscription.isCancelled)
+    #expect(upstream.isCancelled)
     subscription?.request(.max(1))
     upstream.send(2)
-    upstream.complete()
+    upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription])
   }
 
@@ -241,7 +238,9 @@ import Testing
     let upstream = Upstream()
     let recorder = Recorder()
     upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.sendExtraSubscription().isCancelled)
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
+    #expect(extra.isCancelled)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
@@ -257,8 +256,8 @@ import Testing
     for value in 1...5 { other.send(value) }
     buffered.request(.max(1))
     #expect(buffered.values == [1, 2, 3])
-    #expect(other.subscription.isCancelled)
-    #expect(other.requests == [.max(5)])
+    #expect(other.isCancelled)
+    #expect(other.requestedDemands == [.max(5)])
   }
 
   private static func whenFull(_ index: Int) -> Publishers.BufferingStrategy<OpsMiscError> {
@@ -284,7 +283,7 @@ import Testing
       #expect(upstream.send(value) == (prefetch == .keepFull ? .max(1) : .none))
     }
     #expect(recorder.values == Array(0..<10))
-    #expect(upstream.requests == [prefetch == .keepFull ? .max(5) : .unlimited])
+    #expect(upstream.requestedDemands == [prefetch == .keepFull ? .max(5) : .unlimited])
   }
 
   /// After an overflow with a custom error, the drain that delivers the failure still refills the cancelled
@@ -294,13 +293,13 @@ import Testing
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 0..<10 { #expect(upstream.send(value) == .none) }
-    #expect(upstream.subscription.cancelCount == 1)
+    #expect(upstream.cancelCount == 1)
     recorder.request(.max(3))
     recorder.request(.max(1))
     #expect(
       recorder.events == [.subscription, .value(0), .value(1), .value(2), .completion(.failure(OpsMiscError(9)))]
     )
-    #expect(upstream.requests == [.max(5), .max(3)])
+    #expect(upstream.requestedDemands == [.max(5), .max(3)])
   }
 
   /// As in Combine, the subscription keeps its downstream after delivering the completion, also when
@@ -314,7 +313,7 @@ import Testing
       weakRecorder = recorder
       upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
       subscription = recorder.subscription
-      upstream.complete(.failure(OpsMiscError(1)))
+      upstream.send(completion: .failure(OpsMiscError(1)))
     }
     #expect(weakRecorder != nil)
     subscription?.cancel()

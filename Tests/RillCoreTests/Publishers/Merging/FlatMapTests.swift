@@ -420,9 +420,9 @@ private struct TwiceSubscribingPublisher: Publisher {
 @Suite struct FlatMapCombineFidelityTests {
   /// As in Combine, `maxPublishers: .none` is requested from upstream as it is.
   @Test func maxPublishersOfNoneIsRequested() {
-    let upstream = OpsMiscUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
-    #expect(upstream.requests == [.none])
+    #expect(upstream.requestedDemands == [.none])
   }
 
   /// As in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
@@ -432,7 +432,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     let child = SubscriberHolder<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     outer.flatMap { _ in child }.subscribe(recorder)
-    try #require(outer.subscriber).receive(subscription: OpsMiscSubscription())
+    try #require(outer.subscriber).receive(subscription: TestSubscription())
     _ = try #require(outer.subscriber).receive(0)
     let outerSubscriber = try #require(outer.rawSubscriber as? any Subscriber)
     let subscription = try #require(recorder.subscription)
@@ -469,32 +469,32 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// failure while demand remains, and the child is neither cancelled nor asked for more (the outer upstream is
   /// cancelled, unlike in Combine).
   @Test func valueSentFromTheFailureHandlerIsDeliveredAfterIt() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
+    let child = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(
       initialDemand: .max(5),
       onCompletion: { _, _ in child.send(1) }
     )
     upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
     upstream.send(0)
-    child.complete(.failure(OpsMiscError()))
+    child.send(completion: .failure(OpsMiscError()))
     #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
-    #expect(upstream.requests == [.max(1)])
-    #expect(upstream.subscription.isCancelled)
-    #expect(child.requests == [.max(1)])
-    #expect(!child.subscription.isCancelled)
+    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.isCancelled)
+    #expect(child.requestedDemands == [.max(1)])
+    #expect(!child.isCancelled)
   }
 
   /// After the completion, a child's value reaches downstream only within the demand left; as in Combine, a
   /// request after the completion adds none.
   @Test func valuesAfterTheCompletionNeedDemand() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
+    let child = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     upstream.flatMap { _ in child }.subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(0)
-    upstream.complete(.failure(OpsMiscError()))
+    upstream.send(completion: .failure(OpsMiscError()))
     #expect(child.send(1) == .max(1))
     #expect(child.send(2) == .none)
     subscription?.request(.max(1))
@@ -505,14 +505,14 @@ private struct TwiceSubscribingPublisher: Publisher {
   /// As in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
   /// finish the child repeats.
   @Test func repeatedChildFinishAsksTheBoundedOuterForMore() {
-    let upstream = OpsMiscUpstream<Int, OpsMiscError>()
-    let child = OpsMiscUpstream<Int, OpsMiscError>()
+    let upstream = TestPublisher<Int, OpsMiscError>()
+    let child = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
     upstream.send(0)
-    child.complete(.finished)
-    child.complete(.finished)
-    #expect(upstream.requests == [.max(1), .max(1), .max(1)])
+    child.send(completion: .finished)
+    child.send(completion: .finished)
+    #expect(upstream.requestedDemands == [.max(1), .max(1), .max(1)])
     #expect(recorder.events == [.subscription])
   }
 
@@ -524,7 +524,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     outer.flatMap { Just($0) }.subscribe(recorder)
     try #require(outer.subscriber).receive(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
-    let late = OpsMiscSubscription()
+    let late = TestSubscription()
     try #require(outer.subscriber).receive(subscription: late)
     #expect(late.isCancelled)
   }
