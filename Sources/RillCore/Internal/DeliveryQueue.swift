@@ -14,9 +14,8 @@
 ///   of its own, it can capture nothing but its operator, which costs no allocation.
 @usableFromInline
 struct DeliveryQueue<Event> {
-  /// `events[head...]` are queued in arrival order; the first `released` of them may be delivered.
-  @usableFromInline var events: [Event?] = []
-  @usableFromInline var head = 0
+  /// The queued events in arrival order; the first `released` of them may be delivered.
+  @usableFromInline var events = FIFO<Event>()
   @usableFromInline var released = 0
   @usableFromInline var isDraining = false
 
@@ -30,7 +29,7 @@ struct DeliveryQueue<Event> {
   @inlinable
   mutating func release() -> Event? {
     // Events dropped by `removeAll()` stay dropped: their actions find nothing left to release.
-    guard head + released < events.count else { return nil }
+    guard released < events.count else { return nil }
     released += 1
     guard !isDraining else { return nil }
     return takeNext()
@@ -40,7 +39,7 @@ struct DeliveryQueue<Event> {
   @inlinable
   mutating func push(_ event: Event) -> Event? {
     // Nothing queued and nobody delivering: the caller delivers this event at once, so it need not be stored.
-    if !isDraining, head == events.count {
+    if !isDraining, events.isEmpty {
       isDraining = true
       return event
     }
@@ -57,30 +56,19 @@ struct DeliveryQueue<Event> {
   /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
   @inlinable
   mutating func removeAll() {
-    events.removeAll(keepingCapacity: true)
-    head = 0
+    events.removeAll()
     released = 0
   }
 
   @inlinable
   mutating func takeNext() -> Event? {
-    guard released > 0, let event = events[head] else {
+    guard released > 0 else {
       isDraining = false
       return nil
     }
-    events[head] = nil
-    head += 1
     released -= 1
-    if head == events.count {
-      events.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > 64, head * 2 >= events.count {
-      // Amortised: each compaction moves fewer events than were taken since the last one.
-      events.removeFirst(head)
-      head = 0
-    }
     isDraining = true
-    return event
+    return events.removeFirst()
   }
 }
 

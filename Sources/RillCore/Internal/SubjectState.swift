@@ -48,8 +48,8 @@ struct SubjectState<Output, Failure: Error> {
   /// The `id` of the last subscriber the value being delivered is offered to: later ones subscribed after its
   /// delivery began.
   @usableFromInline var lastID: UInt64 = 0
-  @usableFromInline var queue: [Event] = []
-  @usableFromInline var queueHead = 0
+  /// The events sent while a delivery is in progress, which the delivering call delivers next.
+  @usableFromInline var queue = FIFO<Event>()
 
   @inlinable
   init(current: Output?) {
@@ -195,16 +195,11 @@ struct SubjectState<Output, Failure: Error> {
   /// The next event's first step, or `.done` when the queue is empty, which ends the delivering call.
   @inlinable
   mutating func next() -> Step {
-    while queueHead < queue.count {
-      let event = queue[queueHead]
-      queueHead += 1
+    while !queue.isEmpty {
+      let event = queue.removeFirst()
       let step = begin(event)
       if step.isDone { continue }
       return step
-    }
-    if queueHead > 0 {
-      queue.removeAll(keepingCapacity: queue.count < 64)
-      queueHead = 0
     }
     isSending = false
     return .done

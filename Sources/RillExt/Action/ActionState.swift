@@ -21,7 +21,7 @@ struct ActionState<Output, Failure: Error> {
   /// The subscription to the `enabledIf` publisher, kept here so that it ends with the action.
   var enabledIfSubscription: AnyCancellable?
 
-  private var pending = ReplayFIFO<Event>([])
+  private var pending = FIFO<Event>()
 
   /// Whether a thread is delivering `pending`.
   private var isDelivering = false

@@ -17,7 +17,7 @@ struct DemandBuffer<Output, Failure: Error> {
     case idle
   }
 
-  private var pending = ReplayFIFO<Output>([])
+  private var pending = FIFO<Output>()
 
   private var completion: Subscribers.Completion<Failure>?
 
@@ -84,7 +84,7 @@ struct DemandBuffer<Output, Failure: Error> {
   mutating func end() {
     hasEnded = true
     isCompleted = true
-    pending = ReplayFIFO([])
+    pending = FIFO()
     completion = nil
     demand = .none
   }

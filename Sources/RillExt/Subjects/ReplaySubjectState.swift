@@ -24,7 +24,7 @@ struct ReplaySubjectState<Output, Failure: Error> {
 
     /// The values beyond the subscriber's demand, oldest first.
     @usableFromInline
-    var pending: ReplayFIFO<Output>
+    var pending: FIFO<Output>
 
     @usableFromInline
     var demand: Subscribers.Demand
@@ -45,7 +45,7 @@ struct ReplaySubjectState<Output, Failure: Error> {
     init(conduit: Conduit, pending: [Output], drain: Int) {
       id = conduit.id
       self.conduit = conduit
-      self.pending = ReplayFIFO(pending)
+      self.pending = FIFO(pending)
       demand = .max(0)
       self.drain = drain
     }

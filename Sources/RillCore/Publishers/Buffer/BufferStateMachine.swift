@@ -71,8 +71,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   ///
   /// As in Combine, the drain that delivers the failure still asks it to refill what that drain delivered.
   private var overflowedUpstream: (any Subscription)?
-  private var values: [Output] = []
-  private var head = 0
+  private var values = FIFO<Output>()
   /// The values the running drain has taken out of the buffer, and how many of them it has delivered.
   private var batch: [Output] = []
   private var batchHead = 0
@@ -83,10 +82,10 @@ struct BufferStateMachine<Output, Failure: Error> {
     self.whenFull = whenFull
   }
 
-  var count: Int { values.count - head }
+  var count: Int { values.count }
 
   /// The values waiting for demand, oldest first.
-  var buffered: ArraySlice<Output> { values[head...] }
+  var buffered: [Output] { values.elements }
 
   /// Upstream's completion once it has arrived (what a debugger shows as the buffer's terminal event).
   var completion: Subscribers.Completion<Failure>? {
@@ -124,7 +123,7 @@ struct BufferStateMachine<Output, Failure: Error> {
       case .dropNewest:
         return .drain
       case .dropOldest:
-        if count > 0 { _ = removeFirst() } else { return .drain }
+        if count > 0 { _ = values.removeFirst() } else { return .drain }
       case .fail:
         return .makeError
       }
@@ -248,27 +247,13 @@ struct BufferStateMachine<Output, Failure: Error> {
     }
     let taken = demand.max.map { Swift.min($0, count) } ?? count
     demand -= taken
-    for _ in 0..<taken { batch.append(removeFirst()) }
+    for _ in 0..<taken { batch.append(values.removeFirst()) }
     batchHead = 1
     return .deliver(batch[0])
   }
 
-  private mutating func removeFirst() -> Output {
-    let value = values[head]
-    head += 1
-    if head == values.count {
-      values.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 64, head * 2 >= values.count {
-      values.removeFirst(head)
-      head = 0
-    }
-    return value
-  }
-
   private mutating func clear() {
-    values = []
-    head = 0
+    values = FIFO()
     batch = []
     batchHead = 0
   }

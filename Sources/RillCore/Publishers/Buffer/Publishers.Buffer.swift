@@ -141,7 +141,7 @@ extension Publishers.Buffer {
 
     var customMirror: Mirror {
       let (values, link, demand, completion) = state.withLock {
-        (Array($0.machine.buffered), $0.machine.link, $0.machine.demand, $0.machine.completion)
+        ($0.machine.buffered, $0.machine.link, $0.machine.demand, $0.machine.completion)
       }
       return Mirror(
         self,

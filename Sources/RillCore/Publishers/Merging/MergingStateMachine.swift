@@ -587,8 +587,7 @@ struct MergingChildren {
 /// demand covered it); an unpaid one, queued for lack of demand, takes it when it is delivered.
 @usableFromInline
 struct MergingQueue<Value> {
-  @usableFromInline var entries: [(child: MergingChildKey, value: Value, paid: Bool)] = []
-  @usableFromInline var head = 0
+  @usableFromInline var entries = FIFO<(child: MergingChildKey, value: Value, paid: Bool)>()
   /// How many queued values are not paid.
   @usableFromInline private(set) var unpaid = 0
 
@@ -596,15 +595,15 @@ struct MergingQueue<Value> {
   init() {}
 
   @inlinable
-  var isEmpty: Bool { head == entries.count }
+  var isEmpty: Bool { entries.isEmpty }
 
   @inlinable
-  var count: Int { entries.count - head }
+  var count: Int { entries.count }
 
   /// Whether the first value is paid, or `nil` when the queue is empty.
   @inlinable
   var firstIsPaid: Bool? {
-    isEmpty ? nil : entries[head].paid
+    entries.first?.paid
   }
 
   @inlinable
@@ -616,12 +615,7 @@ struct MergingQueue<Value> {
   /// Takes the first value; the queue must not be empty.
   @inlinable
   mutating func removeFirst() -> (child: MergingChildKey, value: Value, paid: Bool) {
-    let first = entries[head]
-    head += 1
-    if head == entries.count {
-      entries.removeAll(keepingCapacity: true)
-      head = 0
-    }
+    let first = entries.removeFirst()
     if !first.paid { unpaid -= 1 }
     return first
   }
@@ -629,15 +623,13 @@ struct MergingQueue<Value> {
   /// Drops the values queued for lack of demand, keeping the paid ones in order.
   @inlinable
   mutating func removeUnpaid() {
-    entries = entries[head...].filter(\.paid)
-    head = 0
+    entries.removeAll { !$0.paid }
     unpaid = 0
   }
 
   @inlinable
   mutating func removeAll() {
     entries.removeAll()
-    head = 0
     unpaid = 0
   }
 }
