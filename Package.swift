@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
     .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
     // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.
-    .target(name: "RillLoopbackServer", swiftSettings: strict),
+    .target(name: "RillLoopbackServer", dependencies: ["RillCore"], swiftSettings: strict),
     .executableTarget(
       name: "rill-demo",
       dependencies: ["Rill", "RillExt", "RillTesting", "RillLoopbackServer"],

@@ -1,5 +1,6 @@
 import Dispatch
 package import Foundation
+import RillCore
 
 #if canImport(Glibc)
 import Glibc
@@ -12,19 +13,16 @@ import Darwin
 /// Routes: `/json` answers `{"valid":true}`, `/slow` answers `{"valid":false}` after `slowDelay`, `/status/<n>`
 /// answers with that status, `/echo/<word>` answers `{"value":"<word>"}`, anything else is a 404.
 package final class LoopbackHTTPServer: @unchecked Sendable {
-  // SAFETY: `listener` and `port` are set in `init` and never change; `requestPaths` and `isStopped` are guarded
-  // by `lock`.
+  // SAFETY: `listener` and `port` are set in `init` and never change; the rest is in `state`.
   package let port: UInt16
   private let listener: Int32
   private let slowDelay: Double
-  private let lock = NSLock()
-  private var requestPaths: [String] = []
+  /// The paths requested so far, in arrival order, and whether the server has stopped.
+  private let state = Locked((requestPaths: [String](), isStopped: false))
 
   /// The paths requested so far, in arrival order.
   package var requests: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return requestPaths
+    state.withLock { $0.requestPaths }
   }
 
   package init(slowDelay: Double = 3) throws {
@@ -76,14 +74,12 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/json")!
   }
 
-  private var isStopped = false
-
   /// Closes the listening socket, once: a second close could hit a descriptor another server reuses.
   package func stop() {
-    lock.lock()
-    let mustClose = !isStopped
-    isStopped = true
-    lock.unlock()
+    let mustClose = state.withLock { state in
+      defer { state.isStopped = true }
+      return !state.isStopped
+    }
     guard mustClose else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
@@ -112,9 +108,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
     let head = String(decoding: received, as: UTF8.self)
     let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-    lock.lock()
-    requestPaths.append(path)
-    lock.unlock()
+    state.withLock { $0.requestPaths.append(path) }
     let (status, body): (Int, String)
     switch path {
     case "/json":
