@@ -117,13 +117,14 @@ struct SubjectState<Output, Failure: Error> {
     return entry
   }
 
-  /// Forgets every slot once the last subscriber has left; a large table gives its memory back.
+  /// Once the last subscriber has left, a table of more than 64 slots gives its memory back; a smaller one keeps
+  /// its free slots for the next subscribers.
   @inlinable
   mutating func emptyTable() {
-    let keep = links.capacity <= 64
-    links.removeAll(keepingCapacity: keep)
-    entries.removeAll(keepingCapacity: keep)
-    records.removeAll(keepingCapacity: keep)
+    guard links.count > 64 else { return }
+    links = []
+    entries = []
+    records = []
     head = -1
     tail = -1
     free = -1
