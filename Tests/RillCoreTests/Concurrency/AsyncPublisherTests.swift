@@ -1,14 +1,15 @@
 import RillCore
+import RillTesting
 import Testing
 
 @Suite struct AsyncPublisherTests {
   @Test func iteratesValuesRequestingOneAtATime() async {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     var iterator = upstream.values.makeAsyncIterator()
-    #expect(upstream.demands.isEmpty)
+    #expect(upstream.requestedDemands.isEmpty)
     async let first = iterator.next()
-    while upstream.demands.isEmpty { await Task.yield() }
-    #expect(upstream.demands == [.max(1)])
+    while upstream.requestedDemands.isEmpty { await Task.yield() }
+    #expect(upstream.requestedDemands == [.max(1)])
     #expect(upstream.send(10) == .none)
     #expect(await first == 10)
     var received: [Int] = []
@@ -39,13 +40,13 @@ import Testing
   }
 
   @Test func cancellingTheTaskCancelsTheSubscription() async {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let task = Task {
       var count = 0
       for await _ in upstream.values { count += 1 }
       return count
     }
-    while upstream.demands.isEmpty { await Task.yield() }
+    while upstream.requestedDemands.isEmpty { await Task.yield() }
     task.cancel()
     #expect(await task.value == 0)
     #expect(upstream.cancelCount == 1)
@@ -64,40 +65,27 @@ import Testing
   }
 }
 
-/// A publisher of some values then a failure, for the throwing-sequence tests.
+/// A publisher of some values then a failure, for the throwing-sequence tests: it sends one value per request, then
+/// the failure.
 private struct ValuesThenFailure<Output>: Publisher {
   typealias Failure = TimeOpsError
-  let values: [Output]
-  let failure: TimeOpsError
 
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == TimeOpsError {
-    let upstream = TimeOpsUpstream<Output, TimeOpsError>()
-    let relay = ValuesThenFailureRelay(upstream: upstream, values: values, failure: failure)
-    upstream.subscribe(subscriber)
-    relay.start()
-  }
-}
+  /// Kept here, since a subscription does not keep its `TestPublisher`.
+  let upstream: TestPublisher<Output, TimeOpsError>
 
-/// Sends one value per request from the upstream stand-in, then the failure.
-private final class ValuesThenFailureRelay<Output>: @unchecked Sendable {
-  let upstream: TimeOpsUpstream<Output, TimeOpsError>
-  let values: [Output]
-  let failure: TimeOpsError
-
-  init(upstream: TimeOpsUpstream<Output, TimeOpsError>, values: [Output], failure: TimeOpsError) {
-    self.upstream = upstream
-    self.values = values
-    self.failure = failure
-  }
-
-  func start() {
-    upstream.onRequest = { [self] count in
+  init(values: [Output], failure: TimeOpsError) {
+    upstream = TestPublisher(onRequest: { upstream, _ in
+      let count = upstream.requestedDemands.count
       if count <= values.count {
         upstream.send(values[count - 1])
       } else if count == values.count + 1 {
         upstream.send(completion: .failure(failure))
       }
-    }
+    })
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == TimeOpsError {
+    upstream.receive(subscriber: subscriber)
   }
 }
 

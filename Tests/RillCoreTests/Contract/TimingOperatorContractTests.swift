@@ -8,7 +8,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   let description: String
   /// The demand the operator asks upstream for when its subscriber requests `.max(1)`, then `.max(1)` more.
   let demands: [Subscribers.Demand]
-  let make: (TimeOpsUpstream<Int, Never>, TestScheduler) -> AnyPublisher<String, Never>
+  let make: (TestPublisher<Int, Never>, TestScheduler) -> AnyPublisher<String, Never>
 
   static let all: [TimingOperatorCase] = [
     TimingOperatorCase("delay", [.max(1), .max(1)]) { $0.delay(for: 2, scheduler: $1) },
@@ -26,7 +26,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   init<P: Publisher>(
     _ name: String,
     _ demands: [Subscribers.Demand],
-    _ make: @escaping (TimeOpsUpstream<Int, Never>, TestScheduler) -> P
+    _ make: @escaping (TestPublisher<Int, Never>, TestScheduler) -> P
   ) where P.Failure == Never {
     description = name
     self.demands = demands
@@ -40,8 +40,8 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   private func start(
     _ operatorCase: TimingOperatorCase,
     _ subscriber: TestSubscriber<String, Never>
-  ) -> (TimeOpsUpstream<Int, Never>, TestScheduler) {
-    let upstream = TimeOpsUpstream<Int, Never>()
+  ) -> (TestPublisher<Int, Never>, TestScheduler) {
+    let upstream = TestPublisher<Int, Never>()
     let scheduler = TestScheduler()
     operatorCase.make(upstream, scheduler).subscribe(subscriber)
     scheduler.advance()
@@ -49,7 +49,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   }
 
   @Test(arguments: TimingOperatorCase.all) func sendFromInsideReceiveIsDelivered(_ operatorCase: TimingOperatorCase) {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<String, Never>(onValue: { subscriber, _ in
       if subscriber.values.count == 1 { upstream.send(2) }
       return .none
@@ -77,7 +77,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     scheduler.advance()
     upstream.send(2)
     scheduler.advance(by: 30)
-    #expect(upstream.demands == operatorCase.demands)
+    #expect(upstream.requestedDemands == operatorCase.demands)
     #expect(subscriber.values.count == 2, "\(subscriber.stampedEvents)")
   }
 
@@ -117,7 +117,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
   func pipelineIsFreedAfterCompletionOrCancel(_ operatorCase: TimingOperatorCase, cancels: Bool) {
     weak var weakSubscriber: TestSubscriber<String, Never>?
     weak var weakSubscription: AnyObject?
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let scheduler = TestScheduler()
     do {
       let subscriber = TestSubscriber<String, Never>()
@@ -137,7 +137,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
         #expect(subscriber.completion == .finished)
       }
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
     #expect(weakSubscription == nil)
     if cancels {

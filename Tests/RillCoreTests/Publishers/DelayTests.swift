@@ -5,10 +5,10 @@ import Testing
 @Suite struct DelayTests {
   @Test func valuesAndCompletionAreDelayed() {
     let scheduler = TimeOpsOptionsScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.delay(for: 10, tolerance: 2, scheduler: scheduler, options: 1).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     scheduler.base.advance(by: 3)
     upstream.send(2)
@@ -24,7 +24,7 @@ import Testing
 
   @Test func withoutToleranceTheSchedulersMinimumIsUsed() {
     let scheduler = TimeOpsOptionsScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     upstream.delay(for: 4, scheduler: scheduler).subscribe(TestSubscriber<Int, Never>())
     upstream.send(1)
     #expect(scheduler.log == ["at 4 tolerance 0"])
@@ -32,7 +32,7 @@ import Testing
 
   @Test func failureIsDelayedToo() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(scheduler: scheduler)
     upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
@@ -44,19 +44,19 @@ import Testing
 
   @Test func limitedDemandIsForwardedAndReplenished() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1)])
     #expect(upstream.send(1) == .none)
-    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1)])
     scheduler.advance(by: 5)
-    #expect(upstream.demands == [.max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
   }
 
   @Test func cancelDropsPendingValues() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -72,7 +72,7 @@ import Testing
   /// time, and the subscription keeps its subscriber until then; the values scheduled before it are not delivered.
   @Test func aCompletionScheduledBeforeACancelStillArrivesAtItsTime() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -86,7 +86,7 @@ import Testing
     #expect(subscriber.stampedEvents == ["finished@8"])
 
     weak var weakSubscriber: TestSubscriber<Int, Never>?
-    let other = TimeOpsUpstream<Int, Never>()
+    let other = TestPublisher<Int, Never>()
     do {
       let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
@@ -94,7 +94,7 @@ import Testing
       other.send(completion: .finished)
       subscriber.cancel()
     }
-    other.release()
+    other.releaseSubscribers()
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 5)
     #expect(weakSubscriber == nil)
@@ -103,7 +103,7 @@ import Testing
 
   @Test func reentrantRequestFromReceive() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(
       initialDemand: .max(1),
       onValue: { subscriber, _ in
@@ -114,13 +114,13 @@ import Testing
     upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 1)
-    #expect(upstream.demands == [.max(1), .max(2)])
+    #expect(upstream.requestedDemands == [.max(1), .max(2)])
   }
 
   @Test func pipelineIsFreedAfterCompletion() {
     let scheduler = TestScheduler()
     weak var weakSubscriber: TestSubscriber<Int, Never>?
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     do {
       let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
@@ -128,7 +128,7 @@ import Testing
       upstream.send(completion: .finished)
     }
     scheduler.advance(by: 1)
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
     #expect(scheduler.scheduledActionCount == 0)
   }
@@ -136,7 +136,7 @@ import Testing
   /// Combine forwards a request for `.none` upstream as it is.
   @Test func requestForNoneGoesUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
     subscriber.subscription?.request(.max(10))
@@ -144,27 +144,27 @@ import Testing
     #expect(upstream.send(1) == .none)
     scheduler.advance(by: 2)
     #expect(subscriber.values == [1])
-    #expect(upstream.demands == [.max(10), .none])
+    #expect(upstream.requestedDemands == [.max(10), .none])
   }
 
   /// As in Combine, the demand returned for a value delivered while the upstream's completion is delayed still
   /// goes upstream.
   @Test func demandReturnedBeforeTheDelayedCompletionGoesUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
     upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .finished)
     scheduler.advance(by: 2)
     #expect(subscriber.stampedEvents == ["1", "finished"])
-    #expect(upstream.demands == [.max(1), .max(4)])
+    #expect(upstream.requestedDemands == [.max(1), .max(4)])
   }
 
   /// Combine's delay subscription describes itself by its type only: no description, mirror or playground
   /// description of its own.
   @Test func hasNoDescriptionOfItsOwn() throws {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.delay(for: 2, scheduler: TestScheduler()).subscribe(subscriber)
     let subscription: Any = try #require(subscriber.subscription)
@@ -177,10 +177,10 @@ import Testing
 @Suite struct DebounceTests {
   @Test func publishesLatestAfterQuietPeriod() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<String, Never>()
+    let upstream = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send("a")
     scheduler.advance(by: 2)
     upstream.send("b")
@@ -196,7 +196,7 @@ import Testing
 
   @Test func pendingValueIsDroppedOnCompletionAndFailureIsScheduled() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -208,7 +208,7 @@ import Testing
 
   @Test func valueWithoutDemandIsDropped() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -219,12 +219,12 @@ import Testing
     upstream.send(3)
     scheduler.advance(by: 3)
     #expect(subscriber.values == [2])
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
   }
 
   @Test func cancelStopsTimerAndUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -238,7 +238,7 @@ import Testing
 
   @Test func reentrantSendFromReceive() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(
       scheduler: scheduler,
       onValue: { _, value in
@@ -256,7 +256,7 @@ import Testing
   /// lives until the value is emitted.
   @Test func thePendingValuesTimerKeepsThePipelineAliveUntilItFires() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakSubscriber: SubscriptionDroppingSubscriber?
     do {
       let subscriber = SubscriptionDroppingSubscriber()
@@ -264,7 +264,7 @@ import Testing
       upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
       upstream.send(1)
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 3)
     #expect(weakSubscriber == nil)
@@ -273,7 +273,7 @@ import Testing
 
   @Test func mirrorShowsDownstreamDemandAndPendingValue() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(7)
@@ -289,7 +289,7 @@ import Testing
 @Suite struct ThrottleTests {
   private func run(latest: Bool) -> [String] {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<String, Never>()
+    let upstream = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
     upstream.throttle(for: 10, scheduler: scheduler, latest: latest).subscribe(subscriber)
     upstream.send("a")
@@ -314,10 +314,10 @@ import Testing
 
   @Test func demandAndFailure() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     scheduler.advance(by: 5)
     upstream.send(2)
@@ -333,7 +333,7 @@ import Testing
   @Test(arguments: [true, false])
   func anEmissionThatRunsDuringTheDeliveryOfThePreviousOneWaitsForIt(latest: Bool) {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     var seenDuringFirstDelivery: [String] = []
     let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, value in
       guard value == 1 else { return .none }
@@ -352,7 +352,7 @@ import Testing
 
   @Test func cancelSilencesPendingEmission() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
     upstream.send(1)
@@ -365,7 +365,7 @@ import Testing
   /// Combine accepts a request for `.none`; throttle asks its upstream for everything once, whatever comes after.
   @Test func requestForNoneIsAccepted() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     subscriber.subscription?.request(.max(1))
@@ -373,7 +373,7 @@ import Testing
     upstream.send(1)
     scheduler.advance(by: 1)
     #expect(subscriber.values == [1])
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
   }
 }
 

@@ -81,7 +81,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
 @Suite struct ReceiveOnPreparedActionTests {
   @Test func preparesOnceAndSchedulesEveryEventThroughThePreparedAction() {
     let scheduler = PreparingScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler, options: 3).subscribe(subscriber)
     #expect(scheduler.log == ["prepare 3"])
@@ -120,13 +120,13 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
 
   @Test func demandReturnedFromAValueGoesUpstreamAfterDelivery() {
     let scheduler = PreparingScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
-    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1)])
     scheduler.runAll()
-    #expect(upstream.demands == [.max(1), .max(2)])
+    #expect(upstream.requestedDemands == [.max(1), .max(2)])
   }
 
   @Test func reentrantSendFromReceiveIsScheduledAfterTheCurrentValue() {
@@ -149,7 +149,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
 
   @Test func cancelFromReceiveSilencesTheActionsLeft() {
     let scheduler = PreparingScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
       subscriber.cancel()
       return .none
@@ -166,7 +166,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   @Test(arguments: [false, true])
   func pendingActionsKeepThePipelineUntilTheyRunThenFreeIt(cancels: Bool) {
     let scheduler = PreparingScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
       let subscriber = TestSubscriber<Int, Never>()
@@ -175,7 +175,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
       upstream.send(1)
       if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     // The actions scheduled for the events still hold the subscription, which holds the subscriber.
     #expect(weakSubscriber != nil)
     scheduler.runAll()
@@ -186,7 +186,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
   @Test func pipelineThatNeverEndsIsFreedWithItsUpstream() {
     final class Witness {}
     let scheduler = PreparingScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakWitness: Witness?
     var received: [Int] = []
     do {
@@ -206,7 +206,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     }
     #expect(received == [1])
     #expect(weakWitness != nil)
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakWitness == nil)
   }
 }

@@ -5,10 +5,10 @@ import Testing
 @Suite struct ReceiveOnTests {
   @Test func valuesAndCompletionWaitForTheScheduler() {
     let scheduler = TimeOpsOptionsScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.receive(on: scheduler, options: 7).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     #expect(upstream.send(1) == .none)
     upstream.send(2)
     upstream.send(completion: .finished)
@@ -20,7 +20,7 @@ import Testing
 
   @Test func failureIsScheduled() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
@@ -32,20 +32,20 @@ import Testing
 
   @Test func demandReturnedFromScheduledValueGoesUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
-    #expect(upstream.demands == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     scheduler.advance()
-    #expect(upstream.demands == [.max(2), .max(3)])
+    #expect(upstream.requestedDemands == [.max(2), .max(3)])
     subscriber.subscription?.request(.max(5))
-    #expect(upstream.demands == [.max(2), .max(3), .max(5)])
+    #expect(upstream.requestedDemands == [.max(2), .max(3), .max(5)])
   }
 
   @Test func cancelSilencesScheduledEventsAndCancelsUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -61,7 +61,7 @@ import Testing
   /// subscription keeps its subscriber until then; the values scheduled before it are not delivered.
   @Test func aCompletionScheduledBeforeACancelStillArrives() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
       let subscriber = TestSubscriber<Int, Never>()
@@ -71,13 +71,13 @@ import Testing
       upstream.send(completion: .finished)
       subscriber.cancel()
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(upstream.cancelCount == 0)
     #expect(weakSubscriber?.stampedEvents.isEmpty == true)
     scheduler.advance()
     #expect(weakSubscriber == nil)
 
-    let failing = TimeOpsUpstream<Int, TimeOpsError>()
+    let failing = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>()
     failing.receive(on: scheduler).subscribe(subscriber)
     failing.send(1)
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func reentrantCancelFromReceive() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
       subscriber.cancel()
       return .none
@@ -115,18 +115,18 @@ import Testing
   }
 
   @Test func secondSubscriptionIsCancelled() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
-    let extra = TimeOpsUpstream<Int, Never>()
-    upstream.sendSubscription(extra)
+    let extra = TestSubscription()
+    upstream.send(subscription: extra)
     #expect(extra.cancelCount == 1)
   }
 
   @Test func pipelineIsFreedAfterCompletionAndAfterCancel() {
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     do {
       let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
@@ -134,16 +134,16 @@ import Testing
       upstream.send(completion: .finished)
       scheduler.advance()
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
 
-    let other = TimeOpsUpstream<Int, Never>()
+    let other = TestPublisher<Int, Never>()
     var cancellable: AnyCancellable?
-    weak var weakOther: TimeOpsUpstream<Int, Never>?
+    weak var weakOther: TestSubscription?
     do {
-      let upstream = TimeOpsUpstream<Int, Never>()
-      weakOther = upstream
+      let upstream = TestPublisher<Int, Never>()
       cancellable = upstream.receive(on: scheduler).sink { _ in }
+      weakOther = upstream.subscriptions.first
     }
     cancellable?.cancel()
     cancellable = nil
@@ -154,7 +154,7 @@ import Testing
   /// Combine forwards a request for `.none` upstream as it is.
   @Test func requestForNoneGoesUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.receive(on: scheduler).subscribe(subscriber)
     subscriber.subscription?.request(.max(4))
@@ -162,14 +162,14 @@ import Testing
     upstream.send(1)
     scheduler.advance()
     #expect(subscriber.values == [1])
-    #expect(upstream.demands == [.max(4), .none])
+    #expect(upstream.requestedDemands == [.max(4), .none])
   }
 
   /// As in Combine, the demand returned for a value delivered while the upstream's completion waits on the
   /// scheduler still goes upstream; a request from the subscriber then does not.
   @Test func demandReturnedBeforeTheScheduledCompletionGoesUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -177,7 +177,7 @@ import Testing
     subscriber.subscription?.request(.max(2))
     scheduler.advance()
     #expect(subscriber.stampedEvents == ["1", "finished"])
-    #expect(upstream.demands == [.max(1), .max(4)])
+    #expect(upstream.requestedDemands == [.max(1), .max(4)])
     #expect(upstream.cancelCount == 0)
   }
 
@@ -199,7 +199,7 @@ import Testing
   }
 
   @Test func describesItselfAsReceiveOnWithAnEmptyMirror() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: TestScheduler()).subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -212,14 +212,14 @@ import Testing
 @Suite struct SubscribeOnTests {
   @Test func subscribeRequestAndCancelAreScheduled() {
     let scheduler = TimeOpsOptionsScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.subscribe(on: scheduler, options: 3).subscribe(subscriber)
     #expect(subscriber.subscription == nil)
-    #expect(upstream.demands.isEmpty)
+    #expect(upstream.requestedDemands.isEmpty)
     scheduler.base.advance()
     #expect(subscriber.subscription != nil)
-    #expect(upstream.demands == [.max(2)])
+    #expect(upstream.requestedDemands == [.max(2)])
     subscriber.cancel()
     #expect(upstream.cancelCount == 0)
     scheduler.base.advance()
@@ -229,7 +229,7 @@ import Testing
 
   @Test func valuesAndCompletionPassThrough() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
     upstream.subscribe(on: scheduler).subscribe(subscriber)
     scheduler.advance()
@@ -240,7 +240,7 @@ import Testing
   }
 
   @Test func finishedAndSilenceAfterCancel() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
     upstream.send(1)
@@ -276,17 +276,17 @@ import Testing
 @Suite struct MeasureIntervalTests {
   @Test func measuresFromSubscriptionThenBetweenValues() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<String, Never>()
+    let upstream = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
     upstream.measureInterval(using: scheduler).subscribe(subscriber)
-    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1)])
     scheduler.advance(by: 5)
     // As in Combine, the demand the subscriber returns goes upstream as a request, not as the return value.
     #expect(upstream.send("a") == .none)
-    #expect(upstream.demands == [.max(1), .max(1)])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
     scheduler.advance(by: 2)
     upstream.send("b")
     upstream.send(completion: .finished)
@@ -295,13 +295,13 @@ import Testing
   }
 
   @Test func failureAndCancel() {
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, TimeOpsError>()
     upstream.measureInterval(using: TestScheduler()).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
     #expect(subscriber.stampedEvents == ["failure"])
 
-    let second = TimeOpsUpstream<Int, Never>()
+    let second = TestPublisher<Int, Never>()
     let cancelling = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(onValue: { subscriber, _ in
       subscriber.cancel()
       return .none

@@ -69,64 +69,6 @@ final class TimeOpsOptionsScheduler: Scheduler, @unchecked Sendable {
   }
 }
 
-/// A hand-written upstream that records demand and cancellation and sends on command.
-final class TimeOpsUpstream<Output, Failure: Error>: Publisher, Subscription, @unchecked Sendable {
-  private struct State {
-    var downstream: AnySubscriber<Output, Failure>?
-    var demands: [Subscribers.Demand] = []
-    var cancelCount = 0
-    var onRequest: ((Int) -> Void)?
-  }
-
-  private let state = Locked(State())
-
-  var demands: [Subscribers.Demand] { state.withLock { $0.demands } }
-
-  var cancelCount: Int { state.withLock { $0.cancelCount } }
-
-  func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    state.withLock { $0.downstream = AnySubscriber(subscriber) }
-    subscriber.receive(subscription: self)
-  }
-
-  @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand {
-    state.withLock { $0.downstream }?.receive(value) ?? .none
-  }
-
-  func send(completion: Subscribers.Completion<Failure>) {
-    state.withLock { $0.downstream }?.receive(completion: completion)
-  }
-
-  /// Sends a second subscription, as a misbehaving upstream would.
-  func sendSubscription(_ subscription: any Subscription) {
-    state.withLock { $0.downstream }?.receive(subscription: subscription)
-  }
-
-  /// Drops the subscriber, so the pipeline below can be freed.
-  func release() {
-    state.withLock { $0.downstream = nil }
-  }
-
-  /// Called after each request with the number of requests so far.
-  var onRequest: ((Int) -> Void)? {
-    get { state.withLock { $0.onRequest } }
-    set { state.withLock { $0.onRequest = newValue } }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    let (count, onRequest) = state.withLock { state in
-      state.demands.append(demand)
-      return (state.demands.count, state.onRequest)
-    }
-    onRequest?(count)
-  }
-
-  func cancel() {
-    state.withLock { $0.cancelCount += 1 }
-  }
-}
-
 extension TestSubscriber {
   /// The values and completions received, as `"value@time"`, `"finished@time"` and `"failure@time"`, the time
   /// only for a subscriber made with a scheduler; the subscription is left out.

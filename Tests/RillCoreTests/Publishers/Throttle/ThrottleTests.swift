@@ -9,7 +9,7 @@ extension ThrottleTests {
   /// calls sees exactly those.
   @Test func readsTheClockWhereCombineDoes() {
     let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     #expect(scheduler.log == ["clock", "clock"])
@@ -34,7 +34,7 @@ extension ThrottleTests {
   /// A cancelled subscription is silent and reads no clock.
   @Test func readsNoClockAfterCancel() {
     let scheduler = TimeOpsOptionsScheduler(logsClockReads: true)
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
     upstream.send(1)
@@ -51,7 +51,7 @@ extension ThrottleTests {
   /// even while the scheduler still holds the emission.
   @Test func pendingEmissionDoesNotKeepACancelledPipelineAlive() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
       let subscriber = TestSubscriber<Int, Never>()
@@ -60,7 +60,7 @@ extension ThrottleTests {
       upstream.send(1)
       subscriber.cancel()
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
     scheduler.advance(by: 20)
   }
@@ -80,7 +80,7 @@ extension ThrottleTests {
   }
 
   @Test func mirrorHasNoChildren() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: TestScheduler(), latest: true).subscribe(subscriber)
     let subscription = subscriber.subscription

@@ -5,7 +5,7 @@ import Testing
 @Suite struct TimeoutTests {
   @Test func finishesWhenUpstreamIsSilentTooLong() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     scheduler.advance(by: 3)
@@ -22,7 +22,7 @@ import Testing
 
   @Test func customErrorFails() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler, customError: { .timedOut }).subscribe(subscriber)
     scheduler.advance(by: 10)
@@ -32,22 +32,22 @@ import Testing
 
   @Test func upstreamCompletionBeforeDeadline() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.demands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1)])
     upstream.send(1)
     scheduler.advance(by: 1)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: 20)
     #expect(subscriber.stampedEvents == ["1", "failure"])
-    #expect(upstream.demands == [.max(1), .max(2)])
+    #expect(upstream.requestedDemands == [.max(1), .max(2)])
     #expect(upstream.cancelCount == 0)
   }
 
   @Test func upstreamFinishingBeforeDeadlineFinishesOnce() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -60,7 +60,7 @@ import Testing
 
   @Test func cancelStopsTheClock() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     subscriber.cancel()
@@ -73,7 +73,7 @@ import Testing
   /// Found by `TimeOperatorStressTests`: a timer that fired at once delivered the completion before (or, on
   /// another thread, during) the downstream's `receive(subscription:)`.
   @Test func subscriptionReachesTheDownstreamBeforeATimeoutThatFiresAtOnce() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     var events: [String] = []
     upstream.timeout(.zero, scheduler: ImmediateScheduler.shared)
       .subscribe(
@@ -89,7 +89,7 @@ import Testing
 
   @Test func reentrantCancelFromReceive() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, _ in
       subscriber.cancel()
       return .none
@@ -105,13 +105,13 @@ import Testing
   /// Combine forwards a first request for `.none` upstream, and it restarts the clock like any first request.
   @Test func firstRequestForNoneGoesUpstreamAndRestartsTheClock() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler, initialDemand: .none)
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     scheduler.advance(by: 3)
     subscriber.subscription?.request(.none)
     subscriber.subscription?.request(.max(2))
-    #expect(upstream.demands == [.none, .max(2)])
+    #expect(upstream.requestedDemands == [.none, .max(2)])
     scheduler.advance(by: 4)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
@@ -141,7 +141,7 @@ import Testing
   /// completion waits on the scheduler still reaches the upstream, and the completion is never delivered.
   @Test func cancelWhileTheCompletionIsScheduledCancelsTheUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .finished)
@@ -172,14 +172,14 @@ import Testing
   /// As in Combine, the running clock holds the subscription: a pipeline nobody cancels lives until it times out.
   @Test func theRunningClockKeepsThePipelineAlive() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     do {
       let subscriber = TestSubscriber<Int, Never>()
       weakSubscriber = subscriber
       upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     }
-    upstream.release()
+    upstream.releaseSubscribers()
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 5)
     #expect(weakSubscriber == nil)
@@ -187,7 +187,7 @@ import Testing
   }
 
   @Test func mirrorHasNoChildren() {
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: TestScheduler()).subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -199,10 +199,10 @@ import Testing
 @Suite struct CollectByTimeTests {
   @Test func byTimeEmitsEachInterval() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     upstream.send(2)
     scheduler.advance(by: 5)
@@ -215,13 +215,13 @@ import Testing
 
   @Test func byTimeOrCountEmitsFullBuffersAtOnce() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler, initialDemand: .max(2), demandPerValue: .max(1))
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
-    #expect(upstream.demands == [.max(4)])
+    #expect(upstream.requestedDemands == [.max(4)])
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.demands == [.max(4), .max(2)])
+    #expect(upstream.requestedDemands == [.max(4), .max(2)])
     upstream.send(3)
     scheduler.advance(by: 10)
     #expect(subscriber.stampedEvents == ["[1, 2]@0", "[3]@10"])
@@ -229,10 +229,10 @@ import Testing
 
   @Test func byTimeOrCountFlushesThePartialBufferOnFinish() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
-    #expect(upstream.demands == [.unlimited])
+    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
@@ -242,7 +242,7 @@ import Testing
 
   @Test func byTimeOrCountFailureDropsTheBuffer() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<[Int], TimeOpsError>()
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
     upstream.send(1)
@@ -255,7 +255,7 @@ import Testing
 
   @Test func failureDropsTheBuffer() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, TimeOpsError>()
+    let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<[Int], TimeOpsError>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
@@ -265,7 +265,7 @@ import Testing
 
   @Test func lastArrayWaitsForDemand() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
@@ -278,7 +278,7 @@ import Testing
 
   @Test func cancelStopsTimerAndUpstream() {
     let scheduler = TestScheduler()
-    let upstream = TimeOpsUpstream<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
