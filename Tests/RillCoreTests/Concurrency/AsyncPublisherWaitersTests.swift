@@ -23,12 +23,12 @@ private struct ValuesFixture: Sendable {
   init(_ mode: ValuesMode, subscription: ValuesTestSubscription?) {
     switch mode {
     case .nonThrowing:
-      let upstream = ValuesTestUpstream<Int, Never>(subscription: subscription)
+      let upstream = SubscriberHolder<Int, Never>(subscription: subscription)
       let iterator = upstream.values.makeAsyncIterator()
       let shared = SharedValuesIterator(iterator)
       self.init(upstream, iterator.inner) { try await shared.next() }
     case .throwing:
-      let upstream = ValuesTestUpstream<Int, ValuesTestFailure>(subscription: subscription)
+      let upstream = SubscriberHolder<Int, ValuesTestFailure>(subscription: subscription)
       let iterator = upstream.values.makeAsyncIterator()
       let shared = SharedValuesIterator(iterator)
       self.init(upstream, iterator.inner) { try await shared.next() }
@@ -36,11 +36,11 @@ private struct ValuesFixture: Sendable {
   }
 
   private init<Failure>(
-    _ upstream: ValuesTestUpstream<Int, Failure>,
+    _ upstream: SubscriberHolder<Int, Failure>,
     _ inner: AsyncPublisherInner<Int, Failure>,
     next: @escaping @Sendable () async throws -> Int?
   ) {
-    subscriber = { upstream.erasedSubscriber }
+    subscriber = { upstream.rawSubscriber as? any Subscriber }
     waiterCount = { inner.waiterCount }
     self.next = next
     send = { upstream.send($0) }
@@ -217,7 +217,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
 
 /// How a throwing `values` sequence hands a failure to the tasks awaiting it.
 @Suite(.timeLimit(.minutes(1))) struct AsyncThrowingPublisherFailureTests {
-  private typealias Upstream = ValuesTestUpstream<Int, ValuesTestFailure>
+  private typealias Upstream = SubscriberHolder<Int, ValuesTestFailure>
 
   private func start(
     _ count: Int,

@@ -1,4 +1,3 @@
-import Foundation
 import RillCore
 import Synchronization
 
@@ -18,45 +17,6 @@ final class ValuesTestSubscription: Subscription, Sendable {
   func request(_ demand: Subscribers.Demand) { recorded.withLock { $0.append(.requested(demand)) } }
 
   func cancel() { recorded.withLock { $0.append(.cancelled) } }
-}
-
-/// A hand-driven publisher for the `values` tests: it keeps its subscriber, hands it `subscription` on
-/// subscribe when there is one, and otherwise waits for the test to send a subscription.
-final class ValuesTestUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  // SAFETY: mutable state is guarded by `lock`; the subscriber is called outside it.
-  private let lock = NSLock()
-  private var storedSubscriber: AnySubscriber<Output, Failure>?
-  private var storedRawSubscriber: (any Subscriber)?
-  private let subscriptionOnSubscribe: ValuesTestSubscription?
-
-  init(subscription: ValuesTestSubscription?) {
-    subscriptionOnSubscribe = subscription
-  }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    lock.withLock {
-      storedSubscriber = AnySubscriber(subscriber)
-      storedRawSubscriber = subscriber
-    }
-    if let subscriptionOnSubscribe { subscriber.receive(subscription: subscriptionOnSubscribe) }
-  }
-
-  /// The subscriber as it was handed over, not type-erased.
-  var erasedSubscriber: (any Subscriber)? { lock.withLock { storedRawSubscriber } }
-
-  private var subscriber: AnySubscriber<Output, Failure>? { lock.withLock { storedSubscriber } }
-
-  func send(subscription: any Subscription) {
-    subscriber?.receive(subscription: subscription)
-  }
-
-  func send(_ value: Output) -> Subscribers.Demand {
-    subscriber?.receive(value) ?? .none
-  }
-
-  func send(completion: Subscribers.Completion<Failure>) {
-    subscriber?.receive(completion: completion)
-  }
 }
 
 /// One `values` iterator shared by several tasks, each calling `next()` on it.
