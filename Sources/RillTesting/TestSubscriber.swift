@@ -247,10 +247,26 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   public var completion: Subscribers.Completion<Failure>? { state.withLock { $0.completion } }
 
   /// The number of completions received; more than one means the publisher broke the contract.
-  public var completionCount: Int {
-    records.count { record in
-      if case .completion = record.event { return true }
-      return false
+  public var completionCount: Int { completions.count }
+
+  /// Every completion received, in order; more than one means the publisher broke the contract.
+  ///
+  /// ``completion`` keeps the first one only. This list also shows any later one, so a test can check that an
+  /// operator passes on no second completion, whatever its upstream sends:
+  ///
+  /// ```swift
+  /// let upstream = TestPublisher<Int, Never>()
+  /// let subscriber = TestSubscriber<Int, Never>()
+  /// upstream.prefix(2).subscribe(subscriber)
+  /// upstream.send(1)
+  /// upstream.send(2)                      // prefix finishes here
+  /// upstream.send(completion: .finished)  // and must not pass this one on
+  /// #expect(subscriber.completions == [.finished])
+  /// ```
+  public var completions: [Subscribers.Completion<Failure>] {
+    records.compactMap { record in
+      if case .completion(let completion) = record.event { return completion }
+      return nil
     }
   }
 

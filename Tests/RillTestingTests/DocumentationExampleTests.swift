@@ -79,6 +79,14 @@ import Testing
     #expect(small.values == [1, 2])
     small.request(.max(5))
     #expect(small.values == [1, 2, 3] && small.isFinished)
+
+    let upstream = TestPublisher<Int, Never>()
+    let prefixed = TestSubscriber<Int, Never>()
+    upstream.prefix(2).subscribe(prefixed)
+    upstream.send(1)
+    upstream.send(2)  // prefix finishes here
+    upstream.send(completion: .finished)  // and must not pass this one on
+    #expect(prefixed.completions == [.finished])
   }
 
   @Test func recordExamples() {

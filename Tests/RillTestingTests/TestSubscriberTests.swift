@@ -146,4 +146,17 @@ import Testing
     #expect(upstream.requestedDemands.isEmpty)
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func completionsKeepsEveryCompletionInOrder() {
+    let upstream = TestPublisher<Int, MarbleError>()
+    let subscriber = TestSubscriber<Int, MarbleError>()
+    #expect(subscriber.completions.isEmpty)
+    upstream.subscribe(subscriber)
+    upstream.send(completion: .failure(MarbleError()))
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completions == [.failure(MarbleError()), .finished])
+    #expect(subscriber.completion == .failure(MarbleError()))
+    #expect(subscriber.completionCount == 2)
+  }
 }
