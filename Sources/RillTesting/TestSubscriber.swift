@@ -87,6 +87,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// The number of records when ``cancel()`` was first called.
     var cancellationIndex: Int?
     var completion: Subscribers.Completion<Failure>?
+    /// The values and completions being received right now.
+    var deliveriesInFlight = 0
+    var overlappingDeliveries = 0
+
+    /// Counts a value or completion in, and an overlap if another is still being received.
+    mutating func beginDelivery() {
+      deliveriesInFlight += 1
+      if deliveriesInFlight > 1 { overlappingDeliveries += 1 }
+    }
   }
 
   private let state = Locked(State())
@@ -165,7 +174,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// Records the value and returns `demandPerValue` plus what `onValue` returns.
   public func receive(_ input: Input) -> Subscribers.Demand {
     let time = scheduler?.now
-    state.withLock { $0.records.append(Record(.value(input), at: time)) }
+    state.withLock { state in
+      state.records.append(Record(.value(input), at: time))
+      state.beginDelivery()
+    }
+    defer { state.withLock { $0.deliveriesInFlight -= 1 } }
     let demand = demandPerValue + (onValue?(self, input) ?? .none)
     if demand > .none {
       state.withLock { state in
@@ -181,9 +194,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     let subscription = state.withLock { state -> (any Subscription)? in
       state.records.append(Record(.completion(completion), at: time))
       if state.completion == nil { state.completion = completion }
+      state.beginDelivery()
       defer { state.subscription = nil }
       return state.subscription
     }
+    defer { state.withLock { $0.deliveriesInFlight -= 1 } }
     _ = subscription
     onCompletion?(self, completion)
   }
@@ -248,6 +263,27 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// The number of completions received; more than one means the publisher broke the contract.
   public var completionCount: Int { completions.count }
+
+  /// The number of values and completions that arrived while an earlier one was still being received, from
+  /// another thread or from inside a hook; more than zero means the publisher broke the contract.
+  ///
+  /// A publisher must deliver one event at a time. A value it sends from another thread while the subscriber is
+  /// still in `receive(_:)`, or from inside `onValue`, overlaps that delivery. A thread-safety test sends from
+  /// several threads and checks that this stays zero; a re-entrancy test sends from inside a hook:
+  ///
+  /// ```swift
+  /// let first = TestPublisher<Int, Never>()
+  /// let second = TestPublisher<Int, Never>()
+  /// let subscriber = TestSubscriber<Int, Never>(onValue: { _, value in
+  ///   if value == 1 { second.send(2) }    // arrives while 1 is being received
+  ///   return .none
+  /// })
+  /// first.merge(with: second).subscribe(subscriber)
+  /// first.send(1)
+  /// #expect(subscriber.values == [1, 2])
+  /// #expect(subscriber.overlappingDeliveries == 0)  // merge delivered 2 after 1, not inside it
+  /// ```
+  public var overlappingDeliveries: Int { state.withLock { $0.overlappingDeliveries } }
 
   /// Every completion received, in order; more than one means the publisher broke the contract.
   ///

@@ -87,6 +87,17 @@ import Testing
     upstream.send(2)  // prefix finishes here
     upstream.send(completion: .finished)  // and must not pass this one on
     #expect(prefixed.completions == [.finished])
+
+    let first = TestPublisher<Int, Never>()
+    let second = TestPublisher<Int, Never>()
+    let merged = TestSubscriber<Int, Never>(onValue: { _, value in
+      if value == 1 { second.send(2) }  // arrives while 1 is being received
+      return .none
+    })
+    first.merge(with: second).subscribe(merged)
+    first.send(1)
+    #expect(merged.values == [1, 2])
+    #expect(merged.overlappingDeliveries == 0)  // merge delivered 2 after 1, not inside it
   }
 
   @Test func recordExamples() {

@@ -159,4 +159,30 @@ import Testing
     #expect(subscriber.completion == .failure(MarbleError()))
     #expect(subscriber.completionCount == 2)
   }
+
+  @Test func overlappingDeliveriesCountsEventsThatArriveDuringAnother() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(onValue: { _, value in
+      if value == 1 { upstream.send(2) }
+      if value == 3 { upstream.send(completion: .finished) }
+      return .none
+    })
+    upstream.subscribe(subscriber)
+    #expect(subscriber.overlappingDeliveries == 0)
+    upstream.send(1)
+    #expect(subscriber.overlappingDeliveries == 1)
+    upstream.send(3)
+    #expect(subscriber.overlappingDeliveries == 2)
+    upstream.send(4)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1, 2, 3, 4])
+    #expect(subscriber.overlappingDeliveries == 2)
+  }
+
+  @Test func deliveriesOneAfterAnotherDoNotOverlap() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (1...100).publisher.subscribe(subscriber)
+    #expect(subscriber.values.count == 100)
+    #expect(subscriber.overlappingDeliveries == 0)
+  }
 }
