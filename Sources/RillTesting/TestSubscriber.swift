@@ -90,6 +90,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// The values and completions being received right now.
     var deliveriesInFlight = 0
     var overlappingDeliveries = 0
+    var onSubscription: ((TestSubscriber, any Subscription) -> Void)?
+    var onValue: ((TestSubscriber, Input) -> Subscribers.Demand)?
+    var onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)?
 
     /// Counts a value or completion in, and an overlap if another is still being received.
     mutating func beginDelivery() {
@@ -109,14 +112,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// The demand returned from each value, before adding what `onValue` returns.
   public let demandPerValue: Subscribers.Demand
 
-  private let onSubscription: ((TestSubscriber, any Subscription) -> Void)?
-  private let onValue: ((TestSubscriber, Input) -> Subscribers.Demand)?
-  private let onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)?
-
   /// Creates a recording subscriber.
   ///
   /// The hooks run after the event is recorded and receive the subscriber itself, so a test can request,
-  /// cancel or drive a publisher from inside a delivery (re-entrancy tests) without a retain cycle.
+  /// cancel or drive a publisher from inside a delivery (re-entrancy tests) without a retain cycle. They can also
+  /// be set later, through ``onSubscription``, ``onValue`` and ``onCompletion``.
   ///
   /// - Parameters:
   ///   - scheduler: A scheduler whose time stamps each event; `nil` records no times.
@@ -137,9 +137,51 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     self.scheduler = scheduler
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
-    self.onSubscription = onSubscription
-    self.onValue = onValue
-    self.onCompletion = onCompletion
+    state.withLock { state in
+      state.onSubscription = onSubscription
+      state.onValue = onValue
+      state.onCompletion = onCompletion
+    }
+  }
+
+  // MARK: Hooks
+
+  /// Runs on the first subscription, before the initial request.
+  ///
+  /// Like ``onValue`` and ``onCompletion``, it can be set at any time, so a test can build its pipeline first and
+  /// choose what the subscriber does later.
+  public var onSubscription: ((TestSubscriber, any Subscription) -> Void)? {
+    get { state.withLock { $0.onSubscription } }
+    set { state.withLock { $0.onSubscription = newValue } }
+  }
+
+  /// Runs on each value; what it returns is added to ``demandPerValue``.
+  ///
+  /// It can be set at any time, for instance after a helper has built the pipeline, and takes effect from the next
+  /// value:
+  ///
+  /// ```swift
+  /// let upstream = TestPublisher<Int, Never>()
+  /// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+  /// upstream.subscribe(subscriber)
+  /// subscriber.onValue = { subscriber, value in
+  ///   if value == 2 { subscriber.cancel() }
+  ///   return .max(1)
+  /// }
+  /// upstream.send(1)
+  /// upstream.send(2)
+  /// #expect(upstream.requestedDemands == [.max(1)])
+  /// #expect(upstream.isCancelled)
+  /// ```
+  public var onValue: ((TestSubscriber, Input) -> Subscribers.Demand)? {
+    get { state.withLock { $0.onValue } }
+    set { state.withLock { $0.onValue = newValue } }
+  }
+
+  /// Runs on each completion; it can be set at any time.
+  public var onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)? {
+    get { state.withLock { $0.onCompletion } }
+    set { state.withLock { $0.onCompletion = newValue } }
   }
 
   // MARK: Subscriber
@@ -147,14 +189,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// Records the subscription; keeps and requests from the first, cancels any later one.
   public func receive(subscription: any Subscription) {
     let time = scheduler?.now
-    let isFirst = state.withLock { state -> Bool in
+    typealias Hook = (TestSubscriber, any Subscription) -> Void
+    let (isFirst, onSubscription) = state.withLock { state -> (Bool, Hook?) in
       state.records.append(Record(.subscription, at: time))
       state.subscriptionCount += 1
-      guard state.subscriptionCount == 1, !state.isCancelled else { return false }
+      guard state.subscriptionCount == 1, !state.isCancelled else { return (false, nil) }
       state.subscription = subscription
       state.subscriptionTime = time
       state.pendingDemand += initialDemand
-      return true
+      return (true, state.onSubscription)
     }
     guard isFirst else {
       subscription.cancel()
@@ -174,9 +217,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// Records the value and returns `demandPerValue` plus what `onValue` returns.
   public func receive(_ input: Input) -> Subscribers.Demand {
     let time = scheduler?.now
-    state.withLock { state in
+    let onValue = state.withLock { state in
       state.records.append(Record(.value(input), at: time))
       state.beginDelivery()
+      return state.onValue
     }
     defer { state.withLock { $0.deliveriesInFlight -= 1 } }
     let demand = demandPerValue + (onValue?(self, input) ?? .none)
@@ -191,12 +235,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// Records the completion and lets go of the subscription.
   public func receive(completion: Subscribers.Completion<Failure>) {
     let time = scheduler?.now
-    let subscription = state.withLock { state -> (any Subscription)? in
+    typealias Hook = (TestSubscriber, Subscribers.Completion<Failure>) -> Void
+    let (subscription, onCompletion) = state.withLock { state -> ((any Subscription)?, Hook?) in
       state.records.append(Record(.completion(completion), at: time))
       if state.completion == nil { state.completion = completion }
       state.beginDelivery()
       defer { state.subscription = nil }
-      return state.subscription
+      return (state.subscription, state.onCompletion)
     }
     defer { state.withLock { $0.deliveriesInFlight -= 1 } }
     _ = subscription

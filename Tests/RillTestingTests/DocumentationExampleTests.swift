@@ -98,6 +98,18 @@ import Testing
     first.send(1)
     #expect(merged.values == [1, 2])
     #expect(merged.overlappingDeliveries == 0)  // merge delivered 2 after 1, not inside it
+
+    let hooked = TestPublisher<Int, Never>()
+    let late = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    hooked.subscribe(late)
+    late.onValue = { subscriber, value in
+      if value == 2 { subscriber.cancel() }
+      return .max(1)
+    }
+    hooked.send(1)
+    hooked.send(2)
+    #expect(hooked.requestedDemands == [.max(1)])
+    #expect(hooked.isCancelled)
   }
 
   @Test func recordExamples() {

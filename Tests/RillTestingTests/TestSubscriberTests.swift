@@ -185,4 +185,33 @@ import Testing
     #expect(subscriber.values.count == 100)
     #expect(subscriber.overlappingDeliveries == 0)
   }
+
+  @Test func hooksSetAfterSubscribingRunFromTheNextEvent() {
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(5) })
+    upstream.subscribe(subscriber)
+    #expect(upstream.send(1) == .max(5))
+    var completions: [Subscribers.Completion<Never>] = []
+    subscriber.onValue = { subscriber, value in
+      if value == 3 { subscriber.cancel() }
+      return .max(1)
+    }
+    subscriber.onCompletion = { _, completion in completions.append(completion) }
+    #expect(upstream.send(2) == .max(1))
+    #expect(upstream.send(3) == .max(1))
+    #expect(subscriber.requestedDemands == [.max(1), .max(5), .max(1)])
+    #expect(upstream.isCancelled)
+    upstream.send(completion: .finished)
+    #expect(completions == [.finished])
+    subscriber.onValue = nil
+    #expect(upstream.send(4) == .none)
+  }
+
+  @Test func onSubscriptionSetBeforeSubscribingRuns() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subscriber.onSubscription = { _, subscription in subscription.request(.max(2)) }
+    [1, 2, 3].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.onSubscription != nil)
+  }
 }

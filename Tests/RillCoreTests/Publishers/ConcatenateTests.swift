@@ -8,11 +8,10 @@ import Testing
   private struct Pipeline {
     let prefix = Source()
     let suffix = Source()
-    let hooks = CombiningHooks<Int, CombiningError>()
     let recorder: TestSubscriber<Int, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = hooks.subscriber(demand: demand)
+      recorder = TestSubscriber(initialDemand: demand)
       prefix.append(suffix).subscribe(recorder)
     }
   }
@@ -58,7 +57,7 @@ import Testing
   /// Combine forwards a request for `.none` to the running publisher as it is.
   @Test func requestForNoneGoesUpstream() {
     let pipe = Pipeline(demand: .max(10))
-    pipe.hooks.onValue = { .max($0) }
+    pipe.recorder.onValue = { _, value in .max(value) }
     pipe.recorder.subscription?.request(.none)
     #expect(pipe.prefix.send(3) == .max(3))
     #expect(pipe.prefix.requestedDemands == [.max(10), .none])
@@ -82,7 +81,7 @@ import Testing
 
   @Test func additionalDemandIsReturnedUpstream() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.hooks.onValue = { _ in .max(2) }
+    pipe.recorder.onValue = { _, _ in .max(2) }
     #expect(pipe.prefix.send(1) == .max(2))
     pipe.prefix.send(completion: .finished)
     #expect(pipe.suffix.requestedDemands == [.max(2)])
@@ -110,7 +109,7 @@ import Testing
   @Test func reentrantRequestAndCancel() {
     let pipe = Pipeline(demand: .max(1))
     let recorder = pipe.recorder
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == 1 { recorder.request(.max(1)) }
       if value == 3 { recorder.cancel() }
       return .none

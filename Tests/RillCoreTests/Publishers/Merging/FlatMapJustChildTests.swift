@@ -125,9 +125,8 @@ import Testing
 
   @Test func cancelFromInsideReceiveStopsEverything() {
     let upstream = TestPublisher<Int, CombiningError>()
-    let hooks = CombiningHooks<Int, CombiningError>()
-    let recorder = hooks.subscriber()
-    hooks.onValue = { value in
+    let recorder = TestSubscriber<Int, CombiningError>()
+    recorder.onValue = { _, value in
       if value == 1 { recorder.cancel() }
       return .none
     }
@@ -143,9 +142,8 @@ import Testing
 
   @Test func requestFromInsideReceiveDrainsQueuedValuesInOrder() {
     let upstream = TestPublisher<Int, CombiningError>()
-    let hooks = CombiningHooks<Int, CombiningError>()
-    let recorder = hooks.subscriber(demand: .none)
-    hooks.onValue = { _ in
+    let recorder = TestSubscriber<Int, CombiningError>(initialDemand: .none)
+    recorder.onValue = { _, _ in
       recorder.request(.max(1))
       return .none
     }
@@ -154,7 +152,7 @@ import Testing
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [0, 1, 2])
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
   }
 
   @Test func releasesThePipelineAfterFinishingAndAfterCancel() {
@@ -223,9 +221,8 @@ import Testing
   ) -> [String] {
     let log = EventLog()
     let upstream = LoggingUpstream(log: log)
-    let hooks = CombiningHooks<Int, CombiningError>()
-    let recorder = hooks.subscriber(demand: initialDemand)
-    hooks.onValue = { value in
+    let recorder = TestSubscriber<Int, CombiningError>(initialDemand: initialDemand)
+    recorder.onValue = { _, value in
       log.events.append("value \(value)")
       if requestInsideReceive { recorder.request(.max(1)) }
       return .none

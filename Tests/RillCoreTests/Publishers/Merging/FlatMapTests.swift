@@ -11,11 +11,10 @@ import Testing
   private struct Pipeline {
     let upstream = Source()
     let children = (0..<4).map { _ in Child() }
-    let hooks = CombiningHooks<String, CombiningError>()
     let recorder: TestSubscriber<String, CombiningError>
 
     init(maxPublishers: Subscribers.Demand = .unlimited, demand: Subscribers.Demand = .unlimited) {
-      recorder = hooks.subscriber(demand: demand)
+      recorder = TestSubscriber(initialDemand: demand)
       let children = self.children
       upstream.flatMap(maxPublishers: maxPublishers) { children[$0] }.subscribe(recorder)
     }
@@ -198,7 +197,7 @@ import Testing
 
   @Test func requestFromInsideReceiveDeliversQueuedValuesInOrder() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.hooks.onValue = { _ in .max(1) }
+    pipe.recorder.onValue = { _, _ in .max(1) }
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a")
@@ -209,7 +208,7 @@ import Testing
   @Test func cancelFromInsideReceiveStopsEverything() {
     let pipe = Pipeline(demand: .none)
     let recorder = pipe.recorder
-    pipe.hooks.onValue = { _ in
+    pipe.recorder.onValue = { _, _ in
       recorder.cancel()
       return .max(5)
     }
@@ -227,7 +226,7 @@ import Testing
   @Test func sendFromInsideReceiveIsQueuedNotNested() {
     let pipe = Pipeline()
     let children = pipe.children
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == "a1" { children[1].send("b1") }
       if value == "b1" { children[0].send("a2") }
       return .none
@@ -236,13 +235,13 @@ import Testing
     pipe.upstream.send(1)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1", "a2"])
-    #expect(pipe.hooks.overlappingCalls == 0)
+    #expect(pipe.recorder.overlappingDeliveries == 0)
   }
 
   @Test func failureDuringDeliveryIsSentAfterTheCurrentValue() {
     let pipe = Pipeline()
     let children = pipe.children
-    pipe.hooks.onValue = { _ in
+    pipe.recorder.onValue = { _, _ in
       children[1].send(completion: .failure(.boom))
       return .none
     }
@@ -362,14 +361,13 @@ import Testing
     let perProducer = 2_000
     let upstream = PassthroughSubject<Int, Never>()
     let children = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
-    let hooks = CombiningHooks<Int, Never>()
-    let recorder = hooks.subscriber()
+    let recorder = TestSubscriber<Int, Never>()
     upstream.flatMap { children[$0] }.subscribe(recorder)
     for index in 0..<producers { upstream.send(index) }
     combiningConcurrently(producers) { producer in
       for value in 0..<perProducer { children[producer].send(producer * 1_000_000 + value) }
     }
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     #expect(recorder.values.count == producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }
@@ -383,8 +381,7 @@ import Testing
     for _ in 0..<20 {
       let upstream = PassthroughSubject<Int, CombiningError>()
       let children = (0..<4).map { _ in PassthroughSubject<Int, CombiningError>() }
-      let hooks = CombiningHooks<Int, CombiningError>()
-      let recorder = hooks.subscriber(demand: .max(300))
+      let recorder = TestSubscriber<Int, CombiningError>(initialDemand: .max(300))
       upstream.flatMap { children[$0] }.subscribe(recorder)
       for index in 0..<4 { upstream.send(index) }
       combiningConcurrently(4) { producer in
@@ -393,7 +390,7 @@ import Testing
           children[producer].send(producer * 1_000_000 + value)
         }
       }
-      #expect(hooks.overlappingCalls == 0)
+      #expect(recorder.overlappingDeliveries == 0)
       #expect(recorder.completions == [.failure(.boom)])
       #expect(recorder.values.count <= 300)
       for producer in 0..<4 {
@@ -449,18 +446,17 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
     let upstream = TestPublisher<Int, CombiningError>()
     let children = (0..<2).map { _ in TestPublisher<String, CombiningError>() }
-    let hooks = CombiningHooks<String, CombiningError>()
-    let recorder = hooks.subscriber(demand: .max(2))
+    let recorder = TestSubscriber<String, CombiningError>(initialDemand: .max(2))
     upstream.flatMap { children[$0] }.subscribe(recorder)
     upstream.send(0)
     upstream.send(1)
-    hooks.onValue = { value in
+    recorder.onValue = { _, value in
       if value == "a" { #expect(children[1].send("b") == .max(1)) }
       return .none
     }
     #expect(children[0].send("a") == .max(1))
     #expect(recorder.values == ["a", "b"])
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     #expect(children[0].requestedDemands == [.max(1)])
     #expect(children[1].requestedDemands == [.max(1)])
   }

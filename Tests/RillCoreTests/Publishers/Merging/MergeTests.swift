@@ -8,11 +8,10 @@ import Testing
 
   private func merged(
     _ count: Int = 3,
-    demand: Subscribers.Demand = .unlimited,
-    hooks: CombiningHooks<Int, CombiningError> = CombiningHooks()
+    demand: Subscribers.Demand = .unlimited
   ) -> ([Source], TestSubscriber<Int, CombiningError>) {
     let sources = (0..<count).map { _ in Source() }
-    let recorder = hooks.subscriber(demand: demand)
+    let recorder = TestSubscriber<Int, CombiningError>(initialDemand: demand)
     Publishers.MergeMany(sources).subscribe(recorder)
     return (sources, recorder)
   }
@@ -77,9 +76,8 @@ import Testing
   }
 
   @Test func reentrantSendRequestAndCancel() {
-    let hooks = CombiningHooks<Int, CombiningError>()
-    let (sources, recorder) = merged(2, demand: .max(1), hooks: hooks)
-    hooks.onValue = { value in
+    let (sources, recorder) = merged(2, demand: .max(1))
+    recorder.onValue = { _, value in
       if value == 1 { sources[1].send(2) }
       if value == 2 { recorder.cancel() }
       return .max(1)
@@ -87,7 +85,7 @@ import Testing
     sources[0].send(1)
     sources[0].send(3)
     #expect(recorder.values == [1, 2])
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     #expect(sources[0].isCancelled)
   }
 
@@ -166,14 +164,13 @@ import Testing
     let producers = 4
     let perProducer = 2_000
     let subjects = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
-    let hooks = CombiningHooks<Int, Never>()
-    let recorder = hooks.subscriber()
+    let recorder = TestSubscriber<Int, Never>()
     Publishers.MergeMany(subjects).subscribe(recorder)
     combiningConcurrently(producers) { producer in
       for value in 0..<perProducer { subjects[producer].send(producer * 1_000_000 + value) }
       subjects[producer].send(completion: .finished)
     }
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     #expect(recorder.values.count == producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }

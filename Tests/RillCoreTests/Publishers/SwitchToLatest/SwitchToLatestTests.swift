@@ -10,11 +10,10 @@ import Testing
   private struct Pipeline {
     let upstream = Source()
     let children = (0..<3).map { _ in Child() }
-    let hooks = CombiningHooks<String, CombiningError>()
     let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = hooks.subscriber(demand: demand)
+      recorder = TestSubscriber(initialDemand: demand)
       upstream.switchToLatest().subscribe(recorder)
     }
 
@@ -110,7 +109,7 @@ import Testing
 
   @Test func additionalDemandIsReturnedToTheChild() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.hooks.onValue = { _ in .max(2) }
+    pipe.recorder.onValue = { _, _ in .max(2) }
     pipe.switchTo(0)
     #expect(pipe.children[0].send("a") == .max(2))
   }
@@ -133,7 +132,7 @@ import Testing
     let pipe = Pipeline()
     let upstream = pipe.upstream
     let children = pipe.children
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == "a1" {
         upstream.send(children[1])
         children[1].send("b1")
@@ -144,13 +143,13 @@ import Testing
     pipe.switchTo(0)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1"])
-    #expect(pipe.hooks.overlappingCalls == 0)
+    #expect(pipe.recorder.overlappingDeliveries == 0)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
     let pipe = Pipeline(demand: .max(1))
     let recorder = pipe.recorder
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == "a1" { recorder.request(.max(1)) }
       if value == "a2" { recorder.cancel() }
       return .none
@@ -244,8 +243,7 @@ import Testing
   @Test(.tags(.stress)) func concurrentSwitchingNeverOverlapsDownstream() {
     let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
     let children = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-    let hooks = CombiningHooks<Int, Never>()
-    let recorder = hooks.subscriber()
+    let recorder = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(recorder)
     let lock = NSLock()
     combiningConcurrently(4) { producer in
@@ -254,7 +252,7 @@ import Testing
         children[producer].send(producer * 1_000_000 + value)
       }
     }
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     for producer in 0..<4 {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }
       #expect(mine == mine.sorted())

@@ -10,11 +10,10 @@ import Testing
   private struct Pipeline {
     let numbers = Source()
     let letters = Letters()
-    let hooks = CombiningHooks<String, CombiningError>()
     let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = hooks.subscriber(demand: demand)
+      recorder = TestSubscriber(initialDemand: demand)
       numbers.combineLatest(letters) { "\($0)\($1)" }.subscribe(recorder)
     }
   }
@@ -67,7 +66,7 @@ import Testing
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.hooks.onValue = { _ in .max(2) }
+    pipe.recorder.onValue = { _, _ in .max(2) }
     pipe.numbers.send(1)
     #expect(pipe.letters.send("a") == .max(2))
     #expect(pipe.numbers.requestedDemands == [.max(1), .max(2)])
@@ -90,7 +89,7 @@ import Testing
     let pipe = Pipeline(demand: .max(1))
     let numbers = pipe.numbers
     let recorder = pipe.recorder
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == "1a" {
         recorder.request(.max(1))
         numbers.send(2)
@@ -102,7 +101,7 @@ import Testing
     pipe.letters.send("a")
     numbers.send(3)
     #expect(recorder.values == ["1a", "2a"])
-    #expect(pipe.hooks.overlappingCalls == 0)
+    #expect(pipe.recorder.overlappingDeliveries == 0)
     #expect(pipe.letters.isCancelled)
   }
 
@@ -163,14 +162,13 @@ import Testing
   @Test(.tags(.stress)) func concurrentUpstreamsNeverOverlapAndKeepEachUpstreamsOrder() {
     let count = 5_000
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let hooks = CombiningHooks<(Int, Int, Int), Never>()
-    let recorder = hooks.subscriber()
+    let recorder = TestSubscriber<(Int, Int, Int), Never>()
     subjects[0].combineLatest(subjects[1], subjects[2]).subscribe(recorder)
     for subject in subjects { subject.send(-1) }
     combiningConcurrently(3) { producer in
       for value in 0..<count { subjects[producer].send(value) }
     }
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     let values = recorder.values
     #expect(values.count == 1 + 3 * count)
     for column in [values.map(\.0), values.map(\.1), values.map(\.2)] {

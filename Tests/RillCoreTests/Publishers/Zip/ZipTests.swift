@@ -10,11 +10,10 @@ import Testing
   private struct Pipeline {
     let numbers = Source()
     let letters = Letters()
-    let hooks = CombiningHooks<String, CombiningError>()
     let recorder: TestSubscriber<String, CombiningError>
 
     init(demand: Subscribers.Demand = .unlimited) {
-      recorder = hooks.subscriber(demand: demand)
+      recorder = TestSubscriber(initialDemand: demand)
       numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
     }
   }
@@ -80,9 +79,8 @@ import Testing
   func demandRequestedWhileDeliveringGoesWithTheDelivery(initial: Subscribers.Demand) {
     let numbers = Source()
     let letters = Letters()
-    let hooks = CombiningHooks<String, CombiningError>()
-    let recorder = hooks.subscriber(demand: initial)
-    hooks.onValue = { _ in
+    let recorder = TestSubscriber<String, CombiningError>(initialDemand: initial)
+    recorder.onValue = { _, _ in
       recorder.request(.max(666))
       return .none
     }
@@ -104,7 +102,7 @@ import Testing
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
-    pipe.hooks.onValue = { _ in .max(4) }
+    pipe.recorder.onValue = { _, _ in .max(4) }
     #expect(pipe.numbers.send(1) == .none)
     #expect(pipe.letters.send("a") == .max(4))
     #expect(pipe.numbers.requestedDemands == [.max(1), .max(4)])
@@ -128,7 +126,7 @@ import Testing
     let numbers = pipe.numbers
     let letters = pipe.letters
     let recorder = pipe.recorder
-    pipe.hooks.onValue = { value in
+    pipe.recorder.onValue = { _, value in
       if value == "1a" {
         recorder.request(.max(1))
         numbers.send(2)
@@ -142,7 +140,7 @@ import Testing
     numbers.send(3)
     letters.send("c")
     #expect(recorder.values == ["1a", "2b"])
-    #expect(pipe.hooks.overlappingCalls == 0)
+    #expect(pipe.recorder.overlappingDeliveries == 0)
     #expect(numbers.isCancelled)
   }
 
@@ -200,13 +198,12 @@ import Testing
   @Test(.tags(.stress)) func concurrentUpstreamsLoseNothingAndNeverOverlap() {
     let count = 5_000
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let hooks = CombiningHooks<(Int, Int, Int), Never>()
-    let recorder = hooks.subscriber()
+    let recorder = TestSubscriber<(Int, Int, Int), Never>()
     subjects[0].zip(subjects[1], subjects[2]).subscribe(recorder)
     combiningConcurrently(3) { producer in
       for value in 0..<count { subjects[producer].send(value) }
     }
-    #expect(hooks.overlappingCalls == 0)
+    #expect(recorder.overlappingDeliveries == 0)
     let values = recorder.values
     #expect(values.count == count)
     #expect(values.map(\.0) == Array(0..<count))
