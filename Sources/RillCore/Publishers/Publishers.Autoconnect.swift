@@ -25,6 +25,7 @@ extension Publishers {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
+    @usableFromInline
     enum Connection {
       case disconnected
       case connected(subscribers: Int, connection: any Cancellable)
@@ -33,7 +34,7 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    final let connection = Locked(Connection.disconnected)
+    @usableFromInline final let connection = Locked(Connection.disconnected)
 
     /// Creates a publisher that automatically connects to an upstream connectable publisher.
     ///
@@ -42,7 +43,8 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+    @inlinable
+    public final func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let isConnected = connection.withLock { connection -> Bool in
         guard case .connected(let subscribers, let cancellable) = connection else { return false }
         connection = .connected(subscribers: subscribers + 1, connection: cancellable)
@@ -61,6 +63,7 @@ extension Publishers {
     }
 
     /// Counts one subscriber out; cancels the connection when it was the last.
+    @usableFromInline
     final func subscriberDidCancel() {
       let cancellable = connection.withLock { connection -> (any Cancellable)? in
         guard case .connected(let subscribers, let cancellable) = connection else { return nil }
@@ -82,29 +85,41 @@ extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {
 extension Publishers.Autoconnect {
   /// Forwards every event from the connectable publisher to the downstream subscriber unchanged, as Combine does;
   /// the subscription it passes down counts the subscriber out of the connection when cancelled.
-  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
+    @usableFromInline typealias Input = Output
 
-    let parent: Publishers.Autoconnect<Upstream>
-    let downstream: Downstream
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { "Autoconnect" }
+    @inlinable
+    init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
+      self.parent = parent
+      self.downstream = downstream
+    }
 
-    var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+    @usableFromInline var description: String { "Autoconnect" }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var customMirror: Mirror {
+      Mirror(self, children: ["parent": parent, "downstream": downstream])
+    }
 
+    @usableFromInline var playgroundDescription: Any { description }
+
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: Counted(upstream: subscription, parent: parent))
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       downstream.receive(completion: completion)
     }
@@ -113,28 +128,32 @@ extension Publishers.Autoconnect {
   /// The upstream subscription as an autoconnect subscriber sees it: the same identity and description, and a
   /// cancel that also counts the subscriber out of the connection, once.
   // SAFETY: all mutable state is in `isCountedOut`; the parent and upstream are called outside the lock.
-  private final class Counted: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+  @usableFromInline
+  final class Counted: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
   {
     private let upstream: any Subscription
     private let parent: Publishers.Autoconnect<Upstream>
     private let isCountedOut = Locked(false)
 
+    @usableFromInline
     init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
       self.upstream = upstream
       self.parent = parent
     }
 
-    var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+    @usableFromInline var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
-    var description: String { String(describing: upstream) }
+    @usableFromInline var description: String { String(describing: upstream) }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       upstream.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
       let wasCounted = isCountedOut.withLock { isCountedOut in
         defer { isCountedOut = true }

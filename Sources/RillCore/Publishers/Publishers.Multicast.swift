@@ -50,7 +50,7 @@ extension Publishers {
     /// A closure to create a new ``Subject`` each time a subscriber attaches to the multicast publisher.
     public let createSubject: () -> SubjectType
 
-    private let subject = Locked<SubjectType?>(nil)
+    @usableFromInline let subject = Locked<SubjectType?>(nil)
 
     /// Creates a multicast publisher that applies a closure to create a subject that delivers elements to
     /// subscribers.
@@ -65,7 +65,7 @@ extension Publishers {
     }
 
     /// The shared subject, created on first use.
-    private var sharedSubject: SubjectType {
+    @usableFromInline var sharedSubject: SubjectType {
       if let existing = subject.withLock({ $0 }) { return existing }
       let created = createSubject()
       return subject.withLock { subject in
@@ -75,6 +75,7 @@ extension Publishers {
       }
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where SubjectType.Failure == S.Failure, SubjectType.Output == S.Input {
       sharedSubject.subscribe(Inner(downstream: subscriber))
@@ -94,28 +95,37 @@ extension Publishers.Multicast {
   /// It passes the subject's subscription on once and cancels any other; the demand the downstream returns for a
   /// value goes to the subject as a request.
   // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
+    @usableFromInline typealias Input = Output
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var downstream: Downstream?
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var downstream: Downstream?
+
+      @inlinable
+      init(downstream: Downstream) {
+        self.downstream = downstream
+      }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream) {
       state = Locked(State(downstream: downstream))
     }
 
-    var description: String { "Multicast" }
+    @usableFromInline var description: String { "Multicast" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let downstream = state.withLock { state -> Downstream? in
         guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
@@ -128,6 +138,7 @@ extension Publishers.Multicast {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
       let demand = downstream.receive(input)
@@ -137,6 +148,7 @@ extension Publishers.Multicast {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let downstream = state.withLock { state -> Downstream? in
         guard state.link.isSubscribed else { return nil }
@@ -146,10 +158,12 @@ extension Publishers.Multicast {
       downstream?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, downstream) = state.withLock { state in
         (state.link.terminate(), state.downstream.take())

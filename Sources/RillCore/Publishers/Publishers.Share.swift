@@ -27,7 +27,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    private let shared: Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>>
+    @usableFromInline
+    let shared: Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
     /// Creates a publisher that shares the output of an upstream publisher with multiple subscribers.
     ///
@@ -37,6 +38,7 @@ extension Publishers {
       shared = Publishers.Autoconnect(upstream: Publishers.Multicast(upstream: upstream) { PassthroughSubject() })
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       shared.subscribe(subscriber)
     }
