@@ -13,6 +13,39 @@ import Testing
     #expect(recorder.completions == 1)
   }
 
+  /// Seed 12537068626483854966 (base seed 7), reduced to `A.flatMap { _ in B }.tryDrop(while:)` whose predicate
+  /// throws on 2, with no initial demand, over `A.send(2); B.send(2); request(.unlimited)`.
+  ///
+  /// `flatMap` asked its child for `.unlimited` before it delivered the child's queued value; `tryDrop` then threw
+  /// on it and cancelled. Combine delivers the queued values first and only then asks the children for `.unlimited`
+  /// (as OpenCombine, modelled on it, does), so a subscriber that stops at a queued value never makes a child
+  /// produce more. Unlike Combine, Rill does not ask the children it has cancelled meanwhile.
+  @Test func flatMapDeliversItsQueuedValuesBeforeAskingItsChildrenForUnlimitedDemand() {
+    let log = RegressionLog()
+    let a = RegressionSource(name: "A", log: log)
+    let b = RegressionSource(name: "B", log: log)
+    let recorder = ReliabilityStrictRecorder<Int, ReliabilityError>(initialDemand: .none)
+    a.flatMap { _ in b }
+      .tryDrop { value in
+        if value == 2 { throw ReliabilityError.boom }
+        return value < 5
+      }
+      .mapError { $0 as? ReliabilityError ?? .boom }
+      .subscribe(recorder)
+    a.send(2)
+    b.send(2)
+    log.lines.append("> request(unlimited)")
+    recorder.request(.unlimited)
+    #expect(
+      log.lines == [
+        "A#1 subscribed", "A#1 request unlimited", "B#1 subscribed", "B#1 request max(1)",
+        "> request(unlimited)", "B#1 cancel", "A#1 cancel",
+      ]
+    )
+    #expect(recorder.events == [.failure])
+    #expect(recorder.violations == [])
+  }
+
   /// Seed 13781954069069331856 (open question 9 of Differential/README.md), settled: not a bug.
   ///
   /// When the other publisher of `drop(untilOutputFrom:)` has already failed, each resubscription by `retry` fails

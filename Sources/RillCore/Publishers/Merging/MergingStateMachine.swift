@@ -7,7 +7,8 @@
 /// it. In finite-demand mode each child has at most one value requested at a time: the child that delivers
 /// directly gets `.max(1)` back from `receive`, and a child whose queued value is delivered later is asked
 /// for one more with `request(.max(1))`. Once downstream demand is unlimited, every child is asked for
-/// `.unlimited` and no per-value requests follow.
+/// `.unlimited` and no per-value requests follow; as in Combine, the values queued before are delivered first, so a
+/// subscriber that cancels on one of them never makes a child produce values nobody will take.
 ///
 /// The demand rules are Combine's: a value that arrives while another is being delivered, and that the outstanding
 /// demand covers, is paid for at once (its child gets `.max(1)` back, as from Combine, which delivers it nested) and
@@ -83,6 +84,9 @@ struct MergingStateMachine<Value, Failure: Error> {
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var drain = Drain.idle
   @usableFromInline var lifecycle = Lifecycle.running
+  /// The children to ask for `.unlimited` once the drainer has delivered the values queued before demand turned
+  /// unlimited: those subscribed at that moment, oldest first (a child subscribed later is asked when it subscribes).
+  @usableFromInline var upgradeAfterDrain: [MergingChildKey] = []
 
   /// Whether a thread is calling downstream.
   @inlinable
@@ -311,14 +315,18 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     guard !isTerminated else { return (.idle, []) }
-    let upgrade = addDemand(more)
-    guard !isDelivering, demand > 0, !queue.isEmpty else { return (.idle, upgrade) }
+    addDemand(more)
+    guard !isDelivering, demand > 0, !queue.isEmpty else {
+      // A drainer at work asks the children for `.unlimited` itself once it has delivered what is queued.
+      return (.idle, isDelivering ? [] : takeUpgradeAfterDrain())
+    }
     drain = .delivering
     let (value, request) = dequeue()
-    return (.deliver(value, thenRequest: request), upgrade)
+    return (.deliver(value, thenRequest: request), [])
   }
 
-  /// Records that the drainer delivered a value and downstream asked for `additional` more.
+  /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next drain
+  /// step and, when the drain ends, the children to ask for `.unlimited`.
   @inlinable
   mutating func delivered(_ additional: Subscribers.Demand) -> (DrainStep, upgrade: [any Subscription]) {
     drain = .delivering
@@ -327,19 +335,19 @@ struct MergingStateMachine<Value, Failure: Error> {
       return (.idle, [])
     }
     // As in Combine, demand keeps counting after a completion: a child's later value may use it.
-    let upgrade = additional > 0 ? addDemand(additional) : []
+    if additional > 0 { addDemand(additional) }
     if case .failing(let failure, valuesBefore: 0) = lifecycle {
       lifecycle = .terminated
-      return (.fail(failure), upgrade)
+      return (.fail(failure), [])
     }
     if let paid = queue.firstIsPaid, paid || demand > 0 {
       let (value, request) = dequeue()
-      return (.deliver(value, thenRequest: request), upgrade)
+      return (.deliver(value, thenRequest: request), [])
     }
     drain = .idle
-    if isTerminated { return (.idle, upgrade) }
-    if finishIfDone() { return (.finish, upgrade) }
-    return (.idle, upgrade)
+    if isTerminated { return (.idle, []) }
+    if finishIfDone() { return (.finish, []) }
+    return (.idle, takeUpgradeAfterDrain())
   }
 
   /// Records that the drainer sent the completion; returns the next step: a child's value that arrived meanwhile
@@ -359,12 +367,28 @@ struct MergingStateMachine<Value, Failure: Error> {
 
   // MARK: Helpers
 
+  /// Adds downstream demand; when it turns unlimited, notes the subscribed children to ask for `.unlimited`, which
+  /// ``takeUpgradeAfterDrain()`` hands out once no value is queued or being delivered.
   @inlinable
-  mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
+  mutating func addDemand(_ more: Subscribers.Demand) {
     let wasUnlimited = demand == .unlimited
     demand += more
-    guard !wasUnlimited, demand == .unlimited else { return [] }
-    return children.subscriptions(except: nil)
+    guard !wasUnlimited, demand == .unlimited else { return }
+    upgradeAfterDrain = children.subscribedKeys()
+  }
+
+  /// The subscriptions of the children noted when demand turned unlimited that are still live, oldest first; none
+  /// once the stream has ended or downstream has cancelled.
+  ///
+  /// As in Combine, the values queued before demand turned unlimited reach downstream before the children are asked
+  /// for `.unlimited`; unlike Combine, a child that finished or was cancelled meanwhile is not asked.
+  @inlinable
+  mutating func takeUpgradeAfterDrain() -> [any Subscription] {
+    guard !upgradeAfterDrain.isEmpty else { return [] }
+    let keys = upgradeAfterDrain
+    upgradeAfterDrain = []
+    guard !isTerminated else { return [] }
+    return keys.compactMap { children.subscription(of: $0) }
   }
 
   /// Takes the next queued value: an unpaid one takes its demand now and names its child to ask for one more.
@@ -422,6 +446,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   mutating func releaseAll(except id: Int?, cancellingOuter: Bool) -> [any Subscription] {
     var cancelling = children.subscriptions(except: id)
     children.removeAll()
+    upgradeAfterDrain = []
     if cancellingOuter {
       queue.removeAll()
       if case .subscribed = outer, case .held(let upstream) = outerSubscription { cancelling.append(upstream) }
@@ -563,6 +588,13 @@ struct MergingChildren {
     }
     freeSlot = child.slot
     count -= 1
+  }
+
+  /// The keys of the live children that hold a subscription, oldest child first.
+  @inlinable
+  func subscribedKeys() -> [MergingChildKey] {
+    let subscribed = slots.indices.filter { slots[$0].id >= 0 && slots[$0].isSubscribed }
+    return subscribed.sorted { slots[$0].id < slots[$1].id }.map { MergingChildKey(slot: $0, id: slots[$0].id) }
   }
 
   /// The subscriptions of the live children, oldest child first, leaving out the child with id `except`.

@@ -170,6 +170,61 @@ import Testing
     #expect(pipe.children[1].send("b") == .none)
   }
 
+  @Test func queuedValuesReachDownstreamBeforeTheChildrenAreAskedForUnlimitedDemand() {
+    let pipe = Pipeline(demand: .none)
+    let children = pipe.children
+    var demandsSeenOnDelivery: [[Subscribers.Demand]] = []
+    pipe.recorder.onValue = { _, _ in
+      demandsSeenOnDelivery.append(children[0].requestedDemands)
+      return .none
+    }
+    pipe.upstream.send(0)
+    pipe.children[0].send("a1")
+    pipe.recorder.request(.unlimited)
+    #expect(pipe.recorder.values == ["a1"])
+    #expect(demandsSeenOnDelivery == [[.max(1)]])
+    #expect(pipe.children[0].requestedDemands == [.max(1), .unlimited])
+  }
+
+  @Test func cancelOnAQueuedValueLeavesTheChildrenUnaskedForUnlimitedDemand() {
+    let pipe = Pipeline(demand: .none)
+    let recorder = pipe.recorder
+    pipe.recorder.onValue = { _, _ in
+      recorder.cancel()
+      return .none
+    }
+    pipe.upstream.send(0)
+    pipe.children[0].send("a1")
+    recorder.request(.unlimited)
+    #expect(recorder.values == ["a1"])
+    #expect(pipe.children[0].isCancelled)
+    #expect(pipe.children[0].requestedDemands == [.max(1)])
+  }
+
+  @Test func aSubscriberThatStopsAtAQueuedValueDoesNotDrainASynchronousChild() {
+    final class Counter: @unchecked Sendable {
+      // SAFETY: single-threaded test only.
+      var produced = 0
+    }
+    let counter = Counter()
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .none,
+      onValue: { subscriber, _ in
+        subscriber.cancel()
+        return .none
+      }
+    )
+    upstream.flatMap { _ in
+      (1...1000).publisher.handleEvents(receiveOutput: { _ in counter.produced += 1 })
+    }.subscribe(recorder)
+    upstream.send(0)
+    #expect(counter.produced == 1)
+    recorder.request(.unlimited)
+    #expect(recorder.values == [1])
+    #expect(counter.produced == 1)
+  }
+
   @Test func cancelCancelsUpstreamAndChildrenAndSilencesDownstream() {
     let pipe = Pipeline()
     pipe.upstream.send(0)

@@ -65,6 +65,21 @@ import Testing
     #expect(sources[0].send(1) == .none)
   }
 
+  @Test func deliversQueuedValuesBeforeAskingForUnlimited() {
+    let (sources, recorder) = merged(2, demand: .none)
+    var demandsSeenOnDelivery: [[Subscribers.Demand]] = []
+    recorder.onValue = { _, _ in
+      demandsSeenOnDelivery.append(sources[1].requestedDemands)
+      return .none
+    }
+    #expect(sources[1].send(7) == .none)
+    recorder.request(.unlimited)
+    #expect(recorder.values == [7])
+    #expect(demandsSeenOnDelivery == [[.max(1)]])
+    #expect(sources[0].requestedDemands == [.max(1), .unlimited])
+    #expect(sources[1].requestedDemands == [.max(1), .unlimited])
+  }
+
   @Test func cancelCancelsEveryUpstreamAndSilences() {
     let (sources, recorder) = merged()
     recorder.cancel()

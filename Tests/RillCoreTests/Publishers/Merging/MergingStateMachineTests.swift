@@ -155,6 +155,36 @@ import Testing
     #expect(again.isEmpty)
   }
 
+  @Test func demandTurningUnlimitedUpgradesTheChildrenOnceTheQueueIsDelivered() {
+    var (machine, _) = subscribed()
+    let index = machine.outerValue()!
+    let child = TestSubscription()
+    _ = machine.childSubscribed(index, child)
+    _ = machine.childValue(index, "a")
+    guard case (.deliver("a", _), let early) = machine.request(.unlimited) else {
+      Issue.record("expected the queued value first")
+      return
+    }
+    #expect(early.isEmpty)
+    guard case (.idle, let upgrade) = machine.delivered(.none) else {
+      Issue.record("expected the drain to end")
+      return
+    }
+    #expect(upgrade.count == 1)
+    #expect(isSame(upgrade.first, child))
+  }
+
+  @Test func cancelDuringTheDrainLeavesTheChildrenUnasked() {
+    var (machine, _) = subscribed()
+    let index = machine.outerValue()!
+    _ = machine.childSubscribed(index, TestSubscription())
+    _ = machine.childValue(index, "a")
+    _ = machine.request(.unlimited)
+    #expect(machine.cancel().count == 2)
+    let (_, upgrade) = machine.delivered(.none)
+    #expect(upgrade.isEmpty)
+  }
+
   @Test func cancelReturnsEverySubscriptionOnce() {
     var (machine, upstream) = subscribed()
     let index = machine.outerValue()!
