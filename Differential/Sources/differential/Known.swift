@@ -133,16 +133,6 @@ enum Known {
     rill = droppingRedundantRequests(rill)
     openCombine = droppingRedundantRequests(openCombine)
     if rillBefore != openCombineBefore, rill == openCombine { applied.append("redundant-unlimited-request") }
-    // 4. Within one script step, flatMap may ask upstream for the next publisher before or after it delivers the
-    //    values a finished child left in its buffer: the downstream order is the same either way. Each step's
-    //    downstream events are compared in order, and its upstream events in order, but not against each other.
-    if rill != openCombine, testCase.ops.contains(where: { $0.kind.hasPrefix("flatMap") }) {
-      let partitionedRill = partitioningSteps(rill)
-      let partitionedOpenCombine = partitioningSteps(openCombine)
-      if partitionedRill == partitionedOpenCombine { applied.append("flatMap-request-before-buffered-delivery") }
-      rill = partitionedRill
-      openCombine = partitionedOpenCombine
-    }
     // 5. The order in which flatMap asks several children for more, or cancels them, is unspecified: OpenCombine
     //    keeps its children in a dictionary and follows hash order, Rill follows subscription order. Runs of
     //    adjacent upstream requests and cancels are compared as sets.
@@ -337,24 +327,6 @@ enum Known {
       if line.hasSuffix(" request inf") { unlimited.insert(link) }
       return true
     }
-  }
-
-  static func partitioningSteps(_ trace: [String]) -> [String] {
-    var result: [String] = []
-    var upstream: [String] = []
-    var downstream: [String] = []
-    for line in trace {
-      if line.hasPrefix("> ") {
-        result += upstream + downstream + [line]
-        upstream = []
-        downstream = []
-      } else if isDownstreamEvent(line) {
-        downstream.append(line)
-      } else {
-        upstream.append(line)
-      }
-    }
-    return result + upstream + downstream
   }
 
   static func isSourceEvent(_ line: String) -> Bool {
