@@ -25,7 +25,8 @@
 /// ``releaseSubscribers()``, as a real publisher lets go after completing. A memory test calls it, or lets
 /// the publisher go, before checking that the pipeline's objects are gone; letting the publisher go is the
 /// stricter check, since the subscriptions then still hold their subscribers and a subscriber that keeps
-/// its subscription forms a cycle.
+/// its subscription forms a cycle. A subscription does not keep its publisher: keep the publisher for as long as
+/// the test sends through it or reads its records.
 // SAFETY: all mutable state is in `state`; subscribers and hooks are called outside the lock.
 public final class TestPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible, @unchecked Sendable {
   private struct Entry {
