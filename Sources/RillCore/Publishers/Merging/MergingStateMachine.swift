@@ -600,8 +600,7 @@ struct MergingChildren {
   /// The subscriptions of the live children, oldest child first, leaving out the child with id `except`.
   @inlinable
   func subscriptions(except excluded: Int?) -> [any Subscription] {
-    let live = slots.filter { $0.id >= 0 && $0.id != excluded }
-    return live.sorted { $0.id < $1.id }.compactMap { $0.subscription.subscription }
+    subscribedKeys().filter { $0.id != excluded }.compactMap { subscription(of: $0) }
   }
 
   /// Forgets every child.
