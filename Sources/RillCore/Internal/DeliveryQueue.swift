@@ -73,13 +73,15 @@ struct DeliveryQueue<Event> {
 }
 
 /// An event on its way downstream through a ``DeliveryQueue``: a value, or the completion that ends the stream.
+@usableFromInline
 enum DeliveryEvent<Value, Failure: Error> {
   case value(Value)
   case completion(Subscribers.Completion<Failure>)
 }
 
 /// A state machine that hands its events downstream through a ``DeliveryQueue`` and lets `Locked.drain` deliver
-/// them: the scheduled operators `debounce`, `throttle`, `timeout` and `collect(.byTime)`.
+/// them: `receive(on:)`, `delay`, `debounce`, `throttle`, `timeout`, `collect(.byTime)` and `switchToLatest`.
+@usableFromInline
 protocol DrainingStateMachine<Output, Failure> {
   /// What the operator sends downstream.
   associatedtype Output
@@ -97,6 +99,7 @@ extension Locked where State: DrainingStateMachine {
   ///
   /// `demanded` receives the demand a value returns, when it is more than none; the operator adds it to its own
   /// count or forwards it upstream.
+  @inlinable
   func drain<Downstream: Subscriber>(
     _ first: DeliveryEvent<State.Output, State.Failure>?,
     to downstream: Downstream,

@@ -40,10 +40,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   typealias Failure = Downstream.Failure
 
   @usableFromInline
-  enum Event {
-    case value(Input)
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Event = DeliveryEvent<Input, Failure>
 
   /// Where the subscription is on its way to its end.
   @usableFromInline
@@ -60,7 +57,10 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   }
 
   @usableFromInline
-  struct State {
+  struct State: DrainingStateMachine {
+    @usableFromInline
+    typealias Output = Input
+
     @usableFromInline var link = SubscriptionState.awaitingSubscription
     @usableFromInline var phase = Phase.running
     @usableFromInline var outbox = DeliveryQueue<Event>()
@@ -84,20 +84,38 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     }
 
     /// Releases the oldest queued event for a scheduled action that has started to run; returns it when the action
-    /// must deliver it now, with whether downstream has cancelled, and the subscription's hold on itself once no
-    /// action is left, for the caller to release outside the lock.
+    /// must deliver it now, and the subscription's hold on itself once no action is left, for the caller to release
+    /// outside the lock.
     @inlinable
-    mutating func release() -> (next: (Event, isCancelled: Bool)?, keptAlive: ScheduledDeliveryInner?) {
+    mutating func release() -> (first: Event?, keptAlive: ScheduledDeliveryInner?) {
       scheduled -= 1
       let keptAlive = scheduled == 0 ? keepAlive.take() : nil
       guard phase != .finished, let event = outbox.release() else { return (nil, keptAlive) }
-      return ((event, phase == .completingAfterCancel), keptAlive)
+      return (isSkipped(event) ? next() : event, keptAlive)
     }
 
-    /// Returns the next event of a drain in progress, with whether downstream has cancelled.
+    /// Returns the next event of a drain in progress.
     @inlinable
-    mutating func next() -> (Event, isCancelled: Bool)? {
-      outbox.next().map { ($0, phase == .completingAfterCancel) }
+    mutating func next() -> Event? {
+      while let event = outbox.next() {
+        if !isSkipped(event) { return event }
+      }
+      return nil
+    }
+
+    /// The upstream's completion is being delivered: nothing follows it, and the link ends.
+    @inlinable
+    mutating func deliveringCompletion() {
+      phase = .finished
+      outbox.removeAll()
+      _ = link.terminate()
+    }
+
+    /// Whether `event` is a value released after downstream cancelled, which is not delivered.
+    @inlinable
+    func isSkipped(_ event: Event) -> Bool {
+      guard case .value = event else { return false }
+      return phase == .completingAfterCancel
     }
   }
 
@@ -200,25 +218,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     let (first, keptAlive) = state.withLock { $0.release() }
     // This call holds the subscription; the hold it had on itself goes here, outside the lock.
     _ = keptAlive
-    var next = first
-    while let (event, isCancelled) = next {
-      switch event {
-      case .value(let value):
-        guard !isCancelled else { break }
-        let demand = downstream.receive(value)
-        if demand > 0 {
-          state.withLock { $0.link.upstream }?.request(demand)
-        }
-      case .completion(let completion):
-        state.withLock { state in
-          state.phase = .finished
-          state.outbox.removeAll()
-          _ = state.link.terminate()
-        }
-        downstream.receive(completion: completion)
-      }
-      next = state.withLock { $0.next() }
-    }
+    state.drain(first, to: downstream) { demand in state.withLock { $0.link.upstream }?.request(demand) }
   }
 }
 

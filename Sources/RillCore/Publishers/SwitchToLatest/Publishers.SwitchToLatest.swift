@@ -160,7 +160,7 @@ extension Publishers.SwitchToLatest {
     fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
       guard case .value(let value) = machine.withLock({ $0.childValue(index, value) }) else { return .none }
       let additional = downstream.receive(value)
-      drain(machine.withLock { $0.delivered(additional, forwarding: false) }.next)
+      drain(machine.withLock { $0.delivered(additional) })
       return additional
     }
 
@@ -173,21 +173,10 @@ extension Publishers.SwitchToLatest {
       drain(action.deliver)
     }
 
-    /// Delivers downstream, one event at a time, until the machine has no more.
+    /// Delivers downstream, one event at a time, until the machine has no more; the demand downstream returns for
+    /// a queued value goes to the current child.
     private func drain(_ first: Machine.Event?) {
-      var event = first
-      while let current = event {
-        switch current {
-        case .value(let value):
-          let additional = downstream.receive(value)
-          let (next, forwardTo) = machine.withLock { $0.delivered(additional, forwarding: true) }
-          forwardTo?.request(additional)
-          event = next
-        case .completion(let completion):
-          downstream.receive(completion: completion)
-          event = machine.withLock { $0.completed() }
-        }
-      }
+      machine.drain(first, to: downstream) { demand in machine.withLock { $0.request(demand) }?.request(demand) }
     }
   }
 

@@ -11,12 +11,10 @@
 /// the upstream fails, so its values still reach downstream while there is demand, and a subscription it hands over
 /// late is asked for the outstanding demand. A child that has ended stays current until the next one, so a
 /// subscription it hands over afterwards is kept.
-struct SwitchToLatestStateMachine<Value, Failure: Error> {
+struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
+  typealias Output = Value
   /// What goes downstream, one at a time and in order.
-  enum Event {
-    case value(Value)
-    case completion(Subscribers.Completion<Failure>)
-  }
+  typealias Event = DeliveryEvent<Value, Failure>
 
   /// Where the upstream of publishers is.
   private enum Upstream {
@@ -173,24 +171,22 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     return currentSubscription
   }
 
-  /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
-  /// event and, when `forwarding`, the current child to forward `additional` to.
-  mutating func delivered(
-    _ additional: Subscribers.Demand,
-    forwarding: Bool
-  ) -> (next: Event?, forwardTo: (any Subscription)?) {
-    var forwardTo: (any Subscription)?
-    if additional > 0 {
-      demand += additional
-      if forwarding { forwardTo = currentSubscription }
-    }
-    return (outbox.next(), forwardTo)
+  /// Records that the caller delivered a child's value directly and downstream asked for `additional` more, which
+  /// goes back to that child as the caller's return value; returns the next event of the drain that follows.
+  mutating func delivered(_ additional: Subscribers.Demand) -> Event? {
+    demand += additional
+    return outbox.next()
   }
 
-  /// Records that the drainer sent a completion; returns the next event.
-  mutating func completed() -> Event? {
+  /// Returns the next event for the drainer, or `nil` when the drain is over.
+  mutating func next() -> Event? {
     outbox.next()
   }
+
+  /// The completion is being delivered; there is nothing to record.
+  ///
+  /// The call that queued it already ended what it ends, and only downstream's cancel silences the machine.
+  mutating func deliveringCompletion() {}
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel, the current child first.
   mutating func cancel() -> [any Subscription] {

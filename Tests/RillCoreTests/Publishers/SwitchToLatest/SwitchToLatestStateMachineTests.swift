@@ -66,19 +66,22 @@ import Testing
   @Test func valuesTakeDemandAndAreDroppedWithoutIt() {
     var (machine, _, _) = running()
     #expect(value(machine.childValue(0, "a")) == "a")
-    #expect(machine.delivered(.none, forwarding: false).next == nil)
+    #expect(machine.delivered(.none) == nil)
     #expect(value(machine.childValue(0, "b")) == "b")
-    #expect(machine.delivered(.none, forwarding: false).next == nil)
+    #expect(machine.delivered(.none) == nil)
     #expect(machine.childValue(0, "c") == nil)
   }
 
-  @Test func demandFromTheDrainerIsForwardedToTheCurrentChild() {
+  @Test func demandReturnedForADirectValueCountsAndDemandIsForwardedToTheCurrentChild() {
     var (machine, _, child) = running()
     _ = machine.childValue(0, "a")
-    let (next, forwardTo) = machine.delivered(.max(3), forwarding: true)
-    #expect(next == nil)
-    #expect(forwardTo as? TestSubscription === child)
-    #expect(machine.request(.max(1)) as? TestSubscription === child)
+    #expect(machine.delivered(.max(1)) == nil)
+    #expect(value(machine.childValue(0, "b")) == "b")
+    #expect(machine.delivered(.none) == nil)
+    #expect(value(machine.childValue(0, "c")) == "c")
+    #expect(machine.delivered(.none) == nil)
+    #expect(machine.childValue(0, "d") == nil)
+    #expect(machine.request(.max(3)) as? TestSubscription === child)
   }
 
   @Test func eventsDuringDeliveryAreQueuedInOrder() {
@@ -88,9 +91,9 @@ import Testing
     _ = machine.upstreamCompleted(.finished)
     let finished = machine.childCompleted(0, .finished)
     #expect(finished.deliver == nil)
-    #expect(value(machine.delivered(.none, forwarding: true).next) == "b")
-    #expect(completion(machine.delivered(.none, forwarding: true).next) == .finished)
-    #expect(machine.completed() == nil)
+    #expect(value(machine.next()) == "b")
+    #expect(completion(machine.next()) == .finished)
+    #expect(machine.next() == nil)
   }
 
   @Test func theUpstreamsFinishWaitsForTheCurrentChild() {
@@ -110,7 +113,7 @@ import Testing
     var machine = Machine()
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamCompleted(.failure(.boom))
-    _ = machine.completed()
+    _ = machine.next()
     #expect(completion(machine.upstreamCompleted(.failure(.other)).deliver) == .failure(.other))
   }
 
@@ -119,7 +122,7 @@ import Testing
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamValue()
     _ = machine.upstreamCompleted(.failure(.boom))
-    _ = machine.completed()
+    _ = machine.next()
     #expect(machine.upstreamCompleted(.finished).deliver == nil)
     #expect(machine.childCompleted(0, .finished).deliver == nil)
   }
@@ -129,9 +132,9 @@ import Testing
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action.cancelling as? TestSubscription === child)
     #expect(completion(action.deliver) == .failure(.boom))
-    _ = machine.completed()
+    _ = machine.next()
     #expect(value(machine.childValue(0, "late")) == "late")
-    _ = machine.delivered(.none, forwarding: false)
+    _ = machine.delivered(.none)
     #expect(machine.childCompleted(0, .failure(.other)).deliver == nil)
   }
 
@@ -141,7 +144,7 @@ import Testing
     _ = machine.request(.max(4))
     _ = machine.upstreamValue()
     #expect(completion(machine.upstreamCompleted(.failure(.boom)).deliver) == .failure(.boom))
-    _ = machine.completed()
+    _ = machine.next()
     guard case .request(_, let demand) = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected the late subscription to be kept")
       return
@@ -164,7 +167,7 @@ import Testing
     let action = machine.childCompleted(0, .failure(.other))
     #expect(action.cancelling as? TestSubscription === upstream)
     #expect(completion(action.deliver) == .failure(.other))
-    #expect(machine.completed() == nil)
+    #expect(machine.next() == nil)
     #expect(machine.upstreamValue() == nil)
     #expect(machine.upstreamCompleted(.finished).deliver == nil)
     #expect(machine.cancel().isEmpty)
@@ -175,9 +178,9 @@ import Testing
     #expect(value(machine.childValue(0, "a")) == "a")
     #expect(machine.childValue(0, "b") == nil)
     #expect(machine.childCompleted(0, .failure(.boom)).deliver == nil)
-    #expect(value(machine.delivered(.none, forwarding: true).next) == "b")
-    #expect(completion(machine.delivered(.none, forwarding: true).next) == .failure(.boom))
-    #expect(machine.completed() == nil)
+    #expect(value(machine.next()) == "b")
+    #expect(completion(machine.next()) == .failure(.boom))
+    #expect(machine.next() == nil)
   }
 
   @Test func cancelReturnsTheChildThenTheUpstreamAndDropsQueuedEvents() {
@@ -188,7 +191,7 @@ import Testing
     #expect(cancelled.count == 2)
     #expect(cancelled.first as? TestSubscription === child)
     #expect(cancelled.last as? TestSubscription === upstream)
-    #expect(machine.delivered(.none, forwarding: true).next == nil)
+    #expect(machine.next() == nil)
     #expect(machine.childValue(0, "c") == nil)
     #expect(machine.upstreamValue() == nil)
     #expect(machine.cancel().isEmpty)
