@@ -83,9 +83,8 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   private struct State {
     var downstream: Downstream?
     var observer: (any NSObjectProtocol)?
-    var demand = Subscribers.Demand.none
-    var queued: [Notification] = []
-    var isDelivering = false
+    /// A notification goes only to demand left for it; one that arrives during a delivery waits for it.
+    var buffer = DemandBuffer<Notification, Never>()
   }
 
   private let state: Locked<State>
@@ -103,35 +102,14 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   func post(_ notification: Notification) {
-    var next = state.withLock { state -> (Downstream, Notification)? in
-      guard let downstream = state.downstream, state.demand > 0 else { return nil }
-      state.demand -= 1
-      guard !state.isDelivering else {
-        state.queued.append(notification)
-        return nil
-      }
-      state.isDelivering = true
-      return (downstream, notification)
-    }
-    while let (downstream, notification) = next {
-      let more = downstream.receive(notification)
-      next = state.withLock { state -> (Downstream, Notification)? in
-        state.demand += more
-        guard let downstream = state.downstream, !state.queued.isEmpty else {
-          state.isDelivering = false
-          state.queued = []
-          return nil
-        }
-        return (downstream, state.queued.removeFirst())
-      }
-    }
+    guard let downstream = state.withLock({ $0.buffer.offer(notification) ? $0.downstream : nil }) else { return }
+    state.drain(to: downstream, adding: downstream.receive(notification)) { $0.buffer.next(adding: $1) }
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "NotificationCenter: a subscriber requested \(demand); demand must be greater than zero")
-    state.withLock { state in
-      if state.downstream != nil { state.demand += demand }
-    }
+    guard let downstream = state.withLock({ $0.buffer.request(demand) ? $0.downstream : nil }) else { return }
+    state.drain(to: downstream, adding: .none) { $0.buffer.next(adding: $1) }
   }
 
   func cancel() {
@@ -139,7 +117,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
       defer {
         state.downstream = nil
         state.observer = nil
-        state.queued = []
+        state.buffer.end()
       }
       return (state.downstream, state.observer)
     }

@@ -1,5 +1,7 @@
-/// The events on their way to a downstream, delivered by one caller at a time, in order: the drain loop of every
-/// operator whose events can arrive on several threads at once.
+/// The events on their way to a downstream, delivered by one caller at a time, in order.
+///
+/// It is the drain loop of the operators whose events can arrive on several threads at once and take their place
+/// in the order as they arrive. Values that wait for a subscriber's demand wait in a ``DemandBuffer`` instead.
 ///
 /// The caller that finds the queue idle becomes the *drainer*: it delivers the event it pushed, then asks for the
 /// next until there is none. A caller that finds a drain in progress, on another thread or re-entrantly from inside

@@ -253,25 +253,18 @@ extension Publishers.Amb {
     ///
     /// Only the thread the buffer chose runs this.
     private func drain(adding demand: Subscribers.Demand) -> Subscribers.Demand {
-      var demand = demand
       var forward = Subscribers.Demand.none
-      while true {
-        let step = state.withLock { state -> DemandBuffer<Output, Failure>.DrainStep in
-          forward += state.add(demand)
-          let step = state.buffer.next(adding: demand)
-          if case .complete = step { _ = state.end() }
-          return step
+      var completed = false
+      state.drain(to: downstream, adding: demand) { state, demand in
+        forward += state.add(demand)
+        let step = state.buffer.next(adding: demand)
+        if case .complete = step {
+          _ = state.end()
+          completed = true
         }
-        switch step {
-        case .deliver(let value):
-          demand = downstream.receive(value)
-        case .complete(let completion):
-          downstream.receive(completion: completion)
-          return .none
-        case .idle:
-          return forward
-        }
+        return step
       }
+      return completed ? .none : forward
     }
 
     private func requestFromWinner(_ demand: Subscribers.Demand) {

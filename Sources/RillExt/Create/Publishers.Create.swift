@@ -183,26 +183,14 @@ extension Publishers.Create {
 
     /// Delivers what waits, as far as demand goes; only the thread the buffer chose runs this.
     private func drain(adding demand: Subscribers.Demand) {
-      var demand = demand
-      while true {
-        let (step, cancellable) = state.withLock {
-          state -> (DemandBuffer<Output, Failure>.DrainStep, (any Cancellable)?) in
-          let step = state.buffer.next(adding: demand)
-          guard case .complete = step else { return (step, nil) }
-          defer { state.cancellable = nil }
-          return (step, state.cancellable)
-        }
-        switch step {
-        case .deliver(let value):
-          demand = downstream.receive(value)
-        case .complete(let completion):
-          downstream.receive(completion: completion)
-          cancellable?.cancel()
-          return
-        case .idle:
-          return
-        }
+      var cancellable: (any Cancellable)?
+      state.drain(to: downstream, adding: demand) { state, demand in
+        let step = state.buffer.next(adding: demand)
+        if case .complete = step { cancellable = state.cancellable.take() }
+        return step
       }
+      // After the completion: the work the factory started is cleaned up.
+      cancellable?.cancel()
     }
   }
 }

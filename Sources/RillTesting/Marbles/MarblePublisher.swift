@@ -139,9 +139,7 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
   private final class Conduit: Subscription, @unchecked Sendable {
     private struct State {
       var subscriber: AnySubscriber<Output, MarbleError>?
-      var demand = Subscribers.Demand.none
-      var pending: [Event] = []
-      var isDelivering = false
+      var buffer = DemandBuffer<Output, MarbleError>()
       var isCancelled = false
     }
 
@@ -163,26 +161,30 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
     }
 
     func deliver(_ event: Event) {
-      let accepted = state.withLock { state -> Bool in
-        guard state.subscriber != nil else { return false }
-        if !buffers, case .value = event, state.demand == .none { return false }
-        state.pending.append(event)
-        return true
+      let subscriber = state.withLock { state -> AnySubscriber<Output, MarbleError>? in
+        let delivers =
+          switch event {
+          case .value(let value): buffers ? state.buffer.send(value) : state.buffer.offer(value)
+          case .completion(let completion): state.buffer.send(completion: completion)
+          }
+        return delivers ? state.subscriber : nil
       }
-      if accepted { drain() }
+      guard let subscriber else { return }
+      let demand = if case .value(let value) = event { subscriber.receive(value) } else { Subscribers.Demand.none }
+      drain(to: subscriber, adding: demand)
     }
 
     func request(_ demand: Subscribers.Demand) {
       onRequest(demand)
-      state.withLock { $0.demand += demand }
-      drain()
+      guard let subscriber = state.withLock({ $0.buffer.request(demand) ? $0.subscriber : nil }) else { return }
+      drain(to: subscriber, adding: .none)
     }
 
     func cancel() {
       let (subscriber, isFirst) = state.withLock { state -> (AnySubscriber<Output, MarbleError>?, Bool) in
         defer {
           state.subscriber = nil
-          state.pending = []
+          state.buffer.end()
           state.isCancelled = true
         }
         return (state.subscriber, !state.isCancelled)
@@ -191,37 +193,13 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
       if isFirst { onCancel() }
     }
 
-    /// Delivers pending events while there is demand, one at a time, never while holding the lock.
-    private func drain() {
-      while true {
-        let next = state.withLock { state -> (AnySubscriber<Output, MarbleError>, Event)? in
-          guard !state.isDelivering, let subscriber = state.subscriber, let event = state.pending.first else {
-            return nil
-          }
-          switch event {
-          case .value:
-            guard state.demand > .none else { return nil }
-            state.demand -= 1
-            state.pending.removeFirst()
-          case .completion:
-            state.subscriber = nil
-            state.pending = []
-          }
-          state.isDelivering = true
-          return (subscriber, event)
-        }
-        guard let (subscriber, event) = next else { return }
-        switch event {
-        case .value(let value):
-          let more = subscriber.receive(value)
-          state.withLock {
-            $0.demand += more
-            $0.isDelivering = false
-          }
-        case .completion(let completion):
-          state.withLock { $0.isDelivering = false }
-          subscriber.receive(completion: completion)
-        }
+    /// Delivers the waiting events while there is demand, one at a time, never while holding the lock; the
+    /// subscriber is let go of before it receives the completion.
+    private func drain(to subscriber: AnySubscriber<Output, MarbleError>, adding demand: Subscribers.Demand) {
+      state.drain(to: subscriber, adding: demand) { state, demand in
+        let step = state.buffer.next(adding: demand)
+        if case .complete = step { state.subscriber = nil }
+        return step
       }
     }
   }

@@ -8,9 +8,12 @@
 ///
 /// A completion waits behind the queued values and needs no demand of its own. Once the buffer has ended (its
 /// completion handed out, or `end()` called) every event is ignored.
-struct DemandBuffer<Output, Failure: Error> {
+///
+/// `Locked.drain(to:adding:next:)` is the delivering thread's loop. Operators whose events need no demand, or are
+/// ordered by a scheduler, use ``DeliveryQueue`` instead.
+package struct DemandBuffer<Output, Failure: Error> {
   /// The next thing the delivering thread does.
-  enum DrainStep {
+  package enum DrainStep {
     case deliver(Output)
     case complete(Subscribers.Completion<Failure>)
     /// Nothing can go now; the delivering thread stops.
@@ -22,22 +25,32 @@ struct DemandBuffer<Output, Failure: Error> {
   private var completion: Subscribers.Completion<Failure>?
 
   /// What the subscriber has asked for and not yet received.
-  private(set) var demand = Subscribers.Demand.none
+  package private(set) var demand = Subscribers.Demand.none
 
   private var isDelivering = false
 
   /// Whether a completion was sent (it may still wait behind values) or the buffer ended.
-  private(set) var isCompleted = false
+  package private(set) var isCompleted = false
 
   /// Whether the completion was handed out or `end()` was called.
-  private(set) var hasEnded = false
+  package private(set) var hasEnded = false
 
   /// The number of values waiting for demand.
-  var count: Int { pending.count }
+  package var count: Int { pending.count }
+
+  package init() {}
+
+  /// A value that goes only if demand is left for it, as a hot source's does: returns `true` if the caller
+  /// delivers it now, as ``send(_:)`` does; `false` if it was queued, or dropped because the demand is spoken for
+  /// by the values already waiting.
+  package mutating func offer(_ value: Output) -> Bool {
+    guard demand > pending.count else { return false }
+    return send(value)
+  }
 
   /// A value arrives: returns `true` if the caller delivers it now, and must then call `next(adding:)` with the demand
   /// the subscriber returned until it gets `.idle`; `false` if it was queued or ignored.
-  mutating func send(_ value: Output) -> Bool {
+  package mutating func send(_ value: Output) -> Bool {
     guard !isCompleted else { return false }
     if !isDelivering && pending.isEmpty && demand > 0 {
       demand -= 1
@@ -49,7 +62,7 @@ struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// The completion arrives: returns `true` if the caller must drain (call `next(adding: .none)` until `.idle`).
-  mutating func send(completion: Subscribers.Completion<Failure>) -> Bool {
+  package mutating func send(completion: Subscribers.Completion<Failure>) -> Bool {
     guard !isCompleted else { return false }
     isCompleted = true
     self.completion = completion
@@ -57,14 +70,14 @@ struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// The subscriber asks for more: returns `true` if the caller must drain.
-  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+  package mutating func request(_ demand: Subscribers.Demand) -> Bool {
     guard !hasEnded else { return false }
     self.demand += demand
     return claimDelivery()
   }
 
   /// Adds the demand the last delivery returned and picks the next step for the delivering thread.
-  mutating func next(adding demand: Subscribers.Demand) -> DrainStep {
+  package mutating func next(adding demand: Subscribers.Demand) -> DrainStep {
     guard !hasEnded else { return .idle }
     self.demand += demand
     if pending.isEmpty {
@@ -81,7 +94,7 @@ struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// Ends the buffer without a completion (the subscriber cancelled), letting go of what waits.
-  mutating func end() {
+  package mutating func end() {
     hasEnded = true
     isCompleted = true
     pending = FIFO()
@@ -96,5 +109,34 @@ struct DemandBuffer<Output, Failure: Error> {
     guard canGo else { return false }
     isDelivering = true
     return true
+  }
+}
+
+extension Locked {
+  /// Delivers what a ``DemandBuffer`` in the state holds to `subscriber`, one event at a time, outside the lock.
+  ///
+  /// It delivers values as far as demand goes, then the completion. Only the caller the buffer chose to deliver runs
+  /// it.
+  ///
+  /// `demand` is what the subscriber returned from the value the caller delivered, if any. `next` runs under the
+  /// lock: it passes the demand the last value returned to the buffer's `next(adding:)`, with whatever its owner
+  /// records, and returns the step.
+  package func drain<Downstream: Subscriber>(
+    to subscriber: Downstream,
+    adding demand: Subscribers.Demand,
+    next: (inout State, Subscribers.Demand) -> DemandBuffer<Downstream.Input, Downstream.Failure>.DrainStep
+  ) {
+    var demand = demand
+    while true {
+      switch withLock({ next(&$0, demand) }) {
+      case .deliver(let value):
+        demand = subscriber.receive(value)
+      case .complete(let completion):
+        subscriber.receive(completion: completion)
+        return
+      case .idle:
+        return
+      }
+    }
   }
 }

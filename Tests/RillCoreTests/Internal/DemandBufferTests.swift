@@ -1,10 +1,11 @@
+import RillTesting
 import Testing
 
-@testable import RillExt
+@testable import RillCore
 
 /// The buffer on its own, one event at a time, without threads.
 @Suite struct DemandBufferTests {
-  private typealias Buffer = DemandBuffer<Int, ExtTestError>
+  private typealias Buffer = DemandBuffer<Int, CoreTestError>
 
   /// Runs the drain loop the way an owner does, with `perValue` returned from each delivery.
   private func drain(_ buffer: inout Buffer, perValue: Subscribers.Demand = .none) -> [String] {
@@ -49,14 +50,14 @@ import Testing
     var buffer = Buffer()
     let step6 = buffer.send(1)
     #expect(!step6)
-    let step7 = buffer.send(completion: .failure(.upstream))
+    let step7 = buffer.send(completion: .failure(.boom))
     #expect(!step7)
     let step8 = buffer.send(2)
     #expect(!step8)
     #expect(buffer.isCompleted && !buffer.hasEnded)
     let step9 = buffer.request(.max(1))
     #expect(step9)
-    #expect(drain(&buffer) == ["1", "failure(RillExtTests.ExtTestError.upstream)"])
+    #expect(drain(&buffer) == ["1", "failure(RillCoreTests.CoreTestError.boom)"])
     #expect(buffer.hasEnded)
     let step10 = buffer.request(.max(1))
     #expect(!step10)
@@ -87,5 +88,42 @@ import Testing
     let step13 = buffer.send(2)
     #expect(!step13)
     #expect(drain(&buffer) == [])
+  }
+
+  @Test func anOfferedValueGoesOnlyToDemandLeftForIt() {
+    var buffer = Buffer()
+    let noDemand = buffer.offer(1)
+    #expect(!noDemand)
+    #expect(buffer.count == 0)
+    _ = buffer.request(.max(2))
+    let first = buffer.offer(2)
+    #expect(first)
+    // While the caller delivers 2, one more demand is left: 3 waits for it, and 4 finds none.
+    let second = buffer.offer(3)
+    let third = buffer.offer(4)
+    #expect(!second && !third)
+    #expect(buffer.count == 1)
+    #expect(drain(&buffer) == ["3"])
+    #expect(buffer.demand == .none)
+  }
+
+  @Test func lockedDrainDeliversInOrderWhatArrivesDuringADelivery() {
+    let state = Locked(Buffer())
+    let subscriber = TestSubscriber<Int, CoreTestError>(initialDemand: .none, demandPerValue: .max(1))
+    subscriber.onValue = { _, value in
+      // Re-entrant: the delivering thread picks these up after the value in hand.
+      if value == 1 {
+        _ = state.withLock { $0.send(2) }
+        _ = state.withLock { $0.send(completion: .finished) }
+      }
+      return .none
+    }
+    _ = state.withLock { $0.request(.max(1)) }
+    if state.withLock({ $0.send(1) }) {
+      state.drain(to: subscriber, adding: subscriber.receive(1)) { $0.next(adding: $1) }
+    }
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completions == [.finished])
+    #expect(state.withLock { $0.hasEnded })
   }
 }
