@@ -136,7 +136,12 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     self.downstream = downstream
     self.schedule = schedule
     guard let prepare else { return }
-    let prepared = PreparedAction(schedule: prepare { [weak self] in self?.deliverNext() })
+    // Unowned, so that the action does not keep the subscription alive. The action runs only when scheduled, and
+    // `State.schedule(_:)` keeps the subscription alive until every scheduled action has run. A weak reference
+    // would move the subscription's reference counts to a side table, which makes every retain and release of it
+    // slower.
+    unowned let subscription = self
+    let prepared = PreparedAction(schedule: prepare { subscription.deliverNext() })
     state.withLock { $0.prepared = prepared }
   }
 
