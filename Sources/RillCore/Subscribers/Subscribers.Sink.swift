@@ -16,7 +16,7 @@ extension Subscribers {
     /// while a closure called where it is stored is not.
     @usableFromInline
     struct Closures {
-      @usableFromInline let receiveValue: (Input) -> Void
+      @usableFromInline let receiveValue: ValueClosure
       @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
       @inlinable
@@ -24,8 +24,20 @@ extension Subscribers {
         receiveValue: @escaping (Input) -> Void,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
       ) {
-        self.receiveValue = receiveValue
+        self.receiveValue = ValueClosure(call: receiveValue)
         self.receiveCompletion = receiveCompletion
+      }
+    }
+
+    /// The value closure in a struct of its own, so that each value copies it alone out of the lock, not the
+    /// completion closure with it.
+    @usableFromInline
+    struct ValueClosure {
+      @usableFromInline let call: (Input) -> Void
+
+      @inlinable
+      init(call: @escaping (Input) -> Void) {
+        self.call = call
       }
     }
 
@@ -56,7 +68,7 @@ extension Subscribers {
 
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
-      state.withLock { $0.closures?.receiveValue } ?? { _ in }
+      state.withLock { $0.closures?.receiveValue.call } ?? { _ in }
     }
 
     /// The closure to execute on completion; a no-op once the sink has ended.
@@ -98,7 +110,7 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      state.withLock { $0.closures }?.receiveValue(value)
+      state.withLock { $0.closures?.receiveValue }?.call(value)
       // Spelled out: `.none` is a lazily initialised global, a call per value.
       return Subscribers.Demand(rawValue: 0)
     }
