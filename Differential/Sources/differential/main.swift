@@ -74,9 +74,12 @@ func firstDifference(_ left: [String], _ right: [String]) -> Int {
 }
 
 func report(_ testCase: Case, rill: [String], openCombine: [String]) {
-  let at = firstDifference(rill, openCombine)
-  print("DISAGREEMENT \(testCase)")
-  print("  first difference at line \(at)")
+  if rill == openCombine {
+    print("AGREEMENT \(testCase)")
+  } else {
+    print("DISAGREEMENT \(testCase)")
+    print("  first difference at line \(firstDifference(rill, openCombine))")
+  }
   for index in 0..<max(rill.count, openCombine.count) {
     let left = index < rill.count ? rill[index] : ""
     let right = index < openCombine.count ? openCombine[index] : ""
@@ -100,6 +103,7 @@ if let seed = options.single {
   var openCombine = DifferentialOpenCombine.run(testCase) ?? ["(unsupported)"]
   print("contract: \(Known.contractViolation(testCase, rill: rill) ?? "kept")")
   print("normalised: \(Known.normalise(testCase, rill: &rill, openCombine: &openCombine))")
+  if let reason = Known.skipReason(testCase) { print("a run skips this case: \(reason)") }
   report(testCase, rill: rill, openCombine: openCombine)
   exit(rill == openCombine ? 0 : 1)
 }
