@@ -68,7 +68,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
     @usableFromInline var prepared: PreparedAction?
     /// Actions scheduled and not yet run.
     @usableFromInline var scheduled = 0
-    /// The subscription itself while actions are scheduled: the prepared action holds it weakly, so that a
+    /// The subscription itself while actions are scheduled: the prepared action does not hold it, so that a
     /// pipeline that never ends is freed with its upstream, and this keeps it alive until they have run.
     @usableFromInline var keepAlive: ScheduledDeliveryInner?
 
