@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillLoopbackServer
+import RillTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -143,6 +144,59 @@ import FoundationNetworking
     center.post(name: Self.name, object: sender)
     #expect(probe.received == 2)
     probe.subscription?.cancel()
+  }
+
+  @Test func postsFromSeveralThreadsReachTheSubscriberOneAtATimeAndAllOfThem() {
+    let center = NotificationCenter()
+    let subscriber = TestSubscriber<Notification, Never>()
+    center.publisher(for: Self.name).subscribe(subscriber)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<250 { center.post(name: Self.name, object: nil) }
+    }
+    #expect(subscriber.values.count == 2_000)
+    #expect(subscriber.overlappingDeliveries == 0)
+    subscriber.cancel()
+  }
+
+  @Test func aPostFromInsideReceiveIsDeliveredAfterTheCurrentOne() {
+    let center = NotificationCenter()
+    let subscriber = TestSubscriber<Notification, Never>(onValue: { _, notification in
+      if notification.userInfo?["v"] as? String == "a" {
+        center.post(name: Self.name, object: nil, userInfo: ["v": "b"])
+      }
+      return .none
+    })
+    center.publisher(for: Self.name).subscribe(subscriber)
+    center.post(name: Self.name, object: nil, userInfo: ["v": "a"])
+    #expect(subscriber.values.map { $0.userInfo?["v"] as? String } == ["a", "b"])
+    #expect(subscriber.overlappingDeliveries == 0)
+    subscriber.cancel()
+  }
+
+  @Test func aNotificationGoesOnlyToDemandLeftForIt() {
+    let center = NotificationCenter()
+    // Demand for two: a post from inside the first delivery waits for it and takes the second; a third finds no
+    // demand left and is dropped, as is one posted before any demand.
+    let subscriber = TestSubscriber<Notification, Never>(initialDemand: .none)
+    subscriber.onValue = { _, notification in
+      if notification.userInfo?["v"] as? String == "a" {
+        center.post(name: Self.name, object: nil, userInfo: ["v": "b"])
+        center.post(name: Self.name, object: nil, userInfo: ["v": "c"])
+      }
+      return .none
+    }
+    center.publisher(for: Self.name).subscribe(subscriber)
+    center.post(name: Self.name, object: nil, userInfo: ["v": "early"])
+    subscriber.request(.max(2))
+    center.post(name: Self.name, object: nil, userInfo: ["v": "a"])
+    #expect(subscriber.values.map { $0.userInfo?["v"] as? String } == ["a", "b"])
+    // Demand a value returns counts too.
+    subscriber.onValue = { _, _ in .max(1) }
+    subscriber.request(.max(1))
+    center.post(name: Self.name, object: nil, userInfo: ["v": "d"])
+    center.post(name: Self.name, object: nil, userInfo: ["v": "e"])
+    #expect(subscriber.values.count == 4)
+    subscriber.cancel()
   }
 
   @Test func subscriptionIsFreedAfterCancel() {
