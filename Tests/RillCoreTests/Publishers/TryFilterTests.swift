@@ -3,6 +3,11 @@ import RillTesting
 import Testing
 
 @Suite struct TryFilterTests {
+  /// An object a closure captures, to see when the closure is freed.
+  private final class Captured {
+    let threshold = 2
+  }
+
   private static func even(_ value: Int) throws -> Bool {
     if value == 5 { throw TransformTestError.thrown }
     return value.isMultiple(of: 2)
@@ -43,6 +48,51 @@ import Testing
       transformRun(upstream, { _ in fused }, [1, 2, 4, 6, 8])
         == ["subscription", "value(2)", "value(6)", "finished"]
     )
+  }
+
+  @Test func filterPassesTheFailureAndAsksUpstreamForOneMoreForEachDroppedElement() {
+    #expect(
+      transformRun({ $0.filter { $0 > 1 } }, [1, 2], then: .failure(.upstream))
+        == ["subscription", "value(2)", "failure(upstream)"]
+    )
+    let (upstream, subscriber) = transformSubscribe(
+      { $0.filter { $0.isMultiple(of: 2) } },
+      initialDemand: .max(1),
+      demandPerValue: .max(3)
+    )
+    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(3))
+    subscriber.request(.max(4))
+    #expect(upstream.requestedDemands == [.max(1), .max(4)])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// The subscriber and what the predicate captures are freed once the stream ends and upstream lets go.
+  @Test func filterReleasesTheSubscriberAndThePredicateAfterCompletionAndCancel() {
+    for cancels in [false, true] {
+      let upstream = TransformUpstream()
+      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
+      weak var weakCaptured: Captured?
+      do {
+        let captured = Captured()
+        let (_, subscriber) = transformSubscribe(upstream, { $0.filter { $0 > captured.threshold } })
+        weakSubscriber = subscriber
+        weakCaptured = captured
+        upstream.send(1)
+        upstream.send(5)
+        #expect(subscriber.values == [5])
+        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
+      }
+      upstream.releaseSubscribers()
+      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
+      #expect(weakCaptured == nil, "predicate freed, cancels: \(cancels)")
+    }
+  }
+
+  @Test func filterContract() {
+    transformContract({ $0.filter { $0 != 2 } }, ownsSubscription: false)
   }
 
   @Test func contract() {

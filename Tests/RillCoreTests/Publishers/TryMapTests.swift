@@ -3,6 +3,11 @@ import RillTesting
 import Testing
 
 @Suite struct TryMapTests {
+  /// An object a closure captures, to see when the closure is freed.
+  private final class Captured {
+    let offset = 100
+  }
+
   private func checked(_ value: Int) throws -> Int {
     if value == 3 { throw TransformTestError.thrown }
     return value * 10
@@ -75,6 +80,49 @@ import Testing
     fused.subscribe(subscriber)
     upstream.send(1)
     #expect(subscriber.values == ["4!"])
+  }
+
+  @Test func mapPassesTheFailureAndForwardsDemandAndCancelExactly() {
+    #expect(
+      transformRun({ $0.map { $0 * 10 } }, [1], then: .failure(.upstream))
+        == ["subscription", "value(10)", "failure(upstream)"]
+    )
+    let (upstream, subscriber) = transformSubscribe(
+      { $0.map { $0 * 10 } },
+      initialDemand: .max(2),
+      demandPerValue: .max(3)
+    )
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.send(1) == .max(3))
+    subscriber.request(.max(5))
+    #expect(upstream.requestedDemands == [.max(2), .max(5)])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// The subscriber and what the transform captures are freed once the stream ends and upstream lets go.
+  @Test func mapReleasesTheSubscriberAndTheTransformAfterCompletionAndCancel() {
+    for cancels in [false, true] {
+      let upstream = TransformUpstream()
+      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
+      weak var weakCaptured: Captured?
+      do {
+        let captured = Captured()
+        let (_, subscriber) = transformSubscribe(upstream, { $0.map { $0 + captured.offset } })
+        weakSubscriber = subscriber
+        weakCaptured = captured
+        upstream.send(1)
+        #expect(subscriber.values == [101])
+        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
+      }
+      upstream.releaseSubscribers()
+      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
+      #expect(weakCaptured == nil, "transform freed, cancels: \(cancels)")
+    }
+  }
+
+  @Test func mapContract() {
+    transformContract({ $0.map { $0 * 10 } }, ownsSubscription: false)
   }
 
   @Test func contract() {

@@ -3,6 +3,11 @@ import RillTesting
 import Testing
 
 @Suite struct TryScanTests {
+  /// An object a closure captures, to see when the closure is freed.
+  private final class Captured {
+    let factor = 2
+  }
+
   private static func add(_ sum: Int, _ value: Int) throws -> Int {
     if value == 3 { throw TransformTestError.thrown }
     return sum + value
@@ -73,6 +78,46 @@ import Testing
     #expect(upstream.send(1) == .max(1))
     subscriber.request(.max(7))
     #expect(upstream.requestedDemands == [.max(2), .max(7)])
+  }
+
+  @Test func scanPassesTheFailureAndForwardsDemandAndCancelExactly() {
+    #expect(
+      transformRun({ $0.scan(10, +) }, [1, 2], then: .failure(.upstream))
+        == ["subscription", "value(11)", "value(13)", "failure(upstream)"]
+    )
+    let (upstream, subscriber) = transformSubscribe({ $0.scan(0, +) }, initialDemand: .max(2), demandPerValue: .max(1))
+    #expect(upstream.requestedDemands == [.max(2)])
+    #expect(upstream.send(1) == .max(1))
+    subscriber.request(.max(7))
+    #expect(upstream.requestedDemands == [.max(2), .max(7)])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// The subscriber and what the closure captures are freed once the stream ends and upstream lets go.
+  @Test func scanReleasesTheSubscriberAndTheClosureAfterCompletionAndCancel() {
+    for cancels in [false, true] {
+      let upstream = TransformUpstream()
+      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
+      weak var weakCaptured: Captured?
+      do {
+        let captured = Captured()
+        let (_, subscriber) = transformSubscribe(upstream, { $0.scan(0) { $0 + $1 * captured.factor } })
+        weakSubscriber = subscriber
+        weakCaptured = captured
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.values == [2, 6])
+        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
+      }
+      upstream.releaseSubscribers()
+      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
+      #expect(weakCaptured == nil, "closure freed, cancels: \(cancels)")
+    }
+  }
+
+  @Test func scanContract() {
+    transformContract({ $0.scan(0, +) }, ownsSubscription: false)
   }
 
   @Test func contract() {
