@@ -61,4 +61,18 @@ import Testing
       #expect(text.contains("boom: OpsMiscError(4)"))
     }
   }
+
+  @Test func releasedAfterCancel() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let released = opsMiscAllReleased {
+      let recorder = TestSubscriber<Int, Never>()
+      subject.assertNoFailure().subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      subject.send(1)
+      #expect(recorder.values == [1])
+      recorder.cancel()
+      return [recorder, subscription]
+    }
+    #expect(released)
+  }
 }

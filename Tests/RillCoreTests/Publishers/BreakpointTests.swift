@@ -102,4 +102,38 @@ import Darwin
     )
     recorder.cancel()
   }
+
+  @Test func failurePassesThroughWhenTheClosureReturnsFalse() {
+    let upstream = Upstream()
+    let recorder = TestSubscriber<Int, OpsMiscError>()
+    var seen: [Subscribers.Completion<OpsMiscError>] = []
+    upstream.breakpoint(receiveCompletion: {
+      seen.append($0)
+      return false
+    })
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(OpsMiscError(2)))
+    #expect(seen == [.failure(OpsMiscError(2))])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(2)))])
+  }
+
+  /// The subscriber, the subscription and what the closures capture are freed after a cancel.
+  @Test func releasedWithItsClosuresAfterCancel() {
+    final class Captured {
+      let traps = false
+    }
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let released = opsMiscAllReleased {
+      let captured = Captured()
+      let recorder = TestSubscriber<Int, OpsMiscError>()
+      subject.breakpoint(receiveOutput: { _ in captured.traps }).subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      subject.send(1)
+      #expect(recorder.values == [1])
+      recorder.cancel()
+      return [recorder, subscription, captured]
+    }
+    #expect(released)
+  }
 }

@@ -284,4 +284,71 @@ extension CatchTests {
       }
     )
   }
+
+  @Test func requestAndCancelFromInsideReceive() {
+    let upstream = Upstream()
+    let replacement = TestPublisher<Int, Never>()
+    let recorder = TestSubscriber<Int, any Error>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 { recorder.request(.max(1)) } else { recorder.cancel() }
+        return .none
+      }
+    )
+    upstream.tryCatch { _ in replacement }.subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(replacement.requestedDemands == [.max(1)])
+    replacement.send(2)
+    #expect(replacement.isCancelled)
+    #expect(!upstream.isCancelled)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, any Error>(onValue: { _, value in
+      if value == 1 { subject.send(2) }
+      return .none
+    })
+    subject.tryCatch { _ in Just(9) }.subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .failure(OpsMiscError()))
+    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(2), .value(9), .finished])
+  }
+
+  /// The subscriber, the subscription and what the handler captures are freed after a cancel, before and after the
+  /// handler ran.
+  @Test func releasedWithItsHandlerAfterCancel() {
+    final class Captured {
+      let replacement = 9
+    }
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    #expect(
+      opsMiscAllReleased {
+        let captured = Captured()
+        let recorder = TestSubscriber<Int, any Error>()
+        subject.tryCatch { _ in Just(captured.replacement) }.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
+        subject.send(1)
+        recorder.cancel()
+        return [recorder, subscription, captured]
+      }
+    )
+    let other = PassthroughSubject<Int, OpsMiscError>()
+    let replacement = PassthroughSubject<Int, Never>()
+    let released = opsMiscAllReleased {
+      let captured = Captured()
+      let recorder = TestSubscriber<Int, any Error>()
+      other.tryCatch { _ in withExtendedLifetime(captured) { replacement } }.subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      other.send(completion: .failure(OpsMiscError()))
+      replacement.send(1)
+      #expect(recorder.values == [1])
+      recorder.cancel()
+      return [recorder, subscription, captured]
+    }
+    #expect(released)
+  }
 }

@@ -174,4 +174,40 @@ private struct DescriptionDecoder: TopLevelDecoder {
       }
     )
   }
+
+  @Test func requestCancelAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<String, OpsMiscError>()
+    let recorder = TestSubscriber<Int, any Error>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        switch value {
+        case 1:
+          recorder.request(.max(2))
+          subject.send("2")
+        case 2: break
+        default: recorder.cancel()
+        }
+        return .none
+      }
+    )
+    subject.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+    subject.send("1")
+    subject.send("3")
+    subject.send("4")
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func releasedAfterCancel() {
+    let subject = PassthroughSubject<String, OpsMiscError>()
+    let released = opsMiscAllReleased {
+      let recorder = TestSubscriber<Int, any Error>()
+      subject.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      subject.send("7")
+      #expect(recorder.values == [7])
+      recorder.cancel()
+      return [recorder, subscription]
+    }
+    #expect(released)
+  }
 }

@@ -110,6 +110,52 @@ import Testing
     #expect(upstream.isCancelled)
   }
 
+  @Test func requestAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    let autoconnect = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 {
+          recorder.request(.max(1))
+          subject.send(2)
+        }
+        return .none
+      }
+    )
+    autoconnect.subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    let released = opsMiscAllReleased {
+      let autoconnect = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+      let recorder = TestSubscriber<Int, Never>()
+      autoconnect.subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      subject.send(1)
+      subject.send(completion: .finished)
+      #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+      return [recorder, subscription, autoconnect.upstream]
+    }
+    #expect(released)
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let autoconnect = other.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+        let recorder = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
+        other.send(1)
+        recorder.cancel()
+        return [recorder, subscription, autoconnect.upstream]
+      }
+    )
+  }
+
   @Test func keepsUpstream() {
     let multicast = Just(1).multicast { PassthroughSubject<Int, Never>() }
     #expect(multicast.autoconnect().upstream === multicast)
