@@ -75,4 +75,16 @@ import Testing
     }
     #expect(released)
   }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, Never>(onValue: { _, value in
+      if value == 1 { subject.send(2) }
+      return .none
+    })
+    subject.assertNoFailure().subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    #expect(recorder.values == [1, 2, 3])
+  }
 }

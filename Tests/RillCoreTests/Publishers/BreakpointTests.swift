@@ -136,4 +136,16 @@ import Darwin
     }
     #expect(released)
   }
+
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let subject = PassthroughSubject<Int, OpsMiscError>()
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { _, value in
+      if value == 1 { subject.send(2) }
+      return .none
+    })
+    subject.breakpoint(receiveOutput: { _ in false }).subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    #expect(recorder.values == [1, 2, 3])
+  }
 }

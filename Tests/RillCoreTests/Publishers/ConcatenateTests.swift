@@ -125,6 +125,23 @@ import Testing
     #expect(pipe.suffix.isCancelled)
   }
 
+  @Test func sendFromInsideReceiveKeepsOrder() {
+    let pipe = Pipeline()
+    let (prefix, suffix) = (pipe.prefix, pipe.suffix)
+    pipe.recorder.onValue = { _, value in
+      if value == 1 { prefix.send(2) }
+      if value == 3 { suffix.send(4) }
+      return .none
+    }
+    pipe.prefix.send(1)
+    pipe.prefix.send(completion: .finished)
+    pipe.suffix.send(3)
+    pipe.suffix.send(completion: .finished)
+    #expect(
+      pipe.recorder.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "value(4)", "finished"]
+    )
+  }
+
   @Test func appendAndPrependValuesSequencesAndPublishers() {
     func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
       let recorder = TestSubscriber<Int, Never>()

@@ -228,6 +228,21 @@ import Testing
     #expect(second.values == [1])
   }
 
+  @Test func cancelFromInsideReceive() {
+    let upstream = TestPublisher<Int, OpsMiscError>()
+    let shared = upstream.share()
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { recorder, _ in
+      recorder.cancel()
+      return .none
+    })
+    shared.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.isCancelled)
+  }
+
   @Test func requestAndSendFromInsideReceive() {
     let subject = PassthroughSubject<Int, Never>()
     let shared = subject.share()
