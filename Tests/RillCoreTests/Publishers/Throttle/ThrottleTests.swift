@@ -3,6 +3,97 @@ import Testing
 
 @testable import RillCore
 
+@Suite struct ThrottleTests {
+  private func run(latest: Bool) -> [String] {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<String, Never>()
+    let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
+    upstream.throttle(for: 10, scheduler: scheduler, latest: latest).subscribe(subscriber)
+    upstream.send("a")
+    scheduler.advance(by: 1)
+    upstream.send("b")
+    scheduler.advance(by: 1)
+    upstream.send("c")
+    scheduler.advance(by: 20)
+    upstream.send("d")
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 20)
+    return subscriber.stampedEvents
+  }
+
+  @Test func latestPublishesTheMostRecent() {
+    #expect(run(latest: true) == ["a@0", "c@10", "d@22", "finished@22"])
+  }
+
+  @Test func firstPublishesTheFirst() {
+    #expect(run(latest: false) == ["a@0", "b@10", "d@22", "finished@22"])
+  }
+
+  @Test func demandAndFailure() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, TimeOpsError>()
+    let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
+    #expect(upstream.requestedDemands == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: 5)
+    upstream.send(2)
+    scheduler.advance(by: 5)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance()
+    #expect(subscriber.stampedEvents == ["1", "failure"])
+  }
+
+  /// Found by `TimeOperatorStressTests`: on a concurrent scheduler the next emission (or the completion) can run while the previous value is still being delivered, and was delivered at the same time.
+  ///
+  /// The nested `advance` below plays the concurrent scheduler: what it runs must wait until `receive(_:)` returns.
+  @Test(arguments: [true, false])
+  func anEmissionThatRunsDuringTheDeliveryOfThePreviousOneWaitsForIt(latest: Bool) {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    var seenDuringFirstDelivery: [String] = []
+    let subscriber = TestSubscriber<Int, Never>(onValue: { subscriber, value in
+      guard value == 1 else { return .none }
+      upstream.send(2)
+      upstream.send(completion: .finished)
+      scheduler.advance()
+      seenDuringFirstDelivery = subscriber.stampedEvents
+      return .none
+    })
+    upstream.throttle(for: 0, scheduler: scheduler, latest: latest).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance()
+    #expect(seenDuringFirstDelivery == ["1"])
+    #expect(subscriber.stampedEvents == ["1", "2", "finished"])
+  }
+
+  @Test func cancelSilencesPendingEmission() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    scheduler.advance(by: 5)
+    #expect(subscriber.stampedEvents.isEmpty)
+    #expect(upstream.cancelCount == 1)
+  }
+
+  /// Combine accepts a request for `.none`; throttle asks its upstream for everything once, whatever comes after.
+  @Test func requestForNoneIsAccepted() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
+    subscriber.subscription?.request(.max(1))
+    subscriber.subscription?.request(.none)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    #expect(subscriber.values == [1])
+    #expect(upstream.requestedDemands == [.unlimited])
+  }
+}
+
 extension ThrottleTests {
   /// Combine reads the clock when the subscription is created, when it is subscribed, for each value and the
   /// completion it takes in, and when it emits a value that no completion follows; a scheduler that records its

@@ -2,7 +2,7 @@ import RillCore
 import RillTesting
 import Testing
 
-@Suite struct TryScanTests {
+@Suite struct ScanTests {
   /// An object a closure captures, to see when the closure is freed.
   private final class Captured {
     let factor = 2

@@ -2,7 +2,7 @@ import RillCore
 import RillTesting
 import Testing
 
-@Suite struct TryFilterTests {
+@Suite struct FilterTests {
   /// An object a closure captures, to see when the closure is freed.
   private final class Captured {
     let threshold = 2

@@ -2,7 +2,7 @@ import RillCore
 import RillTesting
 import Testing
 
-@Suite struct TryMapTests {
+@Suite struct MapTests {
   /// An object a closure captures, to see when the closure is freed.
   private final class Captured {
     let offset = 100

@@ -1,0 +1,211 @@
+import RillCore
+import RillTesting
+import Testing
+
+@Suite struct AutoconnectTests {
+  /// Autoconnect forwards every event unchanged, even after completion; its subscribers see the upstream
+  /// subscription's identity and description, and the last cancel disconnects, once.
+  @Test func forwardsEventsUnchangedAndCountsCancels() throws {
+    let upstream = Upstream()
+    let connectable = CountingConnectable(upstream: upstream)
+    let autoconnect = connectable.autoconnect()
+    let first = TestSubscriber<Int, OpsMiscError>(initialDemand: .none, onValue: { _, _ in .max(3) })
+    let second = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
+    autoconnect.subscribe(second)
+    autoconnect.subscribe(first)
+    #expect(connectable.events == ["connected"])
+    let subscription = try #require(first.subscription)
+    let upstreamSubscription = try #require(upstream.subscriptions.last)
+    #expect(subscription.combineIdentifier == upstreamSubscription.combineIdentifier)
+    #expect(String(describing: subscription) == String(describing: upstreamSubscription))
+    #expect(upstream.sendToLatest(1) == .max(3))
+    upstream.sendToLatest(completion: .finished)
+    #expect(upstream.sendToLatest(2) == .max(3))
+    #expect(first.events == [.subscription, .value(1), .completion(.finished), .value(2)])
+    subscription.cancel()
+    subscription.cancel()
+    #expect(connectable.events == ["connected"])
+    try #require(second.subscription).cancel()
+    #expect(connectable.events == ["connected", "disconnected"])
+  }
+
+  /// As in Combine, a subscriber that subscribes from inside the first one's subscription connects too,
+  /// and the last connection is the one the last cancel ends.
+  @Test func subscriberSubscribingWhileConnectingConnectsAgain() throws {
+    let connectable = CountingConnectable(upstream: Upstream())
+    let autoconnect = connectable.autoconnect()
+    let inner = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
+    let outer = ReentrantSubscriber { autoconnect.subscribe(inner) }
+    autoconnect.subscribe(outer)
+    #expect(connectable.events == ["connected", "connected"])
+    outer.subscription?.cancel()
+    #expect(connectable.events == ["connected", "connected", "disconnected"])
+    try #require(inner.subscription).cancel()
+    #expect(connectable.events == ["connected", "connected", "disconnected"])
+  }
+  typealias Upstream = TestPublisher<Int, OpsMiscError>
+
+  @Test func connectsOnFirstSubscriber() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    #expect(upstream.subscriptions.isEmpty)
+    let first = TestSubscriber<Int, OpsMiscError>()
+    autoconnect.subscribe(first)
+    #expect(upstream.subscriptions.count == 1)
+    let second = TestSubscriber<Int, OpsMiscError>()
+    autoconnect.subscribe(second)
+    #expect(upstream.subscriptions.count == 1)
+    upstream.send(1)
+    upstream.send(completion: .failure(OpsMiscError()))
+    #expect(first.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
+    #expect(second.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
+  }
+
+  @Test func disconnectsWhenTheLastSubscriberCancelsAndReconnects() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let first = TestSubscriber<Int, OpsMiscError>()
+    let second = TestSubscriber<Int, OpsMiscError>()
+    autoconnect.subscribe(first)
+    autoconnect.subscribe(second)
+    let firstSubscription = first.subscription
+    first.cancel()
+    firstSubscription?.cancel()
+    #expect(upstream.subscriptions.last?.isCancelled == false)
+    second.cancel()
+    #expect(upstream.subscriptions.last?.isCancelled == true)
+    let third = TestSubscriber<Int, OpsMiscError>()
+    autoconnect.subscribe(third)
+    #expect(upstream.subscriptions.count == 2)
+    upstream.sendToLatest(5)
+    #expect(third.values == [5])
+    #expect(first.values.isEmpty)
+  }
+
+  @Test func limitedDemandIsPerSubscriber() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
+    autoconnect.subscribe(recorder)
+    #expect(upstream.requestedDemands == [.unlimited])
+    upstream.send(1)
+    upstream.send(2)
+    recorder.request(.max(1))
+    upstream.send(3)
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test func cancelFromInsideReceive() {
+    let upstream = Upstream()
+    let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
+    let recorder = TestSubscriber<Int, OpsMiscError>(onValue: { recorder, _ in
+      recorder.cancel()
+      return .none
+    })
+    autoconnect.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.isCancelled)
+  }
+
+  @Test func requestAndSendFromInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    let autoconnect = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let recorder = TestSubscriber<Int, Never>(
+      initialDemand: .max(1),
+      onValue: { recorder, value in
+        if value == 1 {
+          recorder.request(.max(1))
+          subject.send(2)
+        }
+        return .none
+      }
+    )
+    autoconnect.subscribe(recorder)
+    subject.send(1)
+    subject.send(3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    let released = opsMiscAllReleased {
+      let autoconnect = subject.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+      let recorder = TestSubscriber<Int, Never>()
+      autoconnect.subscribe(recorder)
+      let subscription = recorder.subscription! as AnyObject
+      subject.send(1)
+      subject.send(completion: .finished)
+      #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+      return [recorder, subscription, autoconnect.upstream]
+    }
+    #expect(released)
+    let other = PassthroughSubject<Int, Never>()
+    #expect(
+      opsMiscAllReleased {
+        let autoconnect = other.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+        let recorder = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(recorder)
+        let subscription = recorder.subscription! as AnyObject
+        other.send(1)
+        recorder.cancel()
+        return [recorder, subscription, autoconnect.upstream]
+      }
+    )
+  }
+
+  @Test func keepsUpstream() {
+    let multicast = Just(1).multicast { PassthroughSubject<Int, Never>() }
+    #expect(multicast.autoconnect().upstream === multicast)
+  }
+}
+
+/// A connectable publisher that gives each subscriber its own upstream subscription and records connections.
+private final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = OpsMiscError
+
+  let upstream: TestPublisher<Int, OpsMiscError>
+  private(set) var events: [String] = []
+
+  init(upstream: TestPublisher<Int, OpsMiscError>) {
+    self.upstream = upstream
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == OpsMiscError {
+    upstream.receive(subscriber: subscriber)
+  }
+
+  func connect() -> any Cancellable {
+    events.append("connected")
+    return Disconnect { self.events.append("disconnected") }
+  }
+
+  private struct Disconnect: Cancellable {
+    let action: () -> Void
+    func cancel() { action() }
+  }
+}
+
+/// A subscriber that runs `onSubscription` when it gets its subscription.
+private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = OpsMiscError
+
+  let onSubscription: () -> Void
+  private(set) var subscription: (any Subscription)?
+
+  init(onSubscription: @escaping () -> Void) {
+    self.onSubscription = onSubscription
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    onSubscription()
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<OpsMiscError>) {}
+}
