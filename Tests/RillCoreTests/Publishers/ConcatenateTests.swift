@@ -109,7 +109,8 @@ import Testing
   @Test func reentrantRequestAndCancel() {
     let pipe = Pipeline(demand: .max(1))
     let recorder = pipe.recorder
-    pipe.recorder.onValue = { _, value in
+    // The hook gets the recorder as its argument: capturing it would make a cycle that outlives the test.
+    pipe.recorder.onValue = { recorder, value in
       if value == 1 { recorder.request(.max(1)) }
       if value == 3 { recorder.cancel() }
       return .none
