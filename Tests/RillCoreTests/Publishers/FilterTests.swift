@@ -3,11 +3,6 @@ import RillTesting
 import Testing
 
 @Suite struct FilterTests {
-  /// An object a closure captures, to see when the closure is freed.
-  private final class Captured {
-    let threshold = 2
-  }
-
   private static func even(_ value: Int) throws -> Bool {
     if value == 5 { throw TransformTestError.thrown }
     return value.isMultiple(of: 2)
@@ -71,24 +66,12 @@ import Testing
 
   /// The subscriber and what the predicate captures are freed once the stream ends and upstream lets go.
   @Test func filterReleasesTheSubscriberAndThePredicateAfterCompletionAndCancel() {
-    for cancels in [false, true] {
-      let upstream = TransformUpstream()
-      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
-      weak var weakCaptured: Captured?
-      do {
-        let captured = Captured()
-        let (_, subscriber) = transformSubscribe(upstream, { $0.filter { $0 > captured.threshold } })
-        weakSubscriber = subscriber
-        weakCaptured = captured
-        upstream.send(1)
-        upstream.send(5)
-        #expect(subscriber.values == [5])
-        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
-      }
-      upstream.releaseSubscribers()
-      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
-      #expect(weakCaptured == nil, "predicate freed, cancels: \(cancels)")
-    }
+    expectTransformReleasesItsClosure(
+      { upstream, captured in upstream.filter { $0 > captured.value } },
+      captured: 2,
+      sending: [1, 5],
+      receives: [5]
+    )
   }
 
   @Test func filterContract() {

@@ -30,61 +30,30 @@ import Testing
     recorder.cancel()
   }
 
-  @Test func releasedAfterCompletion() {
-    #expect(
-      opsMiscAllReleased {
+  @Test func releasedAfterCompletionAndAfterCancel() {
+    for cancels in [false, true] {
+      let released = opsMiscAllReleased {
         let subject = PassthroughSubject<Int, Never>()
         let connectable = subject.makeConnectable()
         let recorder = TestSubscriber<Int, Never>()
         connectable.subscribe(recorder)
         let subscription = recorder.subscription! as AnyObject
         let connection = connectable.connect()
-        subject.send(completion: .finished)
+        if cancels {
+          subject.send(1)
+          #expect(recorder.values == [1])
+          recorder.cancel()
+        } else {
+          subject.send(completion: .finished)
+        }
         connection.cancel()
         return [recorder, subscription]
       }
-    )
+      #expect(released, "released, cancels: \(cancels)")
+    }
   }
 
   @Test func requestCancelAndSendFromInsideReceive() {
-    let subject = PassthroughSubject<Int, Never>()
-    let connectable = subject.makeConnectable()
-    let recorder = TestSubscriber<Int, Never>(
-      initialDemand: .max(1),
-      onValue: { recorder, value in
-        switch value {
-        case 1:
-          recorder.request(.max(2))
-          subject.send(2)
-        case 2: break
-        default: recorder.cancel()
-        }
-        return .none
-      }
-    )
-    connectable.subscribe(recorder)
-    let connection = connectable.connect()
-    subject.send(1)
-    subject.send(3)
-    subject.send(4)
-    #expect(recorder.values == [1, 2, 3])
-    connection.cancel()
-  }
-
-  @Test func releasedAfterCancel() {
-    let released = opsMiscAllReleased {
-      let subject = PassthroughSubject<Int, Never>()
-      let connectable = subject.makeConnectable()
-      let recorder = TestSubscriber<Int, Never>()
-      connectable.subscribe(recorder)
-      let subscription = recorder.subscription! as AnyObject
-      let connection = connectable.connect()
-      subject.send(1)
-      #expect(recorder.values == [1])
-      recorder.cancel()
-      connection.cancel()
-      return [recorder, subscription]
-    }
-    #expect(released)
+    expectConnectableHandlesCallsFromInsideReceive { $0.makeConnectable() }
   }
 }

@@ -3,11 +3,6 @@ import RillTesting
 import Testing
 
 @Suite struct MapTests {
-  /// An object a closure captures, to see when the closure is freed.
-  private final class Captured {
-    let offset = 100
-  }
-
   private func checked(_ value: Int) throws -> Int {
     if value == 3 { throw TransformTestError.thrown }
     return value * 10
@@ -102,23 +97,12 @@ import Testing
 
   /// The subscriber and what the transform captures are freed once the stream ends and upstream lets go.
   @Test func mapReleasesTheSubscriberAndTheTransformAfterCompletionAndCancel() {
-    for cancels in [false, true] {
-      let upstream = TransformUpstream()
-      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
-      weak var weakCaptured: Captured?
-      do {
-        let captured = Captured()
-        let (_, subscriber) = transformSubscribe(upstream, { $0.map { $0 + captured.offset } })
-        weakSubscriber = subscriber
-        weakCaptured = captured
-        upstream.send(1)
-        #expect(subscriber.values == [101])
-        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
-      }
-      upstream.releaseSubscribers()
-      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
-      #expect(weakCaptured == nil, "transform freed, cancels: \(cancels)")
-    }
+    expectTransformReleasesItsClosure(
+      { upstream, captured in upstream.map { $0 + captured.value } },
+      captured: 100,
+      sending: [1],
+      receives: [101]
+    )
   }
 
   @Test func mapContract() {

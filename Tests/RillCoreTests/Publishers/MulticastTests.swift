@@ -125,28 +125,7 @@ import Testing
   }
 
   @Test func requestCancelAndSendFromInsideReceive() {
-    let subject = PassthroughSubject<Int, Never>()
-    let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-    let recorder = TestSubscriber<Int, Never>(
-      initialDemand: .max(1),
-      onValue: { recorder, value in
-        switch value {
-        case 1:
-          recorder.request(.max(2))
-          subject.send(2)
-        case 2: break
-        default: recorder.cancel()
-        }
-        return .none
-      }
-    )
-    multicast.subscribe(recorder)
-    let connection = multicast.connect()
-    subject.send(1)
-    subject.send(3)
-    subject.send(4)
-    #expect(recorder.values == [1, 2, 3])
-    connection.cancel()
+    expectConnectableHandlesCallsFromInsideReceive { $0.multicast { PassthroughSubject<Int, Never>() } }
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {

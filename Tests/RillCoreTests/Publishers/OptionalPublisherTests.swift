@@ -28,32 +28,10 @@ import Testing
   }
 
   @Test func requestAndCancelFromInsideReceiveChangeNothing() {
-    let subscriber = TestSubscriber<Int, Never>(
-      initialDemand: .max(1),
-      onValue: { subscriber, _ in
-        subscriber.request(.max(1))
-        subscriber.cancel()
-        return .max(1)
-      }
-    )
-    Optional(3).publisher.subscribe(subscriber)
-    #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    expectOneShotIgnoresCallsFromInsideReceive(Optional(3).publisher, delivers: 3)
   }
 
   @Test func releasesTheSubscriberAfterCompletionAndCancel() {
-    for cancels in [false, true] {
-      weak var weakSubscriber: TestSubscriber<Int, Never>?
-      var subscription: (any Subscription)?
-      do {
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-        Optional(3).publisher.subscribe(subscriber)
-        subscription = subscriber.subscription
-        weakSubscriber = subscriber
-        if cancels { subscription?.cancel() } else { subscription?.request(.max(1)) }
-        #expect(subscriber.values == (cancels ? [] : [3]))
-      }
-      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
-      #expect(subscription != nil)
-    }
+    expectOneShotReleasesItsSubscriber(Optional(3).publisher, delivers: [.value(3), .completion(.finished)])
   }
 }

@@ -3,11 +3,6 @@ import RillTesting
 import Testing
 
 @Suite struct ScanTests {
-  /// An object a closure captures, to see when the closure is freed.
-  private final class Captured {
-    let factor = 2
-  }
-
   private static func add(_ sum: Int, _ value: Int) throws -> Int {
     if value == 3 { throw TransformTestError.thrown }
     return sum + value
@@ -96,24 +91,12 @@ import Testing
 
   /// The subscriber and what the closure captures are freed once the stream ends and upstream lets go.
   @Test func scanReleasesTheSubscriberAndTheClosureAfterCompletionAndCancel() {
-    for cancels in [false, true] {
-      let upstream = TransformUpstream()
-      weak var weakSubscriber: TestSubscriber<Int, TransformTestError>?
-      weak var weakCaptured: Captured?
-      do {
-        let captured = Captured()
-        let (_, subscriber) = transformSubscribe(upstream, { $0.scan(0) { $0 + $1 * captured.factor } })
-        weakSubscriber = subscriber
-        weakCaptured = captured
-        upstream.send(1)
-        upstream.send(2)
-        #expect(subscriber.values == [2, 6])
-        if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
-      }
-      upstream.releaseSubscribers()
-      #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)")
-      #expect(weakCaptured == nil, "closure freed, cancels: \(cancels)")
-    }
+    expectTransformReleasesItsClosure(
+      { upstream, captured in upstream.scan(0) { $0 + $1 * captured.value } },
+      captured: 2,
+      sending: [1, 2],
+      receives: [2, 6]
+    )
   }
 
   @Test func scanContract() {

@@ -84,22 +84,7 @@ import Testing
   }
 
   @Test func requestAndSendFromInsideReceive() {
-    let subject = PassthroughSubject<Int, Never>()
-    let shared = subject.share()
-    let recorder = TestSubscriber<Int, Never>(
-      initialDemand: .max(1),
-      onValue: { recorder, value in
-        if value == 1 {
-          recorder.request(.max(1))
-          subject.send(2)
-        }
-        return .none
-      }
-    )
-    shared.subscribe(recorder)
-    subject.send(1)
-    subject.send(3)
-    #expect(recorder.values == [1, 2])
+    expectRequestAndSendFromInsideReceive { $0.share() }
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {

@@ -1,5 +1,6 @@
 import RillCore
 import RillTesting
+import Testing
 
 /// An error for the error-handling, sharing, buffering and debugging operator tests.
 struct OpsMiscError: Error, Equatable, CustomStringConvertible {
@@ -100,4 +101,59 @@ final class OpsMiscTextStream: TextOutputStream {
 
   /// The lines written so far.
   var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+}
+
+/// Checks that a subscriber of the publisher `make` builds on a subject may request and send from inside
+/// `receive`: on 1 it asks for one more and sends 2, which arrives after 1; 3 then finds no demand.
+func expectRequestAndSendFromInsideReceive<P: Publisher>(
+  _ make: (PassthroughSubject<Int, Never>) -> P,
+  sourceLocation: SourceLocation = #_sourceLocation
+) where P.Output == Int, P.Failure == Never {
+  let subject = PassthroughSubject<Int, Never>()
+  let publisher = make(subject)
+  let recorder = TestSubscriber<Int, Never>(
+    initialDemand: .max(1),
+    onValue: { recorder, value in
+      if value == 1 {
+        recorder.request(.max(1))
+        subject.send(2)
+      }
+      return .none
+    }
+  )
+  publisher.subscribe(recorder)
+  subject.send(1)
+  subject.send(3)
+  #expect(recorder.values == [1, 2], sourceLocation: sourceLocation)
+}
+
+/// Checks that a subscriber of the connectable publisher `make` builds on a subject may request, send and cancel
+/// from inside `receive`: on 1 it asks for two more and sends 2, which arrives after 1; on 3 it cancels, so 4 does
+/// not arrive.
+func expectConnectableHandlesCallsFromInsideReceive<C: ConnectablePublisher>(
+  _ make: (PassthroughSubject<Int, Never>) -> C,
+  sourceLocation: SourceLocation = #_sourceLocation
+) where C.Output == Int, C.Failure == Never {
+  let subject = PassthroughSubject<Int, Never>()
+  let connectable = make(subject)
+  let recorder = TestSubscriber<Int, Never>(
+    initialDemand: .max(1),
+    onValue: { recorder, value in
+      switch value {
+      case 1:
+        recorder.request(.max(2))
+        subject.send(2)
+      case 2: break
+      default: recorder.cancel()
+      }
+      return .none
+    }
+  )
+  connectable.subscribe(recorder)
+  let connection = connectable.connect()
+  subject.send(1)
+  subject.send(3)
+  subject.send(4)
+  #expect(recorder.values == [1, 2, 3], sourceLocation: sourceLocation)
+  connection.cancel()
 }

@@ -186,3 +186,43 @@ func transformContract<P: Publisher>(
     sourceLocation: sourceLocation
   )
 }
+
+/// An object an operator's closure captures, so that a test can see when the closure is freed.
+final class TransformCaptured {
+  let value: Int
+
+  init(_ value: Int) {
+    self.value = value
+  }
+}
+
+/// Checks that the subscriber, and the object the operator's closure captures, are freed once the stream ends
+/// (by completion, then by cancel) and upstream lets go.
+///
+/// `make` builds the operator with a closure that captures the `TransformCaptured` it is given, which holds
+/// `captured`; `elements` are sent before the end, and the subscriber must have received `expected`.
+func expectTransformReleasesItsClosure<P: Publisher>(
+  _ make: (TransformUpstream, TransformCaptured) -> P,
+  captured value: Int,
+  sending elements: [Int],
+  receives expected: [P.Output],
+  sourceLocation: SourceLocation = #_sourceLocation
+) where P.Output: Equatable {
+  for cancels in [false, true] {
+    let upstream = TransformUpstream()
+    weak var weakSubscriber: TestSubscriber<P.Output, P.Failure>?
+    weak var weakCaptured: TransformCaptured?
+    do {
+      let captured = TransformCaptured(value)
+      let (_, subscriber) = transformSubscribe(upstream, { make($0, captured) })
+      weakSubscriber = subscriber
+      weakCaptured = captured
+      for element in elements { upstream.send(element) }
+      #expect(subscriber.values == expected, sourceLocation: sourceLocation)
+      if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
+    }
+    upstream.releaseSubscribers()
+    #expect(weakSubscriber == nil, "subscriber freed, cancels: \(cancels)", sourceLocation: sourceLocation)
+    #expect(weakCaptured == nil, "closure freed, cancels: \(cancels)", sourceLocation: sourceLocation)
+  }
+}
