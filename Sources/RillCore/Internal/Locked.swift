@@ -12,7 +12,8 @@ public import Darwin
 
 /// The one lock of the package: a `pthread_mutex_t` and the state it protects, in one allocation.
 ///
-/// Rill, RillCore, RillExt and RillTesting lock with `Locked` and nothing else. Keep it in a `let` of a final
+/// Rill, RillCore, RillExt and RillTesting lock state with `Locked` and nothing else; ``DeliveryLock``, the same
+/// mutex made recursive, is held only around a call to one subscriber. Keep it in a `let` of a final
 /// class. Never call out (downstream, upstream, a scheduler or a user closure) from inside `withLock`: return
 /// what needs doing and do it after unlocking, which keeps re-entrant calls and cancellation from another thread
 /// from deadlocking. Like swift-nio's `NIOLockedValueBox`, it has reference semantics: a copy shares the state
@@ -45,16 +46,53 @@ package struct Locked<State> {
   }
 }
 
+/// The lock a publisher holds around each call to one subscriber, where Combine holds one: a recursive
+/// `pthread_mutex_t`, so that a call from inside the subscriber (a `send` on the subject that is delivering to it)
+/// is delivered at once, nested, while another thread waits until the subscriber has returned.
+///
+/// It is the one exception to ``Locked``'s rule: it is held while calling out, but only around the call to its own
+/// subscriber, and it guards no state. Never take a state lock's `withLock` around it: a state lock is never held
+/// while waiting for a delivery.
+@usableFromInline
+// SAFETY: it guards no state; the mutex is only reached through `withLock`.
+package struct DeliveryLock: @unchecked Sendable {
+  @usableFromInline let storage: LockedStorage<Void>
+
+  @inlinable
+  package init() {
+    storage = LockedStorage.make((), recursive: true)
+  }
+
+  /// Runs `body`, a call to the subscriber, holding the lock; waits while another thread holds it.
+  @inlinable
+  package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body()
+    }
+  }
+}
+
 /// The state (the buffer's header) and its mutex (the buffer's one element), whose address never changes.
 @usableFromInline
 final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   @inlinable
-  static func make(_ initialState: State) -> LockedStorage {
+  static func make(_ initialState: State, recursive: Bool = false) -> LockedStorage {
     let buffer = create(minimumCapacity: 1) { _ in initialState }
     let storage = unsafeDowncast(buffer, to: LockedStorage.self)
     storage.withUnsafeMutablePointerToElements { mutex in
       mutex.initialize(to: pthread_mutex_t())
-      let status = pthread_mutex_init(mutex, nil)
+      let status: Int32
+      if recursive {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        defer { pthread_mutexattr_destroy(&attributes) }
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        status = pthread_mutex_init(mutex, &attributes)
+      } else {
+        status = pthread_mutex_init(mutex, nil)
+      }
       precondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
     return storage

@@ -12,7 +12,6 @@ final class PublishedSubject<Output>: Subject, @unchecked Sendable {
 
   init(_ value: Output) {
     core = SubjectCore(name: "PublishedSubject", current: value)
-    core.subject = self
   }
 
   deinit {
@@ -24,7 +23,7 @@ final class PublishedSubject<Output>: Subject, @unchecked Sendable {
   }
 
   func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-    core.receive(subscriber: subscriber)
+    core.receive(subscriber: subscriber, subject: self)
   }
 
   func send(_ input: Output) {

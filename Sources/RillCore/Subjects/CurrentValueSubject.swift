@@ -22,7 +22,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   @inlinable
   public init(_ value: Output) {
     core = SubjectCore(name: "CurrentValueSubject", current: value)
-    core.subject = self
   }
 
   deinit {
@@ -39,7 +38,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    core.receive(subscriber: subscriber)
+    core.receive(subscriber: subscriber, subject: self)
   }
 
   /// Sends a value to the subscribers, and makes it the current value.

@@ -15,7 +15,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   @inlinable
   public init() {
     core = SubjectCore(name: "PassthroughSubject", current: nil)
-    core.subject = self
   }
 
   deinit {
@@ -33,7 +32,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    core.receive(subscriber: subscriber)
+    core.receive(subscriber: subscriber, subject: self)
   }
 
   /// Sends a value to the subscribers.

@@ -215,20 +215,18 @@ import Testing
 
   @Test(.timeLimit(.minutes(1)))
   func requestFromAnotherThreadDuringSubjectDeliveryStaysSerial() {
+    // A send from the other thread would wait for this delivery to return, which waits for the other thread: the
+    // deadlock Combine has too. Requests do not wait.
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .max(1)) { recorder, value in
-      Self.onAnotherThread {
-        recorder.request(.max(1))
-        if value > 0, value % 10 == 0 { subject.send(-value) }
-      }
+    let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+      Self.onAnotherThread { recorder.request(.max(1)) }
       return .none
     }
     subject.scan(0) { $1 }.subscribe(recorder)
     for value in 1...100 { subject.send(value) }
     subject.send(completion: .finished)
     #expect(recorder.violations == [])
-    let sent = (1...100).flatMap { $0 % 10 == 0 ? [$0, -$0] : [$0] }
-    #expect(recorder.values == sent)
+    #expect(recorder.values == Array(1...100))
     #expect(recorder.completions == 1)
   }
 

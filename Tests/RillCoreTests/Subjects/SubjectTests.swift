@@ -103,18 +103,21 @@ import Testing
     #expect(recorder.values == [1])
   }
 
-  @Test func sendFromInsideTheSubscriberDoesNotDeadlockAndKeepsOrder() {
+  /// As in Combine, a send from inside a subscriber is delivered at once, nested, to every subscriber, before the
+  /// outer value reaches the subscribers after the one that sent it.
+  @Test func sendFromInsideTheSubscriberIsDeliveredNestedWithoutDeadlock() {
     let subject = PassthroughSubject<Int, Never>()
-    var first: [Int] = []
-    var second: [Int] = []
+    var log: [String] = []
     let a = subject.sink { value in
-      first.append(value)
+      log.append("a\(value)")
       if value < 3 { subject.send(value + 1) }
+      log.append("a\(value) returns")
     }
-    let b = subject.sink { second.append($0) }
+    let b = subject.sink { log.append("b\($0)") }
     subject.send(1)
-    #expect(first == [1, 2, 3])
-    #expect(second == [1, 2, 3])
+    #expect(
+      log == ["a1", "a2", "a3", "a3 returns", "b3", "a2 returns", "b2", "a1 returns", "b1"]
+    )
     _ = (a, b)
   }
 
@@ -128,6 +131,16 @@ import Testing
     subject.send(1)
     subject.send(2)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func currentValueSubjectSendWithoutSubscribersChangesTheValue() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    subject.send(1)
+    #expect(subject.value == 1)
+    var received: [Int] = []
+    let cancellable = subject.sink { received.append($0) }
+    #expect(received == [1])
+    withExtendedLifetime(cancellable) {}
   }
 
   @Test func currentValueSubjectReplaysTheCurrentValueOnDemand() {

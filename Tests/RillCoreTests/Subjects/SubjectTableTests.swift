@@ -3,15 +3,15 @@ import Testing
 
 @testable import RillCore
 
-/// A subject keeps its subscribers in a table of slots linked in subscription order: cancelling unlinks a slot in
-/// constant time, a later subscriber reuses it, and values still go out in subscription order.
+/// A subject keeps its subscribers in a table in subscription order: cancelling empties an entry in constant time,
+/// the table is compacted once half of it is empty, and values go out in subscription order throughout.
 @Suite struct SubjectTableTests {
   /// A log the sinks of one test append to.
   final class Log: @unchecked Sendable {
     var entries: [String] = []
   }
 
-  @Test func deliveryFollowsSubscriptionOrderWhenLaterSubscribersReuseFreedSlots() {
+  @Test func deliveryFollowsSubscriptionOrderAcrossEmptySlotsAndCompaction() {
     let subject = PassthroughSubject<Int, Never>()
     let log = Log()
     var cancellables = (1...5).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
@@ -20,8 +20,16 @@ import Testing
     cancellables += (6...8).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
     subject.send(0)
     #expect(log.entries == ["1:0", "3:0", "5:0", "6:0", "7:0", "8:0"])
-    // Slots 1 and 3 were reused; one new slot was added.
-    #expect(subject.core.state.withLock { $0.links.count } == 6)
+    // Two empty entries of eight: not compacted yet.
+    #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (8, 2))
+    cancellables[0].cancel()
+    cancellables[5].cancel()
+    // Four of eight: compacted, in order.
+    #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (4, 0))
+    log.entries = []
+    subject.send(1)
+    #expect(log.entries == ["3:1", "5:1", "7:1", "8:1"])
+    withExtendedLifetime(cancellables) {}
   }
 
   @Test func aLateCallOnAnEndedSubscriptionLeavesTheSubscriberNowInItsSlotAlone() throws {
@@ -33,8 +41,8 @@ import Testing
     ended.cancel()
     let second = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subject.subscribe(second)
-    // The second subscriber took the first one's slot.
-    #expect(subject.core.state.withLock { $0.links.count } == 2)
+    // The first subscriber's entry, the last one, went at once.
+    #expect(subject.core.state.withLock { $0.entries.count } == 2)
     ended.request(.max(5))
     ended.cancel()
     subject.send(1)
@@ -65,17 +73,17 @@ import Testing
     withExtendedLifetime(keeper) {}
   }
 
-  /// A table of more than 64 slots gives its memory back when the last subscriber leaves; a small one keeps its free
-  /// slots, so subscribing and cancelling one at a time reuses one slot.
+  /// A table of more than 64 entries gives its memory back when the last subscriber leaves; subscribing and
+  /// cancelling one at a time leaves no empty slot behind.
   @Test func theTableEmptiesOnceEverySubscriberHasLeftWhateverTheOrder() {
     let subject = PassthroughSubject<Int, Never>()
     var cancellables = (0..<1_000).map { _ in subject.sink { _ in } }
     for index in stride(from: 0, to: 1_000, by: 2) { cancellables[index].cancel() }
     cancellables.reverse()
     for cancellable in cancellables { cancellable.cancel() }
-    #expect(subject.core.state.withLock { ($0.links.count, $0.head, $0.tail, $0.free) } == (0, -1, -1, -1))
+    #expect(subject.core.state.withLock { ($0.entries.count, $0.entries.capacity, $0.emptySlots) } == (0, 0, 0))
     for _ in 0..<1_000 { subject.sink { _ in }.cancel() }
-    #expect(subject.core.state.withLock { ($0.links.count, $0.head, $0.tail, $0.free) } == (1, -1, -1, 0))
+    #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (0, 0))
   }
 
   @Test func aSubscriberCancelledByAnotherDuringDeliveryGetsNothingMoreAndOrderHolds() {
@@ -103,8 +111,7 @@ import Testing
     own = subject.sink { value in
       log.entries.append("1:\(value)")
       own?.cancel()
-      // Reuses the slot just freed, or takes a new one; either way it joins the end of the order and does not
-      // get the value being delivered.
+      // Joins the end of the order, and does not get the value being delivered.
       added.append(subject.sink { log.entries.append("new:\($0)") })
     }
     let second = subject.sink { log.entries.append("2:\($0)") }
@@ -124,7 +131,7 @@ import Testing
       subject.send(value + 10)
     }
     subject.send(0)
-    #expect(subject.core.state.withLock { ($0.links.count, $0.head, $0.isSending) } == (1, -1, false))
+    #expect(subject.core.state.withLock { $0.entries.count } == 0)
     let later = subject.sink { log.entries.append("2:\($0)") }
     subject.send(1)
     #expect(log.entries == ["1:0", "2:1"])
@@ -153,7 +160,7 @@ import Testing
     }
     #expect(weakSink == nil)
     #expect(log.entries == ["0", "1"])
-    #expect(subject.core.state.withLock { ($0.head, $0.entries.allSatisfy { $0 == nil }) } == (-1, true))
+    #expect(subject.core.state.withLock { $0.entries.count } == 0)
   }
 
   @Test func anEndedSubscriptionsMirrorShowsTheDemandItLeft() throws {

@@ -1,0 +1,107 @@
+public import Synchronization
+
+/// A subscriber's subscription to a subject: where its entry is in the subject's table, and the lock held around
+/// each call to the subscriber.
+///
+/// Calls on a subscription that has ended find no entry and do nothing.
+@usableFromInline
+final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, Sendable
+{
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+
+  /// Held around each call to the subscriber: a send from another thread waits until the subscriber returns, and
+  /// one from inside the subscriber is delivered at once.
+  @usableFromInline
+  let delivery = DeliveryLock()
+
+  /// The index of the subscription's entry in the subject's table, or `-1` once the subscription has ended.
+  ///
+  /// Written under the subject's lock. A delivery reads it under the delivery lock, to call no subscriber that has
+  /// ended.
+  @usableFromInline
+  let entry = Atomic<Int>(0)
+
+  /// The demand left when the subscription ended, as `Subscribers.Demand.rawValue`, for the mirror.
+  @usableFromInline
+  let demandAtEnd = Atomic<UInt>(0)
+
+  /// Runs `request` and `cancel` in code specialised for the subject's types.
+  ///
+  /// The subscriber reaches this class through `any Subscription`, which lands in its unspecialised generic
+  /// implementation; these closures capture nothing and are made where the types are known (in client code that
+  /// inlines the subject's `receive(subscriber:)`), so the work behind the lock does not look up generic metadata
+  /// at run time.
+  @usableFromInline
+  let requestThunk: @Sendable (SubjectConduit, Subscribers.Demand) -> Void
+
+  @usableFromInline
+  let cancelThunk: @Sendable (SubjectConduit) -> Void
+
+  @inlinable
+  init(core: SubjectCore<Output, Failure>) {
+    self.core = core
+    requestThunk = { conduit, demand in conduit.core.request(demand, for: conduit) }
+    cancelThunk = { conduit in conduit.core.cancel(conduit) }
+  }
+
+  /// The index of the subscription's entry, or `-1` once it has ended; under the subject's lock.
+  @inlinable
+  var index: Int { entry.load(ordering: .relaxed) }
+
+  /// Records where the subscription's entry is, as it joins the table or compaction moves it; under the subject's
+  /// lock.
+  @inlinable
+  func move(to index: Int) {
+    entry.store(index, ordering: .relaxed)
+  }
+
+  /// Whether the subscription has not ended.
+  @inlinable
+  var isLive: Bool { entry.load(ordering: .acquiring) >= 0 }
+
+  /// Records that the subscription has ended, with the demand it had left; under the subject's lock.
+  @inlinable
+  func recordEnd(demand: Subscribers.Demand) {
+    demandAtEnd.store(demand.rawValue, ordering: .relaxed)
+    entry.store(-1, ordering: .releasing)
+  }
+
+  @usableFromInline
+  var description: String { core.name }
+
+  /// As in Combine: the subject twice (as `parent` and `subject`), the subscriber and the demand left; the subject
+  /// and the subscriber are `nil` once the subscription has ended.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (receiver, subject, demand) = core.state.withLock {
+      state -> (SubjectReceiver<Output, Failure>?, AnyObject?, Subscribers.Demand) in
+      let index = entry.load(ordering: .relaxed)
+      guard index >= 0 else { return (nil, nil, Subscribers.Demand(rawValue: demandAtEnd.load(ordering: .relaxed))) }
+      return (state.entries[index].receiver, state.subject, state.demands[index].demand)
+    }
+    let probe = SubjectProbe()
+    _ = receiver?(.describe(probe))
+    return Mirror(
+      self,
+      children: [
+        "parent": subject as Any, "downstream": probe.downstream as Any, "demand": demand, "subject": subject as Any,
+      ]
+    )
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
+    requestThunk(self, demand)
+  }
+
+  @inlinable
+  func cancel() {
+    cancelThunk(self)
+  }
+}
