@@ -1,13 +1,20 @@
 /// Delivers one value and `.finished` on the first request; the subscription of `Just`, `Optional.Publisher`
 /// and `Result.Publisher`.
+///
+/// As in Combine, it lets go of its subscriber once it has delivered or is cancelled, and keeps its value for as long
+/// as it lives.
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
 @usableFromInline
 final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  /// The subscriber and the value still to be delivered; `nil` once delivered or cancelled.
+  /// The subscriber, until the value is delivered or the subscription is cancelled.
   @usableFromInline
-  let state: Locked<(Downstream, Downstream.Input)?>
+  let state: Locked<Downstream?>
+
+  /// The value to deliver.
+  @usableFromInline
+  let value: Downstream.Input
 
   @usableFromInline
   let name: String
@@ -19,7 +26,8 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @inlinable
   init(downstream: Downstream, value: Downstream.Input, name: String) {
-    state = Locked((downstream, value))
+    state = Locked(downstream)
+    self.value = value
     self.name = name
     requestThunk = { $0.requestNow($1) }
   }
@@ -27,12 +35,10 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @usableFromInline
   var description: String { name }
 
-  /// As in Combine, one unlabelled child: the value still to be delivered.
+  /// As in Combine, one unlabelled child: the value.
   @usableFromInline
   var customMirror: Mirror {
-    let value = state.withLock { $0?.1 }
-    let children: [Mirror.Child] = value.map { [(label: nil, value: $0)] } ?? []
-    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
+    Mirror(self, children: [(label: nil, value: value)], ancestorRepresentation: .suppressed)
   }
 
   @usableFromInline
@@ -46,7 +52,7 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func requestNow(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
-    guard let (downstream, value) = state.withLock({ $0.take() }) else { return }
+    guard let downstream = state.withLock({ $0.take() }) else { return }
     _ = downstream.receive(value)
     downstream.receive(completion: .finished)
   }

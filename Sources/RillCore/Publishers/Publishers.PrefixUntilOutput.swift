@@ -13,6 +13,11 @@ extension Publisher {
   /// without a subscription, as in Combine, and the upstream subscription is cancelled when it arrives. If
   /// `publisher` completes without an element, upstream simply continues.
   ///
+  /// If that element comes while downstream is still receiving an upstream value, on another thread or from inside
+  /// that `receive(_:)`, `.finished` waits until the value's `receive(_:)` has returned, and is delivered by the
+  /// thread that delivered the value: a subscriber is never called from two threads at once. (Combine's delivers
+  /// `.finished` at once, on the other publisher's thread.)
+  ///
   /// - Parameter publisher: A second publisher.
   /// - Returns: A publisher that republishes elements until the second publisher publishes an element.
   public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
@@ -67,6 +72,10 @@ extension Publishers.PrefixUntilOutput {
       var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
       var trigger = SubscriptionState.awaitingSubscription
+      /// The upstream values inside downstream's `receive(_:)` now.
+      var valuesInFlight = 0
+      /// The other publisher's value came while a value was in flight: the last one to return delivers `.finished`.
+      var finishesAfterValues = false
     }
 
     private let state: Locked<State>
@@ -85,8 +94,22 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { $0.link.isSubscribed ? $0.downstream : nil }
-      return downstream?.receive(input) ?? .none
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.link.isSubscribed, let downstream = state.downstream else { return nil }
+        state.valuesInFlight += 1
+        return downstream
+      }
+      guard let downstream else { return .none }
+      let demand = downstream.receive(input)
+      let finishing = state.withLock { state -> Downstream? in
+        state.valuesInFlight -= 1
+        guard state.valuesInFlight == 0, state.finishesAfterValues else { return nil }
+        state.finishesAfterValues = false
+        return state.downstream.take()
+      }
+      guard let finishing else { return demand }
+      finishing.receive(completion: .finished)
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -128,7 +151,13 @@ extension Publishers.PrefixUntilOutput {
       let (trigger, upstream, downstream) = state.withLock {
         state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
         guard state.trigger.isSubscribed else { return (nil, nil, nil) }
-        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
+        let (trigger, upstream) = (state.trigger.terminate(), state.link.terminate())
+        // A value is inside downstream's `receive(_:)`: the call that delivers it delivers `.finished` after it.
+        guard state.valuesInFlight == 0 else {
+          state.finishesAfterValues = true
+          return (trigger, upstream, nil)
+        }
+        return (trigger, upstream, state.downstream.take())
       }
       // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
       _ = trigger

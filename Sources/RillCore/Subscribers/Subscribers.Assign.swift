@@ -60,8 +60,13 @@ extension Subscribers {
       _ = object
     }
 
+    /// Cancels the subscription and lets go of the object.
+    ///
+    /// As in Combine, a cancel before the subscription arrives does nothing: the object stays, and a subscription
+    /// that comes later is taken up.
     public func cancel() {
-      let (upstream, object) = state.withLock { state in
+      let (upstream, object) = state.withLock { state -> ((any Subscription)?, Root?) in
+        guard state.link.isSubscribed else { return (nil, nil) }
         defer { state.object = nil }
         return (state.link.terminate(), state.object)
       }

@@ -15,4 +15,9 @@ import Testing
   @Test func releasesTheSubscriberAfterCompletionAndCancel() {
     expectOneShotReleasesItsSubscriber(Just(7), delivers: [.value(7), .completion(.finished)])
   }
+
+  /// As in Combine, the subscription keeps its value while it lives, after it has delivered and after a cancel.
+  @Test func keepsTheValueWhileTheSubscriptionLives() {
+    expectOneShotKeepsItsValueWhileItLives { Just($0) }
+  }
 }

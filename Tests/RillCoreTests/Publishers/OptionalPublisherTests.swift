@@ -34,4 +34,9 @@ import Testing
   @Test func releasesTheSubscriberAfterCompletionAndCancel() {
     expectOneShotReleasesItsSubscriber(Optional(3).publisher, delivers: [.value(3), .completion(.finished)])
   }
+
+  /// As in Combine, the subscription keeps its value while it lives, after it has delivered and after a cancel.
+  @Test func keepsTheValueWhileTheSubscriptionLives() {
+    expectOneShotKeepsItsValueWhileItLives { Optional($0).publisher }
+  }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RillCore
 import RillTesting
 import Testing
@@ -222,5 +223,94 @@ import Testing
       upstream.prefix(untilOutputFrom: other)
     }
     #expect(diagram == "-1-2-3|")
+  }
+
+  /// When the other publisher's value comes while downstream is receiving a value on another thread, `.finished`
+  /// waits until that `receive(_:)` has returned, and the thread that delivered the value delivers it: downstream is
+  /// never called from two threads at once.
+  @Test func theTriggerWaitsForAValueInsideReceiveOnAnotherThread() {
+    let upstream = TestPublisher<Int, Never>()
+    let other = TestPublisher<String, Never>()
+    let inReceive = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let events = PrefixUntilOutputEvents()
+    upstream.prefix(untilOutputFrom: other).subscribe(
+      AnySubscriber(
+        receiveSubscription: { $0.request(.unlimited) },
+        receiveValue: { value in
+          events.append("value \(value)")
+          inReceive.signal()
+          release.wait()
+          events.append("returned \(value)")
+          return .none
+        },
+        receiveCompletion: { _ in events.append("finished") }
+      )
+    )
+    let senderDone = DispatchSemaphore(value: 0)
+    let delivering = Thread {
+      upstream.send(1)
+      events.recordDeliveringThread()
+      senderDone.signal()
+    }
+    delivering.start()
+    inReceive.wait()
+    other.send("stop")
+    #expect(events.all == ["value 1"])
+    #expect(upstream.isCancelled)
+    release.signal()
+    senderDone.wait()
+    #expect(events.all == ["value 1", "returned 1", "finished"])
+    #expect(events.finishedOnTheDeliveringThread)
+  }
+
+  /// When downstream makes the other publisher emit from inside `receive(_:)`, `.finished` follows once that call has
+  /// returned, not nested inside it.
+  @Test func theTriggerFromInsideReceiveFinishesAfterItReturns() {
+    let upstream = TestPublisher<Int, Never>()
+    let other = TestPublisher<String, Never>()
+    var events: [String] = []
+    upstream.prefix(untilOutputFrom: other).subscribe(
+      AnySubscriber(
+        receiveSubscription: { $0.request(.unlimited) },
+        receiveValue: { value in
+          events.append("value \(value)")
+          other.send("stop")
+          events.append("returned \(value)")
+          return .max(1)
+        },
+        receiveCompletion: { _ in events.append("finished") }
+      )
+    )
+    #expect(upstream.send(1) == .none)
+    upstream.send(2)
+    #expect(events == ["value 1", "returned 1", "finished"])
+  }
+}
+
+/// What a subscriber saw, recorded from several threads, and the thread that delivered `.finished`.
+private final class PrefixUntilOutputEvents: @unchecked Sendable {
+  // SAFETY: all mutable state is touched with `lock` held.
+  private let lock = NSLock()
+  private var events: [String] = []
+  private var finishedThread: Thread?
+  private var deliveringThread: Thread?
+
+  var all: [String] { lock.withLock { events } }
+
+  var finishedOnTheDeliveringThread: Bool {
+    lock.withLock { finishedThread != nil && finishedThread === deliveringThread }
+  }
+
+  func append(_ event: String) {
+    lock.withLock {
+      events.append(event)
+      if event == "finished" { finishedThread = Thread.current }
+    }
+  }
+
+  /// Notes the calling thread as the one that delivered the value.
+  func recordDeliveringThread() {
+    lock.withLock { deliveringThread = Thread.current }
   }
 }

@@ -38,4 +38,9 @@ import Testing
       #expect(subscription != nil)
     }
   }
+
+  /// As in Combine, the subscription keeps its value while it lives, after it has delivered and after a cancel.
+  @Test func keepsTheValueWhileTheSubscriptionLives() {
+    expectOneShotKeepsItsValueWhileItLives { Result<OneShotValue, CoreTestError>.Publisher($0) }
+  }
 }

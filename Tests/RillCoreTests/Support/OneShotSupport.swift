@@ -49,3 +49,29 @@ func expectOneShotReleasesItsSubscriber<P: Publisher>(
     #expect(subscription != nil, sourceLocation: sourceLocation)
   }
 }
+
+/// A value whose lifetime a test watches through a weak reference.
+final class OneShotValue: Sendable {}
+
+/// Checks that the subscription keeps its value for as long as it lives, as Combine's does: after it has delivered and
+/// after a cancel, while someone holds the subscription, and no longer once the subscription is let go.
+func expectOneShotKeepsItsValueWhileItLives<P: Publisher>(
+  _ makePublisher: (OneShotValue) -> P,
+  sourceLocation: SourceLocation = #_sourceLocation
+) where P.Output == OneShotValue {
+  for cancels in [false, true] {
+    weak var weakValue: OneShotValue?
+    var subscription: (any Subscription)?
+    do {
+      let value = OneShotValue()
+      weakValue = value
+      makePublisher(value).subscribe(
+        AnySubscriber<P.Output, P.Failure>(receiveSubscription: { subscription = $0 }, receiveValue: { _ in .none })
+      )
+    }
+    if cancels { subscription?.cancel() } else { subscription?.request(.max(1)) }
+    #expect(weakValue != nil, "value kept, cancels: \(cancels)", sourceLocation: sourceLocation)
+    subscription = nil
+    #expect(weakValue == nil, "value freed with the subscription, cancels: \(cancels)", sourceLocation: sourceLocation)
+  }
+}

@@ -5,6 +5,10 @@
 /// when the downstream has demand for it; what the upstream leaves when it finishes waits for that demand, then the
 /// completion follows. An array is queued for delivery in the same step that takes it from the buffer, so that a
 /// tick of the clock racing with a value that fills the buffer cannot deliver their arrays out of order.
+///
+/// As in Combine, everything reaches the downstream through the scheduler: a tick delivers what it takes, and an
+/// array completed by the count, the upstream's completion and what is left when it finishes are queued for a
+/// scheduler action, each action releasing the oldest queued event.
 struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Subscribed, and collecting.
   struct Running {
@@ -35,9 +39,19 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   struct CompletionAction {
     /// The clock's timer to cancel.
     var timer: (any Cancellable)?
-    /// The first event to deliver now: the last array if there is demand for it, then the completion unless it is
-    /// held with what is left.
-    var first: Event?
+    /// How many scheduler actions to schedule, one per queued event: the last array if there is demand for it, then
+    /// the completion unless it is held with what is left.
+    var actions: Int
+  }
+
+  /// What to do with a value from the upstream.
+  enum ValueAction {
+    /// The value was not taken in: the subscription has not started or has ended.
+    case ignored
+    /// The value was collected.
+    case collected
+    /// The value completed an array, which is queued: schedule an action to release it.
+    case scheduleDelivery
   }
 
   /// The most values an array holds: the count of `.byTimeOrCount`, unbounded for `.byTime`.
@@ -76,14 +90,19 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return nil
   }
 
-  /// Collects a value; when the buffer is full and the downstream has demand, queues an array and returns it if the
-  /// caller must deliver it now.
-  mutating func received(_ value: Value) -> Event? {
-    guard var running = takeRunning() else { return nil }
+  /// Collects a value; when the buffer is full and the downstream has demand, queues an array for a scheduler action.
+  mutating func received(_ value: Value) -> ValueAction {
+    guard var running = takeRunning() else { return .ignored }
     defer { phase = .running(running) }
     running.buffer.append(value)
-    guard running.buffer.count >= limit else { return nil }
-    return queue(takeBatch(from: &running.buffer), then: nil)
+    guard running.buffer.count >= limit, let batch = takeBatch(from: &running.buffer) else { return .collected }
+    outbox.enqueue(.value(batch))
+    return .scheduleDelivery
+  }
+
+  /// A scheduler action runs: releases the oldest queued event; returns it when the caller must deliver it now.
+  mutating func release() -> Event? {
+    outbox.release()
   }
 
   /// The clock ticked; queues an array if anything was collected and the downstream has demand, and returns it if the
@@ -103,7 +122,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// The upstream completed; `nil` when it had already, or the subscription has ended.
   ///
-  /// A failure drops what was collected. On `.finished`, what is left is emitted first, as far as demand allows;
+  /// A failure drops what was collected. On `.finished`, what is left is queued first, as far as demand allows;
   /// the rest is held, with the completion, until the downstream requests more.
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction? {
     switch phase {
@@ -114,15 +133,21 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
       guard var running = takeRunning() else { return nil }
       guard case .finished = completion, !running.buffer.isEmpty else {
         phase = .completing
-        return CompletionAction(timer: running.timer, first: queue(nil, then: completion))
+        outbox.enqueue(.completion(completion))
+        return CompletionAction(timer: running.timer, actions: 1)
       }
-      let batch = takeBatch(from: &running.buffer)
-      guard batch != nil, running.buffer.isEmpty else {
+      guard let batch = takeBatch(from: &running.buffer) else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return CompletionAction(timer: running.timer, first: queue(batch, then: nil))
+        return CompletionAction(timer: running.timer, actions: 0)
+      }
+      outbox.enqueue(.value(batch))
+      guard running.buffer.isEmpty else {
+        phase = .holding(buffer: running.buffer, completion: completion)
+        return CompletionAction(timer: running.timer, actions: 1)
       }
       phase = .completing
-      return CompletionAction(timer: running.timer, first: queue(batch, then: completion))
+      outbox.enqueue(.completion(completion))
+      return CompletionAction(timer: running.timer, actions: 2)
     case .holding, .completing, .finished:
       return nil
     }

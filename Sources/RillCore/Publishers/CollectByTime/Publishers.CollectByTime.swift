@@ -7,9 +7,12 @@ extension Publisher {
   /// ```
   ///
   /// A repeating clock started at the subscription emits what was collected at the end of each interval,
-  /// when there is something and the downstream has demand. With `.byTimeOrCount` a full buffer is also
-  /// emitted at once, and the upstream is asked for `count` elements per array requested. When the upstream
-  /// finishes, what is left is emitted before `.finished`; a failure drops it.
+  /// when there is something and the downstream has demand. With `.byTime` the upstream is asked for one element at
+  /// the subscription and one more for each element. With `.byTimeOrCount` a full buffer is emitted without waiting
+  /// for the clock, and the upstream is asked for `count` elements per array requested. When the upstream
+  /// finishes, what is left is emitted before `.finished`; a failure drops it. As in Combine (since iOS 13.3 and
+  /// macOS 10.15.2), everything is delivered on the scheduler: a full buffer and the completion too, never from
+  /// inside the upstream's call.
   ///
   /// - Parameters:
   ///   - strategy: The timing group strategy used by the operator to collect and publish elements.
@@ -120,19 +123,29 @@ extension Publishers.CollectByTime {
       state.withLock { $0.timerScheduled(timer) }?.cancel()
       downstream.receive(subscription: self)
       if count == nil {
-        subscription.request(.unlimited)
+        subscription.request(.max(1))
       }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      drain(state.withLock { $0.received(input) })
-      return .none
+      switch state.withLock({ $0.received(input) }) {
+      case .ignored:
+        return .none
+      case .collected:
+        break
+      case .scheduleDelivery:
+        scheduler.schedule(options: options) { self.deliverNext() }
+      }
+      // `.byTime` asks for one element at a time; `.byTimeOrCount` asks for `count` per array requested.
+      return count == nil ? .max(1) : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let action = state.withLock({ $0.upstreamCompleted(completion) }) else { return }
       action.timer?.cancel()
-      drain(action.first)
+      for _ in 0..<action.actions {
+        scheduler.schedule(options: options) { self.deliverNext() }
+      }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -157,6 +170,13 @@ extension Publishers.CollectByTime {
 
     private func tick() {
       drain(state.withLock { $0.tick() })
+    }
+
+    /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so
+    /// that events reach downstream in the order they were queued even when a concurrent scheduler runs the actions
+    /// in another order.
+    private func deliverNext() {
+      drain(state.withLock { $0.release() })
     }
 
     /// Delivers `first` and whatever is queued meanwhile, one at a time and in order.

@@ -43,6 +43,13 @@ import Testing
     return events
   }
 
+  /// Runs `count` scheduler actions, each releasing the oldest queued event, and returns what they deliver.
+  private func runActions(_ count: Int, _ machine: inout Machine) -> [String] {
+    var events: [String] = []
+    for _ in 0..<count { events += drained(machine.release(), &machine) }
+    return events
+  }
+
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
     let second = machine.subscribed(TestSubscription())
@@ -51,8 +58,7 @@ import Testing
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(limit: .max)
-    let first = machine.received(1)
-    #expect(first == nil)
+    #expect(machine.received(1) == .ignored)
     #expect(machine.buffer.isEmpty)
   }
 
@@ -80,12 +86,16 @@ import Testing
     #expect(drained(machine.tick(), &machine) == ["[3]"])
   }
 
-  @Test func aFullBufferIsTakenAtOnce() {
+  /// As in Combine, a full buffer is taken at once and queued for a scheduler action, not delivered by the caller.
+  @Test func aFullBufferIsQueuedForTheScheduler() {
     var (machine, _, _) = running(limit: 2, demand: .max(1))
-    #expect(drained(machine.received(1), &machine).isEmpty)
-    #expect(drained(machine.received(2), &machine) == ["[1, 2]"])
-    #expect(drained(machine.received(3), &machine).isEmpty)
-    #expect(drained(machine.received(4), &machine).isEmpty)
+    #expect(machine.received(1) == .collected)
+    #expect(machine.received(2) == .scheduleDelivery)
+    #expect(machine.buffer.isEmpty)
+    #expect(describe(machine.next()) == "nil")
+    #expect(runActions(1, &machine) == ["[1, 2]"])
+    #expect(machine.received(3) == .collected)
+    #expect(machine.received(4) == .collected)
     #expect(machine.buffer == [3, 4])
     _ = machine.received(5)
     _ = machine.request(.max(1))
@@ -97,19 +107,30 @@ import Testing
   @Test func arraysTakenDuringADeliveryAreQueuedInOrder() {
     var (machine, _, _) = running(limit: 2, demand: .unlimited)
     _ = machine.received(1)
-    let first = machine.received(2)
-    #expect(describe(first) == "[1, 2]")
+    #expect(machine.received(2) == .scheduleDelivery)
+    #expect(describe(machine.release()) == "[1, 2]")
     _ = machine.received(3)
     let ticked = machine.tick()
     #expect(ticked == nil)
     _ = machine.received(4)
-    _ = machine.received(5)
-    let full = machine.received(6)
-    #expect(full == nil)
+    #expect(machine.received(5) == .scheduleDelivery)
+    #expect(machine.received(6) == .collected)
     #expect(describe(machine.next()) == "[3]")
-    #expect(describe(machine.next()) == "[4, 5]")
     #expect(describe(machine.next()) == "nil")
+    #expect(runActions(1, &machine) == ["[4, 5]"])
     #expect(machine.buffer == [6])
+  }
+
+  /// A tick releases the oldest queued array, even one whose own action has not run yet; that action then releases
+  /// the tick's array, so each action releases one and the order holds.
+  @Test func aTickDeliversAnArrayQueuedBeforeIt() {
+    var (machine, _, _) = running(limit: 2, demand: .unlimited)
+    _ = machine.received(1)
+    #expect(machine.received(2) == .scheduleDelivery)
+    _ = machine.received(3)
+    #expect(drained(machine.tick(), &machine) == ["[1, 2]"])
+    #expect(runActions(1, &machine) == ["[3]"])
+    #expect(runActions(1, &machine).isEmpty)
   }
 
   @Test func requestsHandBackTheUpstreamWhileCollecting() {
@@ -127,11 +148,12 @@ import Testing
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action?.timer as? Timer === timer)
-    #expect(drained(action?.first, &machine) == ["^"])
+    #expect(action?.actions == 1)
+    #expect(runActions(1, &machine) == ["^"])
     #expect(machine.buffer.isEmpty)
     let again = machine.upstreamCompleted(.finished)
     #expect(again == nil)
-    #expect(machine.received(2) == nil)
+    #expect(machine.received(2) == .ignored)
     #expect(machine.tick() == nil)
   }
 
@@ -139,19 +161,22 @@ import Testing
     var (machine, upstream, _) = running(demand: .max(1))
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(describe(action?.first) == "[1]")
+    #expect(action?.actions == 2)
+    #expect(describe(machine.release()) == "[1]")
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
-    #expect(describe(machine.next()) == "|")
+    #expect(describe(machine.next()) == "nil")
+    #expect(describe(machine.release()) == "|")
     machine.deliveringCompletion()
     #expect(describe(machine.next()) == "nil")
     #expect(upstream.cancelCount == 0)
   }
 
-  @Test func finishingWithNothingCollectedCompletesAtOnce() {
+  @Test func finishingWithNothingCollectedQueuesTheCompletion() {
     var (machine, _, _) = running()
     let action = machine.upstreamCompleted(.finished)
-    #expect(drained(action?.first, &machine) == ["|"])
+    #expect(action?.actions == 1)
+    #expect(runActions(1, &machine) == ["|"])
   }
 
   /// Without demand, what is left waits with the completion until the downstream asks for it.
@@ -159,11 +184,10 @@ import Testing
     var (machine, _, _) = running()
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action != nil)
-    #expect(action?.first == nil)
+    #expect(action?.actions == 0)
     #expect(machine.buffer == [1])
     #expect(machine.tick() == nil)
-    #expect(machine.received(2) == nil)
+    #expect(machine.received(2) == .ignored)
     #expect(machine.flushHeld() == nil)
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
@@ -177,7 +201,8 @@ import Testing
     for value in 1...5 { _ = machine.received(value) }
     _ = machine.request(.max(1))
     let action = machine.upstreamCompleted(.finished)
-    #expect(drained(action?.first, &machine) == ["[1, 2]"])
+    #expect(action?.actions == 1)
+    #expect(runActions(1, &machine) == ["[1, 2]"])
     #expect(machine.buffer == [3, 4, 5])
     let returned = machine.downstreamDemanded(.max(1))
     #expect(returned.upstream == nil)
@@ -207,14 +232,16 @@ import Testing
 
   @Test func cancelWhileCollectingHandsBackTheUpstreamAndTheTimer() {
     var (machine, upstream, timer) = running(limit: 1, demand: .unlimited)
-    #expect(describe(machine.received(1)) == "[1]")
-    _ = machine.received(2)
+    #expect(machine.received(1) == .scheduleDelivery)
+    #expect(describe(machine.release()) == "[1]")
+    #expect(machine.received(2) == .scheduleDelivery)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
-    #expect(machine.received(3) == nil)
+    #expect(describe(machine.release()) == "nil")
+    #expect(machine.received(3) == .ignored)
     #expect(machine.tick() == nil)
   }
 
@@ -233,8 +260,18 @@ import Testing
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.received(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(describe(action?.first) == "[1]")
+    #expect(action?.actions == 2)
+    #expect(describe(machine.release()) == "[1]")
     _ = machine.cancel()
     #expect(describe(machine.next()) == "nil")
+    #expect(describe(machine.release()) == "nil")
+  }
+
+  /// A cancel before the scheduler runs drops what was queued for it: the action finds nothing to deliver.
+  @Test func cancelDropsWhatWaitsForTheScheduler() {
+    var (machine, _, _) = running(limit: 1, demand: .unlimited)
+    #expect(machine.received(1) == .scheduleDelivery)
+    _ = machine.cancel()
+    #expect(runActions(1, &machine).isEmpty)
   }
 }

@@ -8,13 +8,13 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(1)
     upstream.send(2)
     scheduler.advance(by: 5)
     scheduler.advance(by: 4)
     upstream.send(3)
     upstream.send(completion: .finished)
+    scheduler.advance(by: 0)
     #expect(subscriber.stampedEvents == ["[1, 2]@4", "[3]@9", "finished@9"])
     #expect(scheduler.scheduledActionCount == 0)
   }
@@ -26,7 +26,9 @@ import Testing
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
     #expect(upstream.requestedDemands == [.max(4)])
     upstream.send(1)
-    upstream.send(2)
+    #expect(upstream.send(2) == .none)
+    #expect(subscriber.stampedEvents.isEmpty)
+    scheduler.advance(by: 0)
     #expect(upstream.requestedDemands == [.max(4), .max(2)])
     upstream.send(3)
     scheduler.advance(by: 10)
@@ -42,6 +44,8 @@ import Testing
     upstream.send(1)
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
+    #expect(subscriber.stampedEvents.isEmpty)
+    scheduler.advance(by: 0)
     #expect(subscriber.stampedEvents == ["[1]@2", "finished@2"])
     #expect(scheduler.scheduledActionCount == 0)
   }
@@ -66,7 +70,70 @@ import Testing
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .failure(.boom))
+    #expect(subscriber.stampedEvents.isEmpty)
+    scheduler.advance(by: 0)
     #expect(subscriber.stampedEvents == ["failure"])
+  }
+
+  /// As in Combine, `.byTime` asks the upstream for one element at the subscription and one more with each element,
+  /// whatever the downstream's demand.
+  @Test func byTimeAsksForOneElementAtATime() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(5))
+    upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(1))
+    subscriber.subscription?.request(.max(3))
+    #expect(upstream.requestedDemands == [.max(1)])
+    scheduler.advance(by: 4)
+    #expect(subscriber.values == [[1, 2]])
+    #expect(upstream.requestedDemands == [.max(1)])
+  }
+
+  /// As in Combine since iOS 13.3, an array the count completes reaches the downstream on the scheduler, not from
+  /// inside the upstream's `send`.
+  @Test func byTimeOrCountDeliversAFullBufferOnTheScheduler() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(4)
+    #expect(subscriber.values.isEmpty)
+    #expect(scheduler.scheduledActionCount == 3)
+    scheduler.advance(by: 0)
+    #expect(subscriber.values == [[1, 2], [3, 4]])
+  }
+
+  /// As in Combine since iOS 13.3, the upstream's completion reaches the downstream on the scheduler, with both
+  /// strategies, and a cancel before the scheduler runs stops it.
+  @Test func completionGoesThroughTheSchedulerAndACancelStopsIt() {
+    for strategy in ["byTime", "byTimeOrCount"] {
+      for cancels in [false, true] {
+        let scheduler = TestScheduler()
+        let upstream = TestPublisher<Int, TimeOpsError>()
+        let subscriber = TestSubscriber<[Int], TimeOpsError>()
+        let collected =
+          strategy == "byTime"
+          ? upstream.collect(.byTime(scheduler, 10)).eraseToAnyPublisher()
+          : upstream.collect(.byTimeOrCount(scheduler, 10, 5)).eraseToAnyPublisher()
+        collected.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(subscriber.stampedEvents.isEmpty, "\(strategy), cancels: \(cancels)")
+        if cancels { subscriber.cancel() }
+        scheduler.advance(by: 0)
+        #expect(
+          subscriber.stampedEvents == (cancels ? [] : ["[1]", "finished"]),
+          "\(strategy), cancels: \(cancels)"
+        )
+        #expect(scheduler.scheduledActionCount == 0)
+      }
+    }
   }
 
   @Test func lastArrayWaitsForDemand() {

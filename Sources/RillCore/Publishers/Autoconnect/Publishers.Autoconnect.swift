@@ -19,22 +19,20 @@ extension Publishers {
   /// A publisher that automatically connects to an upstream connectable publisher.
   ///
   /// It connects when a subscriber subscribes while it is not connected, and cancels the connection when the last
-  /// subscriber cancels. As in Combine, a subscriber that subscribes from inside another's subscription, before
-  /// the first connection is made, connects too; the later connection replaces the earlier one.
+  /// subscriber cancels. It connects exactly once while anyone is subscribed: subscribers that arrive while the
+  /// connection is being made, from other threads or from inside another subscriber's `receive(subscription:)`,
+  /// share that connection and are each counted, so only the last one's cancel ends it; and a subscriber that
+  /// arrives while the last connection is being cancelled gets a new one once the cancel has returned, never two
+  /// at once. Combine's `autoconnect` decides outside its lock, so two subscribers arriving at once may both
+  /// connect, and the first cancel then ends the stream of the other.
   public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
-    @usableFromInline
-    enum Connection {
-      case disconnected
-      case connected(subscribers: Int, connection: any Cancellable)
-    }
-
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    @usableFromInline final let connection = Locked(Connection.disconnected)
+    private final let state = Locked(AutoconnectStateMachine())
 
     /// Creates a publisher that automatically connects to an upstream connectable publisher.
     ///
@@ -43,38 +41,34 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    @inlinable
     public final func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-      let isConnected = connection.withLock { connection -> Bool in
-        guard case .connected(let subscribers, let cancellable) = connection else { return false }
-        connection = .connected(subscribers: subscribers + 1, connection: cancellable)
-        return true
-      }
+      // Counted before it subscribes, so that a cancel from inside its `receive(subscription:)` counts it out.
+      let action = state.withLock { $0.subscriberArrived() }
       upstream.subscribe(Inner(parent: self, downstream: subscriber))
-      guard !isConnected else { return }
-      let made = upstream.connect()
-      let replaced = connection.withLock { connection -> (any Cancellable)? in
-        defer { connection = .connected(subscribers: 1, connection: made) }
-        guard case .connected(_, let earlier) = connection else { return nil }
-        return earlier
-      }
-      // Released here, outside the lock: an `AnyCancellable` cancels when it goes.
-      _ = replaced
+      perform(action)
     }
 
     /// Counts one subscriber out; cancels the connection when it was the last.
     @usableFromInline
     final func subscriberDidCancel() {
-      let cancellable = connection.withLock { connection -> (any Cancellable)? in
-        guard case .connected(let subscribers, let cancellable) = connection else { return nil }
-        if subscribers > 1 {
-          connection = .connected(subscribers: subscribers - 1, connection: cancellable)
-          return nil
+      perform(state.withLock { $0.subscriberLeft() })
+    }
+
+    /// Connects and disconnects, outside the lock, until the machine asks for nothing more.
+    private final func perform(_ first: AutoconnectStateMachine.Action) {
+      var action = first
+      while true {
+        switch action {
+        case .none:
+          return
+        case .connect:
+          let made = upstream.connect()
+          action = state.withLock { $0.connected(made) }
+        case .disconnect(let connection):
+          connection.cancel()
+          action = state.withLock { $0.disconnected() }
         }
-        connection = .disconnected
-        return cancellable
       }
-      cancellable?.cancel()
     }
   }
 }

@@ -29,19 +29,50 @@ import Testing
     #expect(connectable.events == ["connected", "disconnected"])
   }
 
-  /// As in Combine, a subscriber that subscribes from inside the first one's subscription connects too,
-  /// and the last connection is the one the last cancel ends.
-  @Test func subscriberSubscribingWhileConnectingConnectsAgain() throws {
+  /// A subscriber that subscribes from inside the first one's subscription, while the connection is being made,
+  /// shares that connection and is counted: only the last cancel ends it. (Combine connects twice here and counts
+  /// one subscriber, so the first cancel ends the other's stream.)
+  @Test func subscriberSubscribingWhileConnectingSharesTheConnection() throws {
     let connectable = CountingConnectable(upstream: Upstream())
     let autoconnect = connectable.autoconnect()
     let inner = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     let outer = ReentrantSubscriber { autoconnect.subscribe(inner) }
     autoconnect.subscribe(outer)
-    #expect(connectable.events == ["connected", "connected"])
+    #expect(connectable.events == ["connected"])
     outer.subscription?.cancel()
-    #expect(connectable.events == ["connected", "connected", "disconnected"])
+    #expect(connectable.events == ["connected"])
     try #require(inner.subscription).cancel()
-    #expect(connectable.events == ["connected", "connected", "disconnected"])
+    #expect(connectable.events == ["connected", "disconnected"])
+  }
+
+  /// A subscriber that arrives while the last connection is being cancelled gets a new connection once that cancel
+  /// has returned, never two at once.
+  @Test func subscriberArrivingWhileDisconnectingConnectsAfterTheCancel() throws {
+    let connectable = CountingConnectable(upstream: Upstream())
+    let autoconnect = connectable.autoconnect()
+    let late = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
+    connectable.onDisconnect = {
+      connectable.onDisconnect = nil
+      autoconnect.subscribe(late)
+      connectable.events.append("late subscribed")
+    }
+    let first = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
+    autoconnect.subscribe(first)
+    first.cancel()
+    #expect(connectable.events == ["connected", "disconnected", "late subscribed", "connected"])
+    late.cancel()
+    #expect(connectable.events == ["connected", "disconnected", "late subscribed", "connected", "disconnected"])
+  }
+
+  /// A subscriber that cancels from inside its `receive(subscription:)`, before the connection is made, is counted
+  /// out: the connection is cancelled as soon as it is made.
+  @Test func cancelBeforeTheConnectionIsMadeDisconnectsOnceItIs() {
+    let connectable = CountingConnectable(upstream: Upstream())
+    let autoconnect = connectable.autoconnect()
+    let subscriber = ReentrantSubscriber {}
+    subscriber.onSubscriptionWithSelf = { $0.subscription?.cancel() }
+    autoconnect.subscribe(subscriber)
+    #expect(connectable.events == ["connected", "disconnected"])
   }
   typealias Upstream = TestPublisher<Int, OpsMiscError>
 
@@ -152,7 +183,9 @@ private final class CountingConnectable: ConnectablePublisher, @unchecked Sendab
   typealias Failure = OpsMiscError
 
   let upstream: TestPublisher<Int, OpsMiscError>
-  private(set) var events: [String] = []
+  var events: [String] = []
+  /// Runs after each disconnection is recorded, inside the connection's `cancel()`.
+  var onDisconnect: (() -> Void)?
 
   init(upstream: TestPublisher<Int, OpsMiscError>) {
     self.upstream = upstream
@@ -164,7 +197,10 @@ private final class CountingConnectable: ConnectablePublisher, @unchecked Sendab
 
   func connect() -> any Cancellable {
     events.append("connected")
-    return Disconnect { self.events.append("disconnected") }
+    return Disconnect {
+      self.events.append("disconnected")
+      self.onDisconnect?()
+    }
   }
 
   private struct Disconnect: Cancellable {
@@ -179,6 +215,8 @@ private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
   typealias Failure = OpsMiscError
 
   let onSubscription: () -> Void
+  /// Runs after `onSubscription`, with the subscriber.
+  var onSubscriptionWithSelf: ((ReentrantSubscriber) -> Void)?
   private(set) var subscription: (any Subscription)?
 
   init(onSubscription: @escaping () -> Void) {
@@ -188,6 +226,7 @@ private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
   func receive(subscription: any Subscription) {
     self.subscription = subscription
     onSubscription()
+    onSubscriptionWithSelf?(self)
   }
 
   func receive(_ input: Int) -> Subscribers.Demand { .none }
