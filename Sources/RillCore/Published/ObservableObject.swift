@@ -94,7 +94,8 @@ extension ObservableObjectPublisher {
 /// ```
 ///
 /// It never fails or finishes. As in Combine, it signals every subscriber on each `send()`, whatever demand the
-/// subscriber has asked for.
+/// subscriber has asked for, on the thread that calls `send()` and before `send()` returns; a `send()` from another
+/// thread waits while a subscriber is busy, and one from inside a subscriber reaches it at once.
 // SAFETY: all mutable state is in `subscriptions`; subscribers are called outside the lock.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   public typealias Output = Void
@@ -107,8 +108,10 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 
   public func receive<S: Subscriber>(subscriber: S) where S.Failure == Never, S.Input == Void {
     let subscription = ObservableObjectSubscription(parent: self, downstream: subscriber)
-    subscriptions.withLock { $0.append(subscription) }
-    subscriber.receive(subscription: subscription)
+    subscription.delivery.withLock {
+      subscriptions.withLock { $0.append(subscription) }
+      subscriber.receive(subscription: subscription)
+    }
   }
 
   /// Sends the changed value to the downstream subscriber.
@@ -133,7 +136,7 @@ private class ObservableObjectSubscriptionBase: @unchecked Sendable {
 }
 
 // SAFETY: all mutable state is in `state`; the subscriber and the publisher are called, and released, outside the
-// lock.
+// state lock; the subscriber is called under `delivery`.
 private final class ObservableObjectSubscription<Downstream: Subscriber>: ObservableObjectSubscriptionBase,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Void, Downstream.Failure == Never {
@@ -154,9 +157,16 @@ where Downstream.Input == Void, Downstream.Failure == Never {
 
   var playgroundDescription: Any { description }
 
+  /// Held around each call to the subscriber: a `send()` from another thread waits while it is busy, and one from
+  /// inside it is delivered at once, as in Combine.
+  let delivery = DeliveryLock()
+
   override func signal() {
-    guard let downstream = state.withLock({ $0.downstream }) else { return }
-    _ = downstream.receive()
+    delivery.withLock {
+      // Read under the delivery lock, so that a cancel that has returned stops every later call.
+      guard let downstream = state.withLock({ $0.downstream }) else { return }
+      _ = downstream.receive()
+    }
   }
 
   func request(_ demand: Subscribers.Demand) {}
