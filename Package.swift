@@ -6,6 +6,9 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The platforms without Apple's Combine, where RillShim re-exports Rill.
+let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
   name: "Rill",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -14,6 +17,8 @@ let package = Package(
     .library(name: "RillCore", targets: ["RillCore"]),
     .library(name: "RillExt", targets: ["RillExt"]),
     .library(name: "RillTesting", targets: ["RillTesting"]),
+    // Apple's Combine where it exists, Rill elsewhere: one import for code that runs on both.
+    .library(name: "RillShim", targets: ["RillShim"]),
     .executable(name: "rill-demo", targets: ["rill-demo"]),
   ],
   dependencies: [
@@ -27,6 +32,12 @@ let package = Package(
     // scheduler helpers on DispatchQueue, RunLoop and OperationQueue.
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
     .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
+    // Re-exports Apple's Combine where it exists and Rill elsewhere; an Apple build of it compiles none of Rill.
+    .target(
+      name: "RillShim",
+      dependencies: [.target(name: "Rill", condition: .when(platforms: nonApple))],
+      swiftSettings: strict
+    ),
     // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.
     .target(name: "RillLoopbackServer", dependencies: ["RillCore"], swiftSettings: strict),
     .executableTarget(
@@ -53,6 +64,8 @@ let package = Package(
     .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),
     .testTarget(name: "RillInteropTests", dependencies: ["RillCore", "RillInteropFixtures"], swiftSettings: strict),
     .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
+    // Code written against RillShim alone, as an app shared with Apple platforms would write it.
+    .testTarget(name: "RillShimTests", dependencies: ["RillShim"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -46,29 +46,33 @@ func flatMapEmptyDoesNothing() {
   _ = cancellable
 }
 
-enum FetchError: Error {
+enum FetchError: Error, CustomStringConvertible {
   case badHost(String)
+
+  var description: String {
+    switch self {
+    case .badHost(let host): "bad host \(host)"
+    }
+  }
 }
 
 /// A failure caught inside flatMap's inner pipeline does not end the outer one.
 func flatMapFailingWithoutTerminating() {
-  func fetch(_ url: String) -> AnyPublisher<String, FetchError> {
-    url.contains("apethh")
-      ? Fail(error: FetchError.badHost(url)).eraseToAnyPublisher()
-      : Just("data of \(url)").setFailureType(to: FetchError.self).eraseToAnyPublisher()
+  func fetch(_ name: String) -> AnyPublisher<String, FetchError> {
+    name == "moe.jpg"
+      ? Fail(error: FetchError.badHost("www.apethh.com")).eraseToAnyPublisher()
+      : Just("data of \(name)").setFailureType(to: FetchError.self).eraseToAnyPublisher()
   }
-  let urls = ["https://www.apeth.com/manny.jpg", "https://www.apethh.com/moe.jpg", "https://www.apeth.com/jack.jpg"]
+  let names = ["manny.jpg", "moe.jpg", "jack.jpg"]
 
-  print("  without catch, the bad URL ends everything:")
-  let failing = log("    downstream", urls.publisher.setFailureType(to: FetchError.self).flatMap { fetch($0) })
+  print("  without catch, the failed fetch of moe.jpg ends everything, and jack.jpg is never fetched:")
+  let failing = log("    downstream", names.publisher.setFailureType(to: FetchError.self).flatMap { fetch($0) })
 
-  print("  with catch inside flatMap, the others still arrive:")
+  print("  with catch inside flatMap, moe.jpg gets a placeholder and the others still arrive:")
   let resilient = log(
     "    downstream",
-    urls.publisher.flatMap { url in
-      fetch(url)
-        .map { Result<String, FetchError>.success($0) }
-        .catch { Just(Result<String, FetchError>.failure($0)) }
+    names.publisher.flatMap { name in
+      fetch(name).catch { _ in Just("placeholder for \(name)") }
     }
   )
   _ = (failing, resilient)

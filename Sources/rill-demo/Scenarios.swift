@@ -1,11 +1,14 @@
 import Rill
 
-/// Two sinks on one `scan` each get their own running total: state lives in the subscriptions.
+/// Two sinks on one `scan` each get their own running total: state lives in the subscriptions, and each
+/// subscription runs the sequence from its first value.
 func eachSubscriberGetsItsOwnRun() {
-  let sequenceA = Publishers.Sequence<ClosedRange<Int>, Never>(sequence: 1...4)
-  let scanB = Publishers.Scan(upstream: sequenceA, initialResult: 10) { state, next in state + next }
-  let sinkC = log("C", scanB)
-  let sinkD = log("D", scanB)
+  let numbers = [1, 2, 3, 4].publisher.handleEvents(receiveOutput: { print("  the sequence sends \($0)") })
+  let totals = numbers.scan(10) { total, next in total + next }
+  print("  C subscribes")
+  let sinkC = log("C", totals)
+  print("  D subscribes")
+  let sinkD = log("D", totals)
   _ = (sinkC, sinkD)
 }
 

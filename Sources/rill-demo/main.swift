@@ -16,7 +16,7 @@ struct Scenario {
 let scenarios = [
   Scenario(
     title: "Each subscriber gets its own run",
-    shows: "two sinks on one scan each get their own running total, because state lives in subscriptions",
+    shows: "two sinks on one scan from 10 each get the sequence 1...4 and their own running total",
     file: "Scenarios.swift",
     run: eachSubscriberGetsItsOwnRun
   ),
@@ -43,6 +43,30 @@ let scenarios = [
     shows: "a subscriber asks for one value at a time, and the publisher sends no more than it asked for",
     file: "Scenarios.swift",
     run: backpressure
+  ),
+  Scenario(
+    title: "A view model",
+    shows: "@Published inputs, debounce and removeDuplicates on typing, combineLatest with a toggle, assign(to:)",
+    file: "EverydayScenarios.swift",
+    run: searchViewModel
+  ),
+  Scenario(
+    title: "A marble test of the view model",
+    shows: "one line of input, one line of expected output, in virtual time: the test of the search pipeline",
+    file: "EverydayScenarios.swift",
+    run: marbleTestOfTheViewModel
+  ),
+  Scenario(
+    title: "for await over a publisher",
+    shows: "values turns a publisher into an async sequence; a failure is thrown from the loop",
+    file: "EverydayScenarios.swift",
+    run: valuesInAForAwaitLoop
+  ),
+  Scenario(
+    title: "share()",
+    shows: "two subscribers of one pipeline run its work twice; after share(), once",
+    file: "EverydayScenarios.swift",
+    run: shareRunsTheWorkOnce
   ),
   Scenario(
     title: "flatMap merges inner publishers",
