@@ -72,13 +72,14 @@ extension Publishers.PrefixUntilOutput {
       var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
       var trigger = SubscriptionState.awaitingSubscription
-      /// The upstream values inside downstream's `receive(_:)` now.
-      var valuesInFlight = 0
-      /// The other publisher's value came while a value was in flight: the last one to return delivers `.finished`.
-      var finishesAfterValues = false
     }
 
     private let state: Locked<State>
+
+    /// Held around each call to downstream, as Combine holds one: the other publisher's value, arriving on another
+    /// thread while downstream is receiving, waits for it to return before `.finished`; one sent from inside
+    /// downstream finishes it at once, nested.
+    private let delivery = DeliveryLock()
 
     init(downstream: Downstream) {
       state = Locked(State(downstream: downstream))
@@ -90,26 +91,15 @@ extension Publishers.PrefixUntilOutput {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
+      delivery.withLock { downstream.receive(subscription: self) }
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.link.isSubscribed, let downstream = state.downstream else { return nil }
-        state.valuesInFlight += 1
-        return downstream
+      delivery.withLock {
+        // Read under the delivery lock: once the stream has ended, no value follows its completion.
+        guard let downstream = state.withLock({ $0.link.isSubscribed ? $0.downstream : nil }) else { return .none }
+        return downstream.receive(input)
       }
-      guard let downstream else { return .none }
-      let demand = downstream.receive(input)
-      let finishing = state.withLock { state -> Downstream? in
-        state.valuesInFlight -= 1
-        guard state.valuesInFlight == 0, state.finishesAfterValues else { return nil }
-        state.finishesAfterValues = false
-        return state.downstream.take()
-      }
-      guard let finishing else { return demand }
-      finishing.receive(completion: .finished)
-      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -122,7 +112,8 @@ extension Publishers.PrefixUntilOutput {
       trigger?.cancel()
       // As in Combine, a completion before the subscription ends the stream without reaching downstream, which has
       // no subscription yet.
-      if isSubscribed { downstream?.receive(completion: completion) }
+      guard isSubscribed, let downstream else { return }
+      delivery.withLock { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -151,20 +142,15 @@ extension Publishers.PrefixUntilOutput {
       let (trigger, upstream, downstream) = state.withLock {
         state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
         guard state.trigger.isSubscribed else { return (nil, nil, nil) }
-        let (trigger, upstream) = (state.trigger.terminate(), state.link.terminate())
-        // A value is inside downstream's `receive(_:)`: the call that delivers it delivers `.finished` after it.
-        guard state.valuesInFlight == 0 else {
-          state.finishesAfterValues = true
-          return (trigger, upstream, nil)
-        }
-        return (trigger, upstream, state.downstream.take())
+        return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
       }
       // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
       _ = trigger
       // As in Combine, downstream finishes at once, also when upstream has not subscribed yet: it then receives its
       // completion without a subscription, and the upstream subscription that arrives later is cancelled.
       upstream?.cancel()
-      downstream?.receive(completion: .finished)
+      guard let downstream else { return }
+      delivery.withLock { downstream.receive(completion: .finished) }
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Other.Failure>) {

@@ -226,9 +226,9 @@ import Testing
   }
 
   /// When the other publisher's value comes while downstream is receiving a value on another thread, `.finished`
-  /// waits until that `receive(_:)` has returned, and the thread that delivered the value delivers it: downstream is
-  /// never called from two threads at once.
-  @Test func theTriggerWaitsForAValueInsideReceiveOnAnotherThread() {
+  /// waits until that `receive(_:)` has returned, then the other publisher's thread delivers it: downstream is never
+  /// called from two threads at once.
+  @Test(.timeLimit(.minutes(1))) func theTriggerWaitsForAValueInsideReceiveOnAnotherThread() {
     let upstream = TestPublisher<Int, Never>()
     let other = TestPublisher<String, Never>()
     let inReceive = DispatchSemaphore(value: 0)
@@ -247,26 +247,31 @@ import Testing
         receiveCompletion: { _ in events.append("finished") }
       )
     )
-    let senderDone = DispatchSemaphore(value: 0)
-    let delivering = Thread {
+    let valueSent = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
       upstream.send(1)
-      events.recordDeliveringThread()
-      senderDone.signal()
+      valueSent.signal()
     }
-    delivering.start()
     inReceive.wait()
-    other.send("stop")
+    let triggerSent = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      events.recordTriggerThread()
+      other.send("stop")
+      triggerSent.signal()
+    }
+    // The trigger has ended the upstream subscription and waits for downstream to return.
+    while !upstream.isCancelled { sched_yield() }
     #expect(events.all == ["value 1"])
-    #expect(upstream.isCancelled)
     release.signal()
-    senderDone.wait()
+    valueSent.wait()
+    triggerSent.wait()
     #expect(events.all == ["value 1", "returned 1", "finished"])
-    #expect(events.finishedOnTheDeliveringThread)
+    #expect(events.finishedOnTheTriggerThread)
   }
 
-  /// When downstream makes the other publisher emit from inside `receive(_:)`, `.finished` follows once that call has
-  /// returned, not nested inside it.
-  @Test func theTriggerFromInsideReceiveFinishesAfterItReturns() {
+  /// When downstream makes the other publisher emit from inside `receive(_:)`, `.finished` arrives at once, nested
+  /// in that call, as in Combine; nothing follows it.
+  @Test func theTriggerFromInsideReceiveFinishesNestedAndNothingFollows() {
     let upstream = TestPublisher<Int, Never>()
     let other = TestPublisher<String, Never>()
     var events: [String] = []
@@ -282,9 +287,9 @@ import Testing
         receiveCompletion: { _ in events.append("finished") }
       )
     )
-    #expect(upstream.send(1) == .none)
+    upstream.send(1)
     upstream.send(2)
-    #expect(events == ["value 1", "returned 1", "finished"])
+    #expect(events == ["value 1", "finished", "returned 1"])
   }
 }
 
@@ -294,12 +299,12 @@ private final class PrefixUntilOutputEvents: @unchecked Sendable {
   private let lock = NSLock()
   private var events: [String] = []
   private var finishedThread: Thread?
-  private var deliveringThread: Thread?
+  private var triggerThread: Thread?
 
   var all: [String] { lock.withLock { events } }
 
-  var finishedOnTheDeliveringThread: Bool {
-    lock.withLock { finishedThread != nil && finishedThread === deliveringThread }
+  var finishedOnTheTriggerThread: Bool {
+    lock.withLock { finishedThread != nil && finishedThread === triggerThread }
   }
 
   func append(_ event: String) {
@@ -309,8 +314,8 @@ private final class PrefixUntilOutputEvents: @unchecked Sendable {
     }
   }
 
-  /// Notes the calling thread as the one that delivered the value.
-  func recordDeliveringThread() {
-    lock.withLock { deliveringThread = Thread.current }
+  /// Notes the calling thread as the one that sends the other publisher's value.
+  func recordTriggerThread() {
+    lock.withLock { triggerThread = Thread.current }
   }
 }
