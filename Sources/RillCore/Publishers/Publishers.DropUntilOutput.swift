@@ -130,6 +130,10 @@ extension Publishers.DropUntilOutput {
 
     private let state: Locked<State>
 
+    /// Held around each call to downstream, as Combine holds one: a completion from the other publisher's thread
+    /// waits while downstream receives a value on another thread, and nothing of upstream's follows it.
+    private let delivery = DeliveryLock()
+
     init(downstream: Downstream) {
       state = Locked(State(downstream: DownstreamHold(downstream)))
     }
@@ -162,11 +166,13 @@ extension Publishers.DropUntilOutput {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       // As in Combine, a value after the trigger reaches downstream even once the other publisher's completion has
       // cancelled upstream; a value before the trigger is dropped, and so is one before upstream's subscription.
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.isTriggered, !state.isUpstreamDone, state.hasUpstreamSubscribed else { return nil }
-        return state.downstream.subscriber
+      delivery.withLock {
+        let downstream = state.withLock { state -> Downstream? in
+          guard state.isTriggered, !state.isUpstreamDone, state.hasUpstreamSubscribed else { return nil }
+          return state.downstream.subscriber
+        }
+        return downstream?.receive(input) ?? .none
       }
-      return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -182,7 +188,8 @@ extension Publishers.DropUntilOutput {
         return (state.trigger.terminate(), held)
       }
       trigger?.cancel()
-      downstream?.receive(completion: completion)
+      guard let downstream else { return }
+      delivery.withLock { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -258,7 +265,8 @@ extension Publishers.DropUntilOutput {
       }
       _ = trigger
       upstream?.cancel()
-      downstream?.receive(completion: completion)
+      guard let downstream else { return }
+      delivery.withLock { downstream.receive(completion: completion) }
     }
   }
 

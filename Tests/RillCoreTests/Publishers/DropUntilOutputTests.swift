@@ -1,4 +1,6 @@
+import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -383,5 +385,48 @@ import Testing
       upstream.drop(untilOutputFrom: other)
     }
     #expect(diagram == "-----3-4-|")
+  }
+
+  /// A completion that arrives on another thread while downstream is receiving a value (from an upstream that
+  /// breaks the contract) waits for that call to return, as in Combine, which holds a lock around downstream.
+  @Test(.timeLimit(.minutes(1))) func aCompletionOnAnotherThreadWaitsForTheValueInsideReceive() {
+    let upstream = TestPublisher<Int, Never>()
+    let other = TestPublisher<Int, Never>()
+    let inReceive = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let events = StressLocked<[String]>([])
+    upstream.drop(untilOutputFrom: other).subscribe(
+      AnySubscriber(
+        receiveSubscription: { $0.request(.unlimited) },
+        receiveValue: { value in
+          events.withLock { $0.append("value \(value)") }
+          inReceive.signal()
+          release.wait()
+          events.withLock { $0.append("returned \(value)") }
+          return .none
+        },
+        receiveCompletion: { _ in events.withLock { $0.append("finished") } }
+      )
+    )
+    other.send(0)
+    let valueSent = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      upstream.send(1)
+      valueSent.signal()
+    }
+    inReceive.wait()
+    let completed = DispatchSemaphore(value: 0)
+    let started = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      started.signal()
+      upstream.send(completion: .finished)
+      completed.signal()
+    }
+    started.wait()
+    #expect(events.withLock { $0 } == ["value 1"])
+    release.signal()
+    valueSent.wait()
+    completed.wait()
+    #expect(events.withLock { $0 } == ["value 1", "returned 1", "finished"])
   }
 }
