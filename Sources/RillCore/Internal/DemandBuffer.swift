@@ -93,6 +93,13 @@ package struct DemandBuffer<Output, Failure: Error> {
     return .idle
   }
 
+  /// Drops the newest waiting values, those beyond what the subscriber has asked for: for an owner whose completion
+  /// goes right after the values the subscriber asked for, instead of waiting behind the others.
+  package mutating func dropValuesBeyondDemand() {
+    guard let covered = demand.max, pending.count > covered else { return }
+    pending.removeLast(pending.count - covered)
+  }
+
   /// Ends the buffer without a completion (the subscriber cancelled), letting go of what waits.
   package mutating func end() {
     hasEnded = true
