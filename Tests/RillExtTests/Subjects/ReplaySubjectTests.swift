@@ -67,28 +67,40 @@ import Testing
     #expect(late.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
   }
 
-  @Test func aCompletionWithoutDemandArrivesAtOnceWhenNothingIsQueued() {
+  @Test func aCompletionNeedsNoDemandButWaitsForTheFirstRequest() {
     let subject = Self.subject(0, sending: [1])
-    let recorder = Recorder(initialDemand: .none)
-    subject.subscribe(recorder)
+    let requested = Recorder(initialDemand: .none, onSubscription: { _, subscription in subscription.request(.none) })
+    subject.subscribe(requested)
+    let idle = Recorder(initialDemand: .none)
+    subject.subscribe(idle)
     subject.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "finished"])
+    #expect(requested.eventDescriptions == ["subscription", "finished"])
+    // As in CombineExt, a subscriber that has requested nothing yet gets the completion at its first request.
+    #expect(idle.eventDescriptions == ["subscription"])
+    idle.subscription?.request(.none)
+    #expect(idle.eventDescriptions == ["subscription", "finished"])
   }
 
-  @Test func valuesBeyondDemandWaitInTheSubscribersQueueThenTheCompletionFollowsThem() {
+  /// As in CombineExt: the completion does not wait for the values beyond a subscriber's demand, which are dropped.
+  @Test func theCompletionFollowsTheValuesASubscriberAskedFor() {
     let subject = Self.subject(4, sending: [1, 2, 3, 4])
     let recorder = Recorder(initialDemand: .max(3))
     subject.subscribe(recorder)
     #expect(recorder.values == [1, 2, 3])
     subject.send(5)
+    #expect(!recorder.isCompleted)
     subject.send(completion: .finished)
+    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    recorder.request(.max(2))
     #expect(recorder.values == [1, 2, 3])
-    #expect(!recorder.isCompleted)
-    recorder.request(.max(1))
-    #expect(recorder.values == [1, 2, 3, 4])
-    #expect(!recorder.isCompleted)
-    recorder.request(.max(1))
-    #expect(recorder.eventDescriptions.suffix(2) == ["value(5)", "finished"])
+
+    // A subscriber that comes after the completion gets the kept values its first request covers, then the
+    // completion.
+    let late = Recorder(initialDemand: .none)
+    subject.subscribe(late)
+    #expect(late.eventDescriptions == ["subscription"])
+    late.request(.max(1))
+    #expect(late.eventDescriptions == ["subscription", "value(2)", "finished"])
   }
 
   @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {
