@@ -65,13 +65,6 @@ package struct FIFO<Element> {
     return element
   }
 
-  /// Drops the `count` newest elements; the queue must hold at least that many.
-  @inlinable
-  package mutating func removeLast(_ count: Int) {
-    storage.removeLast(count)
-    if isEmpty { removeAll() }
-  }
-
   /// Drops every element.
   @inlinable
   package mutating func removeAll() {

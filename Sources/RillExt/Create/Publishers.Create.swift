@@ -58,11 +58,10 @@ extension Publishers {
   /// away or keep the ``Subscriber`` and send later, from any thread.
   ///
   /// Demand is honoured: a value sent while the subscriber has no demand left waits in a buffer, in order, until the
-  /// subscriber asks for more. A completion needs no demand of its own, and does not wait for the values beyond the
-  /// subscriber's demand: it goes right after the values the subscriber has asked for, and the others are dropped.
-  /// Only before the subscriber's first request does a completion wait, so that the values sent before it can still go
-  /// as far as that request allows. A request of `.none` counts as a request. Anything sent after the completion is
-  /// ignored.
+  /// subscriber asks for more. A completion needs no demand of its own, and does not wait for demand for the values in
+  /// the buffer: as in CombineExt, it goes once the values the subscriber's demand covers (the demand it returns along
+  /// the way included) have gone, and the values still waiting are dropped. Anything sent after it is ignored. A
+  /// request of `.none` is accepted.
   ///
   /// The cancellable that `factory` returns is cancelled once, when the subscription ends: after the completion has
   /// reached the subscriber, or when the subscriber cancels. The subscription holds it until then; the ``Subscriber``
@@ -109,8 +108,7 @@ extension Publishers.Create {
       sink?.send(input)
     }
 
-    /// Sends a completion to the subscriber, after the values it has asked for; the values beyond its demand are
-    /// dropped.
+    /// Sends a completion to the subscriber, after the values its demand covers; the values beyond it are dropped.
     ///
     /// - Parameter completion: `.finished`, or `.failure` with the error.
     public func send(completion: Subscribers.Completion<Failure>) {
@@ -133,19 +131,9 @@ extension Publishers.Create {
     CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private struct State {
-      var buffer = DemandBuffer<Output, Failure>()
+      var buffer = DemandBuffer<Output, Failure>(completionDropsWaitingValues: true)
       /// What `factory` returned, until the subscription ends.
       var cancellable: (any Cancellable)?
-      /// Whether the subscriber has requested anything, even `.none`.
-      var hasRequested = false
-      /// A completion sent before the subscriber's first request, which waits for it.
-      var heldCompletion: Subscribers.Completion<Failure>?
-
-      /// Hands the completion to the buffer, after the values the subscriber asked for: returns whether to drain.
-      mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Bool {
-        buffer.dropValuesBeyondDemand()
-        return buffer.send(completion: completion)
-      }
     }
 
     private let downstream: Downstream
@@ -172,32 +160,17 @@ extension Publishers.Create {
     }
 
     override func send(_ value: Output) {
-      guard state.withLock({ $0.heldCompletion == nil && $0.buffer.send(value) }) else { return }
+      guard state.withLock({ $0.buffer.send(value) }) else { return }
       drain(adding: downstream.receive(value))
     }
 
     override func send(completion: Subscribers.Completion<Failure>) {
-      let drains = state.withLock { state -> Bool in
-        guard state.heldCompletion == nil, !state.buffer.isCompleted else { return false }
-        guard state.hasRequested else {
-          state.heldCompletion = completion
-          return false
-        }
-        return state.complete(completion)
-      }
-      if drains { drain(adding: .none) }
+      if state.withLock({ $0.buffer.send(completion: completion) }) { drain(adding: .none) }
     }
 
-    /// Adds demand; `.none` is accepted, and lets a completion that waited for the first request go.
+    /// Adds demand; a request of `.none` is accepted, as in CombineExt, and adds nothing.
     func request(_ demand: Subscribers.Demand) {
-      let drains = state.withLock { state -> Bool in
-        guard !state.buffer.hasEnded else { return false }
-        state.hasRequested = true
-        let requested = state.buffer.request(demand)
-        guard let completion = state.heldCompletion.take() else { return requested }
-        return state.complete(completion) || requested
-      }
-      if drains { drain(adding: .none) }
+      if state.withLock({ $0.buffer.request(demand) }) { drain(adding: .none) }
     }
 
     func cancel() {

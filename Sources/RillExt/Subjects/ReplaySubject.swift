@@ -10,10 +10,9 @@
 /// after it subscribed; a subscriber that comes after the completion gets the kept values, then the completion. Each
 /// subscriber receives values only as far as its demand: the rest wait, in order, in a queue of its own, so a slow
 /// subscriber never holds up a fast one. The completion needs no demand and does not wait for the values beyond it:
-/// it reaches each subscriber right after the values that subscriber has asked for, and the values still waiting are
-/// dropped. Only a subscriber that has not requested anything yet (a request of `.none` counts) gets its completion,
-/// and its values as far as that request goes, at its first request. As a subscriber to an upstream publisher, the
-/// subject requests unlimited values.
+/// it reaches each subscriber once the values its demand covers (the demand it returns along the way included) have
+/// gone, and the values still waiting are dropped. As a subscriber to an upstream publisher, the subject requests
+/// unlimited values.
 ///
 /// `send(_:)`, `send(completion:)`, subscribing, `request(_:)` and `cancel()` may be called from any thread; one
 /// lock guards the subject's state, and no subscriber is called while it is held. A subscriber is called by one
@@ -73,7 +72,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     entryPoints.send(self, value)
   }
 
-  /// Sends a completion to the subscribers, after the values each of them has asked for (the others are dropped),
+  /// Sends a completion to the subscribers, after the values each of them has demand for (the others are dropped),
   /// and keeps it for the ones to come; only the first completion counts.
   ///
   /// - Parameter completion: The completion to send.

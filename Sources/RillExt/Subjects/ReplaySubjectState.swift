@@ -29,10 +29,6 @@ struct ReplaySubjectState<Output, Failure: Error> {
     @usableFromInline
     var demand: Subscribers.Demand
 
-    /// Whether the subscriber has requested anything (even `.none`); until then, the completion waits.
-    @usableFromInline
-    var hasRequested = false
-
     /// The token of the drain that owns the subscriber; `0` when none does.
     @usableFromInline
     var drain: Int
@@ -160,45 +156,26 @@ struct ReplaySubjectState<Output, Failure: Error> {
     return advance(&drain, from: first)
   }
 
-  /// Records the completion, and claims every subscriber no drain owns.
-  ///
-  /// Each subscriber gets the completion right after the values it asked for; the others are dropped. A subscriber
-  /// that has not requested anything yet keeps its queue, and gets the completion after its first request.
+  /// Records the completion; claims every subscriber no drain owns, to deliver it after the values its demand
+  /// covers.
   @inlinable
   mutating func send(completion: Subscribers.Completion<Failure>, _ drain: inout Drain) -> Step {
     guard self.completion == nil else { return .done }
     self.completion = completion
     start(&drain)
-    for index in slots.indices {
-      if slots[index].hasRequested { dropValuesBeyondDemand(at: index) }
-      if slots[index].drain == 0 { slots[index].drain = drain.token }
+    for index in slots.indices where slots[index].drain == 0 {
+      slots[index].drain = drain.token
     }
     return advance(&drain, from: 0)
   }
 
-  /// Drops the newest values queued for the subscriber at `index`, those beyond its demand: once the subject has
-  /// completed, the completion goes right after the values the subscriber asked for.
-  @inlinable
-  mutating func dropValuesBeyondDemand(at index: Int) {
-    guard let covered = slots[index].demand.max, slots[index].pending.count > covered else { return }
-    slots[index].pending.removeLast(slots[index].pending.count - covered)
-  }
-
-  /// Adds demand; claims the subscriber if it has something to take and no drain owns it.
-  ///
-  /// The first request (even of `.none`) after the completion drops the queued values beyond the demand, so that the
-  /// completion follows the values asked for.
+  /// Adds demand; claims the subscriber if it has values waiting and no drain owns it.
   @inlinable
   mutating func request(_ demand: Subscribers.Demand, for id: Int, _ drain: inout Drain) -> Step {
     drain.id = id
     guard let index = index(of: &drain) else { return .done }
     slots[index].demand += demand
-    if !slots[index].hasRequested {
-      slots[index].hasRequested = true
-      if completion != nil { dropValuesBeyondDemand(at: index) }
-    }
-    let canTake = slots[index].pending.isEmpty ? completion != nil : slots[index].demand > 0
-    guard slots[index].drain == 0, canTake else { return .done }
+    guard slots[index].drain == 0, slots[index].demand > 0, !slots[index].pending.isEmpty else { return .done }
     start(&drain)
     slots[index].drain = drain.token
     return step(at: index, &drain) ?? .done
@@ -263,7 +240,8 @@ struct ReplaySubjectState<Output, Failure: Error> {
   }
 
   /// The next step for the owned subscriber at `index`: its next queued value if it has demand, its completion once
-  /// its queue is empty and it has made a request, or `nil` after giving it up (nothing it can take now).
+  /// its queue is empty or its demand has run out (dropping the values still queued), or `nil` after giving it up
+  /// (nothing it can take now).
   @inlinable
   mutating func step(at index: Int, _ drain: inout Drain) -> Step? {
     if !slots[index].pending.isEmpty {
@@ -272,7 +250,11 @@ struct ReplaySubjectState<Output, Failure: Error> {
         slots[index].isBusy = true
         return .value(slots[index].conduit, slots[index].pending.removeFirst())
       }
-    } else if let completion, slots[index].hasRequested {
+      if let completion {
+        // As in CombineExt, the completion does not wait for demand for the values still queued.
+        return .completion(slots.remove(at: index).conduit, completion)
+      }
+    } else if let completion {
       return .completion(slots.remove(at: index).conduit, completion)
     }
     slots[index].drain = 0

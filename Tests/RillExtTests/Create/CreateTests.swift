@@ -108,7 +108,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     #expect(subscriber.values == [1, 2, 3, 4])
     #expect(handle.cleanup.value == 0)
 
-    // Nothing requested yet: everything waits, the completion too, until the first request.
+    // Nothing requested: the completion needs no demand, and the waiting values are dropped.
     let idle = TestSubscriber<Int, Never>(initialDemand: .none)
     AnyPublisher<Int, Never> { subscriber in
       subscriber.send(1)
@@ -117,9 +117,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       return AnyCancellable {}
     }
     .subscribe(idle)
-    #expect(idle.eventDescriptions == ["subscription"])
-    idle.request(.max(1))
-    #expect(idle.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(idle.eventDescriptions == ["subscription", "finished"])
   }
 
   /// As in CombineExt: the completion follows the values the subscriber asked for, and the others are dropped.
@@ -147,20 +145,23 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     #expect(later.eventDescriptions == ["subscription", "value(1)", "failure(other)"])
     #expect(handle.cleanup.value == 1)
 
-    // A completion before the first request waits for it, then follows the values it covers.
-    let waiting = TestSubscriber<Int, Never>(initialDemand: .none)
-    AnyPublisher<Int, Never> { subscriber in
-      for value in 1...3 { subscriber.send(value) }
-      subscriber.send(completion: .finished)
-      return AnyCancellable {}
+    // The demand a delivered value returns counts: the completion waits for the values it covers.
+    let oneAtATime = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    let reentrant = Handle<Int, Never>()
+    reentrant.publisher.subscribe(oneAtATime)
+    oneAtATime.onValue = { _, value in
+      if value == 1 {
+        reentrant.subscriber.send(2)
+        reentrant.subscriber.send(3)
+        reentrant.subscriber.send(completion: .finished)
+      }
+      return .none
     }
-    .subscribe(waiting)
-    #expect(waiting.eventDescriptions == ["subscription"])
-    waiting.request(.max(2))
-    #expect(waiting.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
+    reentrant.subscriber.send(1)
+    #expect(oneAtATime.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
   }
 
-  /// As in CombineExt: a request of `.none` is accepted, counts as the first request, and lets the completion go.
+  /// As in CombineExt: a request of `.none` is accepted.
   @Test func aRequestForNoneGetsTheCompletion() {
     for completion in [Subscribers.Completion<ExtTestError>.finished, .failure(.upstream)] {
       let cleanup = CleanupCounter()
@@ -179,15 +180,13 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       #expect(cleanup.value == 1)
     }
 
-    // Asked for later, it releases a completion that waited for the first request.
+    // Without any request, the completion goes all the same.
     let empty = TestSubscriber<Int, Never>(initialDemand: .none)
     AnyPublisher<Int, Never> { subscriber in
       subscriber.send(completion: .finished)
       return AnyCancellable {}
     }
     .subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription"])
-    empty.subscription?.request(.none)
     #expect(empty.eventDescriptions == ["subscription", "finished"])
   }
 

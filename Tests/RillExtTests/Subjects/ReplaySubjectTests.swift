@@ -67,22 +67,16 @@ import Testing
     #expect(late.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
   }
 
-  @Test func aCompletionNeedsNoDemandButWaitsForTheFirstRequest() {
+  @Test func aCompletionWithoutDemandArrivesAtOnceWhenNothingIsQueued() {
     let subject = Self.subject(0, sending: [1])
-    let requested = Recorder(initialDemand: .none, onSubscription: { _, subscription in subscription.request(.none) })
-    subject.subscribe(requested)
-    let idle = Recorder(initialDemand: .none)
-    subject.subscribe(idle)
+    let recorder = Recorder(initialDemand: .none)
+    subject.subscribe(recorder)
     subject.send(completion: .finished)
-    #expect(requested.eventDescriptions == ["subscription", "finished"])
-    // As in CombineExt, a subscriber that has requested nothing yet gets the completion at its first request.
-    #expect(idle.eventDescriptions == ["subscription"])
-    idle.subscription?.request(.none)
-    #expect(idle.eventDescriptions == ["subscription", "finished"])
+    #expect(recorder.eventDescriptions == ["subscription", "finished"])
   }
 
-  /// As in CombineExt: the completion does not wait for the values beyond a subscriber's demand, which are dropped.
-  @Test func theCompletionFollowsTheValuesASubscriberAskedFor() {
+  /// As in CombineExt: the completion does not wait for demand for the values still queued, which are dropped.
+  @Test func theCompletionFollowsTheValuesASubscriberHasDemandFor() {
     let subject = Self.subject(4, sending: [1, 2, 3, 4])
     let recorder = Recorder(initialDemand: .max(3))
     subject.subscribe(recorder)
@@ -94,13 +88,19 @@ import Testing
     recorder.request(.max(2))
     #expect(recorder.values == [1, 2, 3])
 
-    // A subscriber that comes after the completion gets the kept values its first request covers, then the
-    // completion.
-    let late = Recorder(initialDemand: .none)
+    // A subscriber that comes after the completion gets the kept values its demand covers, the demand it returns
+    // along the way included, then the completion.
+    let late = Recorder(initialDemand: .max(1))
     subject.subscribe(late)
-    #expect(late.eventDescriptions == ["subscription"])
-    late.request(.max(1))
     #expect(late.eventDescriptions == ["subscription", "value(2)", "finished"])
+    let oneAtATime = Recorder(initialDemand: .max(1), demandPerValue: .max(1))
+    subject.subscribe(oneAtATime)
+    #expect(
+      oneAtATime.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "value(5)", "finished"]
+    )
+    let none = Recorder(initialDemand: .none)
+    subject.subscribe(none)
+    #expect(none.eventDescriptions == ["subscription", "finished"])
   }
 
   @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {
