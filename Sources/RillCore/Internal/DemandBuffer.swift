@@ -6,8 +6,9 @@
 /// reordered, and a subscriber that sends more, or requests more, from inside a delivery only adds to the queue or
 /// the demand.
 ///
-/// A completion waits behind the queued values and needs no demand of its own. Once the buffer has ended (its
-/// completion handed out, or `end()` called) every event is ignored.
+/// A completion waits behind the queued values and needs no demand of its own; with `completionDropsWaitingValues`
+/// (CombineExt's rule) it waits only as long as the subscriber has demand, and the values still queued then are
+/// dropped. Once the buffer has ended (its completion handed out, or `end()` called) every event is ignored.
 ///
 /// `Locked.drain(to:adding:next:)` is the delivering thread's loop. Operators whose events need no demand, or are
 /// ordered by a scheduler, use ``DeliveryQueue`` instead.
@@ -29,6 +30,10 @@ package struct DemandBuffer<Output, Failure: Error> {
 
   private var isDelivering = false
 
+  /// Whether a completion goes once the demand has run out, dropping the values still queued, instead of waiting
+  /// behind them.
+  private let completionDropsWaitingValues: Bool
+
   /// Whether a completion was sent (it may still wait behind values) or the buffer ended.
   package private(set) var isCompleted = false
 
@@ -38,7 +43,13 @@ package struct DemandBuffer<Output, Failure: Error> {
   /// The number of values waiting for demand.
   package var count: Int { pending.count }
 
-  package init() {}
+  /// Creates an empty buffer.
+  ///
+  /// - Parameter completionDropsWaitingValues: Whether a completion goes once the subscriber's demand has run out,
+  ///   dropping the values still queued (as CombineExt's buffers do), instead of waiting behind them.
+  package init(completionDropsWaitingValues: Bool = false) {
+    self.completionDropsWaitingValues = completionDropsWaitingValues
+  }
 
   /// A value that goes only if demand is left for it, as a hot source's does: returns `true` if the caller
   /// delivers it now, as ``send(_:)`` does; `false` if it was queued, or dropped because the demand is spoken for
@@ -88,6 +99,9 @@ package struct DemandBuffer<Output, Failure: Error> {
     } else if self.demand > 0 {
       self.demand -= 1
       return .deliver(pending.removeFirst())
+    } else if completionDropsWaitingValues, let completion {
+      end()
+      return .complete(completion)
     }
     isDelivering = false
     return .idle
@@ -105,7 +119,8 @@ package struct DemandBuffer<Output, Failure: Error> {
   /// Marks the caller as the delivering thread if something can go and nobody is delivering.
   private mutating func claimDelivery() -> Bool {
     guard !isDelivering, !hasEnded else { return false }
-    let canGo = pending.isEmpty ? completion != nil : demand > 0
+    let canGo =
+      pending.isEmpty ? completion != nil : demand > 0 || (completionDropsWaitingValues && completion != nil)
     guard canGo else { return false }
     isDelivering = true
     return true

@@ -32,6 +32,12 @@ package struct FIFO<Element> {
     isEmpty ? nil : storage[head]
   }
 
+  /// The newest element, if any.
+  @inlinable
+  package var last: Element? {
+    isEmpty ? nil : storage[storage.count - 1]
+  }
+
   /// The queued elements, oldest first.
   @inlinable
   package var elements: [Element] {

@@ -141,7 +141,9 @@ public final class Action<Input, Output, Failure: Error>: @unchecked Sendable {
   ///
   /// The work starts before this method returns, and runs to its end even if nobody subscribes to the returned
   /// publisher, or every subscriber cancels. The returned publisher replays the execution's outputs and completion
-  /// to each subscriber, as far as its demand goes. When the action is disabled or busy, the work does not start,
+  /// to each subscriber, as a ``ReplaySubject`` does: the outputs as far as its demand goes, and the completion once
+  /// the outputs its demand covers have gone (those beyond it are dropped). When the action is disabled or busy, the
+  /// work does not start,
   /// and the returned publisher fails at once with ``ActionError/notEnabled``, which ``errors`` sends too.
   ///
   /// - Parameter input: The input to pass to the work factory.

@@ -7,11 +7,12 @@ extension Publisher {
   /// amb(other):  --a-b-----|
   /// ```
   ///
-  /// Both publishers are subscribed (this one first) and asked for one value each, to run the race. The first one to
-  /// send a value or a completion wins: the other is cancelled (or, if it has not been subscribed yet, never is), and
-  /// from then on the winner's events are republished and downstream's demand goes to it. The values the winner is
-  /// asked for in all are exactly those downstream asks for, or one if downstream asks for none: its first value
-  /// waits for downstream's demand if there is none yet.
+  /// Both publishers are subscribed (this one first) and asked for one value each, to run the race, before downstream
+  /// receives its subscription. The first one to send a value or a completion wins: the other is cancelled (or, if it
+  /// has not been subscribed yet, never is), and from then on the winner's events are republished and downstream's
+  /// demand goes to it. An event sent while the publishers are being subscribed waits for downstream, as does a value
+  /// that finds no demand. The values the winner is asked for in all are exactly those downstream asks for, or one if
+  /// downstream asks for none.
   ///
   /// - Parameter other: The publisher to race against this one.
   /// - Returns: A publisher that mirrors the first of the two to send an event.
@@ -106,8 +107,8 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
-      subscriber.receive(subscription: inner)
       inner.start(first: first, second: second)
+      inner.handOut()
     }
   }
 }
@@ -137,6 +138,10 @@ extension Publishers.Amb {
       var requested = Subscribers.Demand.none
       /// All that the winner was asked for: one to run the race, then what `requested` adds.
       var granted = Subscribers.Demand.max(1)
+      /// Whether downstream has been given its subscription; nothing reaches it before.
+      var isHandedOut = false
+      /// Whether a completion that came before the hand-out waits for it, the buffer's delivery claimed.
+      var completionWaitsForHandOut = false
 
       subscript(side: Side) -> Link {
         get { side == .first ? first : second }
@@ -194,10 +199,20 @@ extension Publishers.Amb {
 
     /// Subscribes to the first publisher, then to the second unless the race is over.
     func start(first: First, second: Second) {
-      guard !state.withLock({ $0.buffer.hasEnded }) else { return }
       first.subscribe(Racer(inner: self, side: .first))
       guard state.withLock({ $0.winner == nil && !$0.buffer.hasEnded }) else { return }
       second.subscribe(Racer(inner: self, side: .second))
+    }
+
+    /// Gives downstream its subscription, then the completion the winner sent before, if nothing came ahead of it.
+    func handOut() {
+      state.withLock { $0.isHandedOut = true }
+      downstream.receive(subscription: self)
+      let drains = state.withLock { state in
+        defer { state.completionWaitsForHandOut = false }
+        return state.completionWaitsForHandOut
+      }
+      if drains { requestFromWinner(drain(adding: .none)) }
     }
 
     // MARK: The racers
@@ -230,7 +245,12 @@ extension Publishers.Amb {
         guard counts else { return (false, nil) }
         // The winner is done: nothing to cancel when the completion reaches downstream.
         state[side] = .ended
-        return (state.buffer.send(completion: completion), loser)
+        let drains = state.buffer.send(completion: completion)
+        if drains && !state.isHandedOut {
+          state.completionWaitsForHandOut = true
+          return (false, loser)
+        }
+        return (drains, loser)
       }
       loser?.cancel()
       if drains { requestFromWinner(drain(adding: .none)) }

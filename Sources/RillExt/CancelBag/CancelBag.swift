@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A thread-safe store of cancellables that cancels them all when it is cancelled or freed.
 ///
 /// Keep one in an object whose lifetime bounds some subscriptions, and store each subscription's cancellable in it
@@ -19,7 +21,8 @@
 /// nothing).
 ///
 /// ``RillCore/Publisher/sink(in:receiveCompletion:receiveValue:)`` also stores its cancellable, and takes it out
-/// again when the subscription completes or is cancelled, so that a long-lived bag does not grow.
+/// again when the subscription completes or is cancelled, so that a long-lived bag does not grow. A subscription that
+/// ends before `sink(in:…)` returns leaves the bag on the main queue's next turn.
 ///
 /// The bag never runs a cancellable while it holds its lock, so a cancellable may store into, or cancel, the same
 /// bag while it is being cancelled.
@@ -67,12 +70,18 @@ public final class CancelBag: @unchecked Sendable {
     }
   }
 
-  /// Stores the cancellable of a reserved key, unless ``release(_:)`` came first (the subscription already ended).
+  /// Stores the cancellable of a reserved key.
+  ///
+  /// If ``release(_:)`` came first (the subscription ended while it was being set up), the cancellable is stored all
+  /// the same and taken out on the main queue's next turn, as CombineTraits does.
   func fill(_ key: Int, with cancellable: AnyCancellable) {
-    state.withLock { state in
-      if state.pendingKeys.remove(key) != nil {
-        state.entries.append(Entry(key: key, cancellable: cancellable))
-      }
+    let ended = state.withLock { state -> Bool in
+      let isPending = state.pendingKeys.remove(key) != nil
+      state.entries.append(Entry(key: key, cancellable: cancellable))
+      return !isPending
+    }
+    if ended {
+      DispatchQueue.main.async { [weak self] in self?.release(key) }
     }
   }
 

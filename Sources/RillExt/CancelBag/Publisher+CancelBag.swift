@@ -18,8 +18,9 @@ extension Publisher {
   ///   receiveValue: { print($0) })
   /// ```
   ///
-  /// A publisher that completes during the subscription (such as `Just`) leaves the bag empty once this method
-  /// returns. CombineTraits takes it out of the bag later, on the main queue.
+  /// A publisher that completes during the subscription (such as `Just`) leaves its cancellable in the bag when this
+  /// method returns, and takes it out on the main queue's next turn, as CombineTraits does: a program whose main
+  /// queue never runs keeps it until the bag is cancelled or freed.
   ///
   /// - Parameters:
   ///   - cancellables: The bag that keeps the subscription alive.

@@ -58,8 +58,10 @@ extension Publishers {
   /// away or keep the ``Subscriber`` and send later, from any thread.
   ///
   /// Demand is honoured: a value sent while the subscriber has no demand left waits in a buffer, in order, until the
-  /// subscriber asks for more. A completion waits behind the values in the buffer (it needs no demand of its own), and
-  /// anything sent after it is ignored.
+  /// subscriber asks for more. A completion needs no demand of its own, and does not wait for demand for the values in
+  /// the buffer: as in CombineExt, it goes once the values the subscriber's demand covers (the demand it returns along
+  /// the way included) have gone, and the values still waiting are dropped. Anything sent after it is ignored. A
+  /// request of `.none` is accepted.
   ///
   /// The cancellable that `factory` returns is cancelled once, when the subscription ends: after the completion has
   /// reached the subscriber, or when the subscriber cancels. The subscription holds it until then; the ``Subscriber``
@@ -106,7 +108,7 @@ extension Publishers.Create {
       sink?.send(input)
     }
 
-    /// Sends a completion to the subscriber, after the values that still wait for its demand.
+    /// Sends a completion to the subscriber, after the values its demand covers; the values beyond it are dropped.
     ///
     /// - Parameter completion: `.finished`, or `.failure` with the error.
     public func send(completion: Subscribers.Completion<Failure>) {
@@ -129,7 +131,7 @@ extension Publishers.Create {
     CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private struct State {
-      var buffer = DemandBuffer<Output, Failure>()
+      var buffer = DemandBuffer<Output, Failure>(completionDropsWaitingValues: true)
       /// What `factory` returned, until the subscription ends.
       var cancellable: (any Cancellable)?
     }
@@ -166,8 +168,8 @@ extension Publishers.Create {
       if state.withLock({ $0.buffer.send(completion: completion) }) { drain(adding: .none) }
     }
 
+    /// Adds demand; a request of `.none` is accepted, as in CombineExt, and adds nothing.
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Create: a subscriber requested \(demand); demand must be greater than zero")
       if state.withLock({ $0.buffer.request(demand) }) { drain(adding: .none) }
     }
 

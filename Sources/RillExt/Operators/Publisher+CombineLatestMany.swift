@@ -8,9 +8,10 @@ extension Publisher {
   /// ```
   ///
   /// Once each publisher has sent a value, every value of any of them publishes an array of the latest value of
-  /// this publisher, then of each of `others` in order. It is a chain of Combine's `combineLatest`, one link per
-  /// other publisher, so it requests, finishes and fails as `combineLatest` does: it finishes once all the
-  /// publishers have finished, and fails as soon as one fails.
+  /// this publisher, then of each of `others` in order. It requests, finishes and fails as Combine's
+  /// `combineLatest` does: downstream's demand goes to every publisher, and the stream finishes once all the
+  /// publishers have finished, and fails as soon as one fails. All the publishers share one subscription, so any
+  /// number of them can be combined.
   ///
   /// - Parameter others: The publishers to combine with this one.
   /// - Returns: A publisher of arrays with the latest value of each publisher.
@@ -18,9 +19,7 @@ extension Publisher {
     with others: Others
   ) -> AnyPublisher<[Output], Failure>
   where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-    others.reduce(map { [$0] }.eraseToAnyPublisher()) { combined, other in
-      combined.combineLatest(other).map { $0 + [$1] }.eraseToAnyPublisher()
-    }
+    CombiningMany(mode: .combineLatest, first: self, others: others).eraseToAnyPublisher()
   }
 
   /// Combines this publisher with others of the same types, publishing arrays of their latest values.
@@ -51,14 +50,12 @@ extension Collection where Element: Publisher {
   /// combineLatest().map { $0.joined() }:  --'1x'--'2x'-'2y'-----|
   /// ```
   ///
-  /// See `combineLatest(with:)` for when an array is published and when the stream
-  /// ends. An empty collection publishes one empty array, then finishes.
+  /// See `combineLatest(with:)` for when an array is published and when the stream ends. An empty collection
+  /// finishes at once, without a value.
   ///
   /// - Returns: A publisher of arrays with the latest value of each publisher.
   public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
-    guard let first = first else {
-      return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
-    }
+    guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.combineLatest(with: dropFirst())
   }
 }

@@ -7,10 +7,10 @@ extension Publisher {
   /// zip(with: [other]).map { $0.joined() }:  --'1a'--'2b'---|
   /// ```
   ///
-  /// The i-th array holds the i-th value of this publisher, then the i-th value of each of `others` in order. It is
-  /// a chain of Combine's `zip`, one link per other publisher, so it requests, buffers, finishes and fails as `zip`
-  /// does: it finishes once a publisher has finished and no array can be completed any more, and fails as soon as
-  /// one fails.
+  /// The i-th array holds the i-th value of this publisher, then the i-th value of each of `others` in order. It
+  /// requests, buffers, finishes and fails as Combine's `zip` does: downstream's demand goes to every publisher, and
+  /// the stream finishes once a publisher has finished and no array can be completed any more, and fails as soon as
+  /// one fails. All the publishers share one subscription, so any number of them can be zipped.
   ///
   /// - Parameter others: The publishers to zip with this one.
   /// - Returns: A publisher of arrays with one value of each publisher.
@@ -18,9 +18,7 @@ extension Publisher {
     with others: Others
   ) -> AnyPublisher<[Output], Failure>
   where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-    others.reduce(map { [$0] }.eraseToAnyPublisher()) { zipped, other in
-      zipped.zip(other).map { $0.0 + [$0.1] }.eraseToAnyPublisher()
-    }
+    CombiningMany(mode: .zip, first: self, others: others).eraseToAnyPublisher()
   }
 
   /// Zips this publisher with others of the same types, publishing arrays of their values.
@@ -51,14 +49,11 @@ extension Collection where Element: Publisher {
   /// zip().map { $0.joined() }:  --'1x'--'2y'---|
   /// ```
   ///
-  /// See `zip(with:)` for when the stream ends. An empty collection publishes one empty
-  /// array, then finishes.
+  /// See `zip(with:)` for when the stream ends. An empty collection finishes at once, without a value.
   ///
   /// - Returns: A publisher of arrays with one value of each publisher.
   public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
-    guard let first = first else {
-      return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
-    }
+    guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.zip(with: dropFirst())
   }
 }

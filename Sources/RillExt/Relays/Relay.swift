@@ -44,9 +44,96 @@ extension Relay where Output == Void {
 }
 
 extension Publisher where Failure == Never {
-  /// Subscribes to this publisher with unlimited demand and sends each value to `subject`, ignoring the completion,
-  /// so that a relay's storage never finishes because a publisher it was fed from did.
-  func feedValues<S: Subject>(to subject: S) -> AnyCancellable where S.Output == Output {
-    sink { [subject] value in subject.send(value) }
+  /// Feeds the values of this publisher to `subject`, ignoring the completion, so that a relay's storage never
+  /// finishes because a publisher it was fed from did.
+  func feedValues<S: Subject>(to subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Never {
+    let feed = RelayFeed(subject)
+    subscribe(feed)
+    return AnyCancellable(feed)
+  }
+}
+
+/// Feeds a publisher's values to a relay's subject, as `subscribe(_:)` to a subject does, without the completion.
+///
+/// It is the subscription the subject sees, so the subject's demand goes upstream: the subject asks for values once
+/// one of its own subscribers asks for some, and a value that upstream sends as soon as it is asked (a current
+/// value) reaches the relay's first subscriber instead of being sent to no one. It does not keep the subject alive.
+// SAFETY: all mutable state is in `state`; upstream and the subject are called outside the lock.
+final class RelayFeed<Storage: Subject>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+where Storage.Failure == Never {
+  typealias Input = Storage.Output
+
+  typealias Failure = Never
+
+  private enum Link {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// Upstream completed, or the feed was cancelled.
+    case ended
+  }
+
+  private struct State {
+    weak var subject: Storage?
+    var link = Link.awaitingSubscription
+  }
+
+  private let state: Locked<State>
+
+  init(_ subject: Storage) {
+    state = Locked(State(subject: subject))
+  }
+
+  var description: String { "Relay" }
+
+  func receive(subscription: any Subscription) {
+    let subject = state.withLock { state -> Storage? in
+      guard case .awaitingSubscription = state.link, let subject = state.subject else { return nil }
+      state.link = .subscribed(subscription)
+      return subject
+    }
+    guard let subject else {
+      subscription.cancel()
+      return
+    }
+    subject.send(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let subject = state.withLock { state -> Storage? in
+      guard case .subscribed = state.link else { return nil }
+      return state.subject
+    }
+    subject?.send(input)
+    return .none
+  }
+
+  /// The relay carries on: only the link to this publisher ends.
+  func receive(completion: Subscribers.Completion<Never>) {
+    let upstream = state.withLock { state -> Link in
+      defer { state.link = .ended }
+      return state.link
+    }
+    // Released here, outside the lock.
+    _ = upstream
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .subscribed(let upstream) = state.link else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  func cancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      defer {
+        state.link = .ended
+        state.subject = nil
+      }
+      guard case .subscribed(let upstream) = state.link else { return nil }
+      return upstream
+    }
+    upstream?.cancel()
   }
 }

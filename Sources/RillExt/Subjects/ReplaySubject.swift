@@ -8,9 +8,11 @@
 ///
 /// The subject keeps the latest `bufferSize` values, oldest first. A new subscriber gets them, then every value sent
 /// after it subscribed; a subscriber that comes after the completion gets the kept values, then the completion. Each
-/// subscriber receives values only as far as its demand: the rest wait, in order, in a queue of its own (so a slow
-/// subscriber never holds up a fast one, and never loses a value), and a completion reaches it once its queue is
-/// empty. As a subscriber to an upstream publisher, the subject requests unlimited values.
+/// subscriber receives values only as far as its demand: the rest wait, in order, in a queue of its own, so a slow
+/// subscriber never holds up a fast one. The completion needs no demand and does not wait for the values beyond it:
+/// it reaches each subscriber once the values its demand covers (the demand it returns along the way included) have
+/// gone, and the values still waiting are dropped. As a subscriber to an upstream publisher, the subject requests
+/// unlimited values.
 ///
 /// `send(_:)`, `send(completion:)`, subscribing, `request(_:)` and `cancel()` may be called from any thread; one
 /// lock guards the subject's state, and no subscriber is called while it is held. A subscriber is called by one
@@ -70,8 +72,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     entryPoints.send(self, value)
   }
 
-  /// Sends a completion to the subscribers, after the values each of them still has to take, and keeps it for the
-  /// ones to come; only the first completion counts.
+  /// Sends a completion to the subscribers, after the values each of them has demand for (the others are dropped),
+  /// and keeps it for the ones to come; only the first completion counts.
   ///
   /// - Parameter completion: The completion to send.
   @inlinable

@@ -156,7 +156,8 @@ struct ReplaySubjectState<Output, Failure: Error> {
     return advance(&drain, from: first)
   }
 
-  /// Records the completion; claims every subscriber no drain owns, to deliver it after its queue.
+  /// Records the completion; claims every subscriber no drain owns, to deliver it after the values its demand
+  /// covers.
   @inlinable
   mutating func send(completion: Subscribers.Completion<Failure>, _ drain: inout Drain) -> Step {
     guard self.completion == nil else { return .done }
@@ -239,7 +240,8 @@ struct ReplaySubjectState<Output, Failure: Error> {
   }
 
   /// The next step for the owned subscriber at `index`: its next queued value if it has demand, its completion once
-  /// its queue is empty, or `nil` after giving it up (nothing it can take now).
+  /// its queue is empty or its demand has run out (dropping the values still queued), or `nil` after giving it up
+  /// (nothing it can take now).
   @inlinable
   mutating func step(at index: Int, _ drain: inout Drain) -> Step? {
     if !slots[index].pending.isEmpty {
@@ -247,6 +249,10 @@ struct ReplaySubjectState<Output, Failure: Error> {
         slots[index].demand -= 1
         slots[index].isBusy = true
         return .value(slots[index].conduit, slots[index].pending.removeFirst())
+      }
+      if let completion {
+        // As in CombineExt, the completion does not wait for demand for the values still queued.
+        return .completion(slots.remove(at: index).conduit, completion)
       }
     } else if let completion {
       return .completion(slots.remove(at: index).conduit, completion)

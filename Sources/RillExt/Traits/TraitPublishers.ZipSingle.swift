@@ -27,7 +27,7 @@ extension TraitPublishers {
   ///
   /// It subscribes to every publisher, publishes the array of their values, in the collection's order, once each
   /// has published, and fails as soon as one fails (cancelling the others). An empty collection publishes an empty
-  /// array at once. It requests and buffers as a chain of Combine's `zip` does.
+  /// array at once. It requests and buffers as Combine's `zip` does, over all the publishers at once.
   public struct ZipSingle<UpstreamCollection>: SinglePublisher
   where UpstreamCollection: Collection, UpstreamCollection.Element: Publisher {
     public typealias Output = [UpstreamCollection.Element.Output]
@@ -44,6 +44,10 @@ extension TraitPublishers {
     }
 
     public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
+      guard !collection.isEmpty else {
+        Just([]).setFailureType(to: Failure.self).receive(subscriber: subscriber)
+        return
+      }
       collection.zip().receive(subscriber: subscriber)
     }
   }

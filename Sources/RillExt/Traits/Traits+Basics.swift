@@ -10,6 +10,8 @@ extension Optional.Publisher: MaybePublisher {}
 // As in CombineTraits: a sequence publisher or a record publishes on subscription (given a value to publish).
 extension Publishers.Sequence: ImmediatePublisher {}
 extension Record: ImmediatePublisher {}
+// A current value subject sends its value, or its completion, on subscription.
+extension CurrentValueSubject: ImmediatePublisher {}
 
 extension Deferred: SinglePublisher where DeferredPublisher: SinglePublisher {}
 extension Deferred: MaybePublisher where DeferredPublisher: MaybePublisher {}

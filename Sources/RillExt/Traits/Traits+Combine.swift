@@ -138,7 +138,8 @@ extension Publishers.CombineLatest3: ImmediatePublisher
 where A: ImmediatePublisher, B: ImmediatePublisher, C: ImmediatePublisher {}
 extension Publishers.CombineLatest4: ImmediatePublisher
 where A: ImmediatePublisher, B: ImmediatePublisher, C: ImmediatePublisher, D: ImmediatePublisher {}
-extension Publishers.Concatenate: ImmediatePublisher where Prefix: ImmediatePublisher, Suffix: ImmediatePublisher {}
+// The prefix publishes on subscription, before the suffix is subscribed: what the suffix does cannot undo that.
+extension Publishers.Concatenate: ImmediatePublisher where Prefix: ImmediatePublisher {}
 extension Publishers.FlatMap: ImmediatePublisher where Upstream: ImmediatePublisher, NewPublisher: ImmediatePublisher {}
 extension Publishers.Merge: ImmediatePublisher where A: ImmediatePublisher, B: ImmediatePublisher {}
 extension Publishers.Merge3: ImmediatePublisher

@@ -14,7 +14,9 @@ extension Publisher {
   ///
   /// The stream ends when this publisher completes, which also cancels the other subscription. The completion and the
   /// failure of the other publisher are ignored: its last value stays in use, and if it completes without a value,
-  /// this publisher is never subscribed and the stream never ends.
+  /// this publisher is never subscribed and the stream never ends. The subscription keeps both publishers alive until
+  /// it ends, so a publisher that finishes when it is freed (such as a relay) does not end the stream while the
+  /// subscription lasts.
   ///
   /// - Parameters:
   ///   - other: The publisher whose latest value accompanies each value of this one.
@@ -184,7 +186,7 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let inner = Inner(downstream: subscriber, upstream: upstream, resultSelector: resultSelector)
+      let inner = Inner(downstream: subscriber, sources: (upstream, second), resultSelector: resultSelector)
       subscriber.receive(subscription: inner)
       inner.subscribeOther(second)
     }
@@ -205,12 +207,12 @@ extension Publishers.WithLatestFrom {
 
     private let resultSelector: ResultSelector
 
-    private let machine: Locked<WithLatestFromStateMachine<Upstream, Other.Output>>
+    private let machine: Locked<WithLatestFromStateMachine<(Upstream, Other), Other.Output>>
 
-    init(downstream: Downstream, upstream: Upstream, resultSelector: @escaping ResultSelector) {
+    init(downstream: Downstream, sources: (Upstream, Other), resultSelector: @escaping ResultSelector) {
       self.downstream = downstream
       self.resultSelector = resultSelector
-      machine = Locked(WithLatestFromStateMachine(upstream: upstream))
+      machine = Locked(WithLatestFromStateMachine(sources: sources))
     }
 
     var description: String { "WithLatestFrom.Subscription<\(Output.self), \(Upstream.Failure.self)>" }
@@ -238,7 +240,10 @@ extension Publishers.WithLatestFrom {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let cancelling = machine.withLock({ $0.upstreamCompleted() }) else { return }
+      let (ending, retained) = machine.withLock { ($0.upstreamCompleted(), $0.takeRetained()) }
+      guard let cancelling = ending else { return }
+      // The publishers and the latest value are let go of here, outside the lock.
+      withExtendedLifetime(retained) {}
       for subscription in cancelling { subscription.cancel() }
       downstream.receive(completion: completion)
     }
@@ -254,7 +259,7 @@ extension Publishers.WithLatestFrom {
     }
 
     fileprivate func otherValue(_ value: Other.Output) {
-      guard let upstream = machine.withLock({ $0.otherValue(value) }) else { return }
+      guard let (upstream, _) = machine.withLock({ $0.otherValue(value) }) else { return }
       upstream.subscribe(self)
     }
 
@@ -270,7 +275,10 @@ extension Publishers.WithLatestFrom {
     }
 
     func cancel() {
-      for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
+      let (cancelling, retained) = machine.withLock { ($0.cancel(), $0.takeRetained()) }
+      // The publishers and the latest value are let go of here, outside the lock.
+      withExtendedLifetime(retained) {}
+      for subscription in cancelling { subscription.cancel() }
     }
   }
 

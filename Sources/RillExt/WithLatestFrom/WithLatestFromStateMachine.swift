@@ -2,11 +2,13 @@
 ///
 /// The other publisher is subscribed first and its values only update `latest`. Upstream is subscribed when the
 /// other publisher sends its first value; until upstream's subscription arrives, downstream's requests add up in
-/// the phase. Each method takes one event and returns what `Inner` must do once it has let go of the lock.
-struct WithLatestFromStateMachine<Upstream, OtherOutput> {
+/// the phase. `Sources` holds the publishers, which the machine keeps alive until the subscription ends, as
+/// CombineExt does: a publisher that finishes when it is freed (a relay) does not end the stream while the
+/// subscription lasts. Each method takes one event and returns what `Inner` must do once it has let go of the lock.
+struct WithLatestFromStateMachine<Sources, OtherOutput> {
   private enum Phase {
     /// The other publisher has sent nothing yet; upstream is not subscribed.
-    case awaitingOther(upstream: Upstream, demand: Subscribers.Demand)
+    case awaitingOther(demand: Subscribers.Demand)
     /// Upstream is being subscribed; its subscription has not arrived.
     case subscribingUpstream(demand: Subscribers.Demand)
     case subscribed(any Subscription)
@@ -21,15 +23,18 @@ struct WithLatestFromStateMachine<Upstream, OtherOutput> {
     case ended
   }
 
-  private var phase: Phase
+  private var phase = Phase.awaitingOther(demand: .none)
+
+  /// The publishers, until the subscription ends.
+  private var sources: Sources?
 
   private var other = OtherLink.awaitingSubscription
 
   /// The other publisher's latest value.
   private var latest: OtherOutput?
 
-  init(upstream: Upstream) {
-    phase = .awaitingOther(upstream: upstream, demand: .none)
+  init(sources: Sources) {
+    self.sources = sources
   }
 
   /// Whether the subscription has ended, so the other publisher need not be subscribed.
@@ -43,8 +48,8 @@ struct WithLatestFromStateMachine<Upstream, OtherOutput> {
   /// waits for it (or after the end).
   mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
     switch phase {
-    case .awaitingOther(let upstream, let pending):
-      phase = .awaitingOther(upstream: upstream, demand: pending + demand)
+    case .awaitingOther(let pending):
+      phase = .awaitingOther(demand: pending + demand)
       return nil
     case .subscribingUpstream(let pending):
       phase = .subscribingUpstream(demand: pending + demand)
@@ -70,13 +75,13 @@ struct WithLatestFromStateMachine<Upstream, OtherOutput> {
     return true
   }
 
-  /// The other publisher sends a value: returns the upstream publisher to subscribe if this is its first value.
-  mutating func otherValue(_ value: OtherOutput) -> Upstream? {
+  /// The other publisher sends a value: returns the publishers, to subscribe upstream, if this is its first value.
+  mutating func otherValue(_ value: OtherOutput) -> Sources? {
     guard case .subscribed = other, !isTerminal else { return nil }
     latest = value
-    guard case .awaitingOther(let upstream, let demand) = phase else { return nil }
+    guard case .awaitingOther(let demand) = phase else { return nil }
     phase = .subscribingUpstream(demand: demand)
-    return upstream
+    return sources
   }
 
   /// The other publisher completes, or fails: its last value stays in use.
@@ -115,14 +120,24 @@ struct WithLatestFromStateMachine<Upstream, OtherOutput> {
     return end()
   }
 
-  /// Ends the subscription, letting go of the upstream publisher and the latest value.
+  /// Once the subscription has ended, hands over the publishers and the latest value, for the caller to let go of
+  /// after the lock: freeing a publisher may run code (a relay finishes its subscribers when freed).
+  mutating func takeRetained() -> (sources: Sources?, latest: OtherOutput?) {
+    guard isTerminal else { return (nil, nil) }
+    defer {
+      sources = nil
+      latest = nil
+    }
+    return (sources, latest)
+  }
+
+  /// Ends the subscription; `takeRetained()` then hands over the publishers and the latest value.
   private mutating func end() -> [any Subscription] {
     var cancelling: [any Subscription] = []
     if case .subscribed(let upstream) = phase { cancelling.append(upstream) }
     if case .subscribed(let subscription) = other { cancelling.append(subscription) }
     phase = .terminal
     other = .ended
-    latest = nil
     return cancelling
   }
 }

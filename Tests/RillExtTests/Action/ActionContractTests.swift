@@ -75,7 +75,8 @@ import Testing
         continuation.finish(throwing: ExtTestError.other)
       }.asPublisher()
     }
-    // The execution's publisher replays the value before the failure, so the failure waits for demand for it.
+    // The execution's publisher replays the value before the failure, so the failure follows it where the demand
+    // covers it.
     let laterReports = await expectAsyncContract(
       "a value, then failing in a task",
       values: [7],

@@ -163,16 +163,19 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     execution.subscribe(none)
     #expect(works.last.requestedDemands == [.unlimited])
     for value in 1...3 { works.last.send(value) }
-    works.last.send(completion: .finished)
     #expect(slow.values == [1])
     #expect(none.events.count == 1)
     slow.request(.max(1))
     #expect(slow.values == [1, 2])
-    slow.request(.max(1))
-    #expect(slow.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
-    none.request(.unlimited)
-    #expect(none.values == [1, 2, 3])
-    #expect(none.isFinished)
+    // As with a `ReplaySubject`, the completion follows the values a subscriber has demand for; the others are
+    // dropped.
+    works.last.send(completion: .finished)
+    #expect(slow.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
+    #expect(none.eventDescriptions == ["subscription", "finished"])
+    // A later subscriber gets every output its demand covers.
+    let late = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(2))
+    execution.subscribe(late)
+    #expect(late.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
   }
 
   @Test func cancellingAnExecutionsSubscriberDoesNotStopTheWork() {

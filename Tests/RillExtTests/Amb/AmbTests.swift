@@ -127,6 +127,36 @@ private func race(
     #expect(waiting.eventDescriptions == ["subscription", "value(1)", "finished"])
   }
 
+  /// As in CombineExt: the publishers are subscribed before downstream receives its subscription, so what they send
+  /// from inside downstream's `receive(subscription:)` is raced and delivered as demand allows.
+  @Test func eventsSentWhileDownstreamReceivesItsSubscription() {
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(
+      initialDemand: .none,
+      onSubscription: { _, subscription in
+        subscription.request(.max(2))
+        right.send(3)
+        left.send(1)
+        right.send(0)
+        right.send(7)
+        left.send(12)
+      }
+    )
+    left.amb(right).subscribe(subscriber)
+    #expect(subscriber.values == [3, 0])
+
+    // An event sent while the publishers are subscribed waits for downstream's subscription, and its demand.
+    let completed = TestSubscriber<Int, Never>()
+    Empty<Int, Never>().amb(Just(1)).subscribe(completed)
+    #expect(completed.eventDescriptions == ["subscription", "finished"])
+    let held = TestSubscriber<Int, Never>(initialDemand: .none)
+    Just(1).amb(Empty(completeImmediately: false)).subscribe(held)
+    #expect(held.eventDescriptions == ["subscription"])
+    held.request(.max(1))
+    #expect(held.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
   @Test func cancellation() {
     let (first, second, subscriber) = race()
     subscriber.cancel()
@@ -142,11 +172,14 @@ private func race(
     winner.send(2)
     #expect(decided.values == [1])
 
-    // Cancelling inside receive(subscription:) subscribes nothing.
-    let untouched = Source()
+    // Both publishers are subscribed before downstream gets its subscription: cancelling inside
+    // receive(subscription:) cancels both.
+    let (left, right) = (Source(), Source())
     let early = TestSubscriber<Int, ExtTestError>(onSubscription: { subscriber, _ in subscriber.cancel() })
-    untouched.amb(untouched).subscribe(early)
-    #expect(untouched.subscriberCount == 0)
+    left.amb(right).subscribe(early)
+    #expect(left.cancelCount == 1 && right.cancelCount == 1)
+    left.send(1)
+    #expect(early.eventDescriptions == ["subscription"])
 
     // A subscription that comes after the race is over is cancelled.
     let (_, slow, _) = race()

@@ -195,15 +195,31 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     #expect(received == [1])
   }
 
-  @Test func aPublisherThatCompletesAtOnceLeavesTheBagEmpty() {
+  /// A subscription that completes while `sink(in:)` sets it up leaves the bag on the main queue's next turn.
+  ///
+  /// As in CombineTraits, its cancellable is in the bag when `sink(in:)` returns. The test runs on the main actor, so
+  /// that the main queue runs only when it waits.
+  @MainActor
+  @Test func aPublisherThatCompletesAtOnceLeavesTheBagOnTheMainQueue() async {
     let bag = CancelBag()
     var received: [Int] = []
+    var cancelled = false
     bag.cancel()
     Just(1).sink(in: bag) { received.append($0) }
     Empty<Int, Never>().sink(in: bag) { received.append($0) }
     Fail<Int, ExtTestError>(error: .other).sink(in: bag, receiveCompletion: { _ in }, receiveValue: { _ in })
     #expect(received == [1])
+    #expect(!bag.isEmpty)
+    await mainQueueTurn()
     #expect(bag.isEmpty)
+
+    // Cancelling the bag before then is too late to cancel anything.
+    Just(2).handleEvents(receiveCancel: { cancelled = true }).sink(in: bag) { received.append($0) }
+    #expect(!bag.isEmpty)
+    bag.cancel()
+    #expect(bag.isEmpty && !cancelled)
+    await mainQueueTurn()
+    #expect(bag.isEmpty && received == [1, 2])
   }
 
   @Test func theSubscriptionIsFreedOnceItCompletesOrIsCancelled() {
@@ -225,7 +241,9 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     #expect(cancelled == nil)
   }
 
-  @Test func sinkSingleAndSinkMaybeReportTheOutcomeAndLeaveTheBag() {
+  /// On the main actor, as the immediate publishers among them leave the bag on the main queue.
+  @MainActor
+  @Test func sinkSingleAndSinkMaybeReportTheOutcomeAndLeaveTheBag() async {
     let bag = CancelBag()
     var singles: [Result<Int, ExtTestError>] = []
     let single = ExtUpstream()
@@ -234,6 +252,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     _ = single.send(1)
     single.send(completion: .finished)
     #expect(singles.map { try? $0.get() } == [nil, 1])
+    await mainQueueTurn()
     #expect(bag.isEmpty)
 
     var maybes: [MaybeResult<Int, ExtTestError>] = []
@@ -244,6 +263,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     #expect(!bag.isEmpty)
     maybe.send(completion: .failure(.upstream))
     #expect(maybes == [.finished, .success(2), .failure(.upstream)])
+    await mainQueueTurn()
     #expect(bag.isEmpty)
 
     let silent = ExtUpstream()
@@ -294,5 +314,12 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
       }
       #expect(bag.isEmpty)
     }
+  }
+}
+
+/// Returns once the main queue has run everything queued on it before the call.
+private func mainQueueTurn() async {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.main.async { continuation.resume() }
   }
 }

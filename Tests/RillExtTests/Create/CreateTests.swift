@@ -101,29 +101,86 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     let subscriber = TestSubscriber<Int, ExtTestError>(initialDemand: .max(2))
     handle.publisher.subscribe(subscriber)
     for value in 1...5 { handle.subscriber.send(value) }
-    handle.subscriber.send(completion: .failure(.upstream))
-    #expect(subscriber.values == [1, 2] && !subscriber.isCompleted)
+    #expect(subscriber.values == [1, 2])
     subscriber.request(.max(1))
     #expect(subscriber.values == [1, 2, 3] && !subscriber.isCompleted)
-    // The completion needs no demand of its own: it follows the last waiting value.
-    subscriber.request(.max(2))
-    #expect(subscriber.values == [1, 2, 3, 4, 5])
-    #expect(subscriber.completion == .failure(.upstream))
-    #expect(handle.cleanup.value == 1)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3, 4])
+    #expect(handle.cleanup.value == 0)
 
-    // Nothing requested: everything waits, the completion too.
+    // Nothing requested: the completion needs no demand, and the waiting values are dropped.
     let idle = TestSubscriber<Int, Never>(initialDemand: .none)
     AnyPublisher<Int, Never> { subscriber in
       subscriber.send(1)
+      subscriber.send(2)
       subscriber.send(completion: .finished)
       return AnyCancellable {}
     }
     .subscribe(idle)
-    #expect(idle.eventDescriptions == ["subscription"])
-    idle.request(.max(1))
-    #expect(idle.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(idle.eventDescriptions == ["subscription", "finished"])
+  }
 
-    // With an empty buffer, a completion goes at once, demand or not.
+  /// As in CombineExt: the completion follows the values the subscriber asked for, and the others are dropped.
+  @Test func theCompletionFollowsTheValuesAskedFor() {
+    for completion in [Subscribers.Completion<ExtTestError>.finished, .failure(.upstream)] {
+      let cleanup = CleanupCounter()
+      let subscriber = TestSubscriber<Int, ExtTestError>(initialDemand: .max(2))
+      AnyPublisher<Int, ExtTestError> { subscriber in
+        for value in 1...4 { subscriber.send(value) }
+        subscriber.send(completion: completion)
+        return cleanup.cancellable()
+      }
+      .subscribe(subscriber)
+      #expect(subscriber.values == [1, 2])
+      #expect(subscriber.completion == completion)
+      #expect(cleanup.value == 1)
+    }
+
+    // Sent later, when the demand has run out.
+    let handle = Handle<Int, ExtTestError>()
+    let later = TestSubscriber<Int, ExtTestError>(initialDemand: .max(1))
+    handle.publisher.subscribe(later)
+    for value in 1...3 { handle.subscriber.send(value) }
+    handle.subscriber.send(completion: .failure(.other))
+    #expect(later.eventDescriptions == ["subscription", "value(1)", "failure(other)"])
+    #expect(handle.cleanup.value == 1)
+
+    // The demand a delivered value returns counts: the completion waits for the values it covers.
+    let oneAtATime = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    let reentrant = Handle<Int, Never>()
+    reentrant.publisher.subscribe(oneAtATime)
+    oneAtATime.onValue = { _, value in
+      if value == 1 {
+        reentrant.subscriber.send(2)
+        reentrant.subscriber.send(3)
+        reentrant.subscriber.send(completion: .finished)
+      }
+      return .none
+    }
+    reentrant.subscriber.send(1)
+    #expect(oneAtATime.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+  }
+
+  /// As in CombineExt: a request of `.none` is accepted.
+  @Test func aRequestForNoneGetsTheCompletion() {
+    for completion in [Subscribers.Completion<ExtTestError>.finished, .failure(.upstream)] {
+      let cleanup = CleanupCounter()
+      let subscriber = TestSubscriber<Int, ExtTestError>(
+        initialDemand: .none,
+        onSubscription: { _, subscription in subscription.request(.none) }
+      )
+      AnyPublisher<Int, ExtTestError> { subscriber in
+        for value in 1...4 { subscriber.send(value) }
+        subscriber.send(completion: completion)
+        return cleanup.cancellable()
+      }
+      .subscribe(subscriber)
+      #expect(subscriber.values.isEmpty)
+      #expect(subscriber.completion == completion)
+      #expect(cleanup.value == 1)
+    }
+
+    // Without any request, the completion goes all the same.
     let empty = TestSubscriber<Int, Never>(initialDemand: .none)
     AnyPublisher<Int, Never> { subscriber in
       subscriber.send(completion: .finished)

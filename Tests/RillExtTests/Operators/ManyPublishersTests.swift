@@ -59,10 +59,10 @@ private func marbles<P: Publisher>(
     upstream.send(completion: .failure(.upstream))
     #expect(failed.completion == .failure(.upstream))
 
-    // Empty: one empty array, then finished. One: each value alone.
+    // Empty: finished without a value, as in CombineExt. One: each value alone.
     let empty = TestSubscriber<[Int], ExtTestError>()
     [Source]().zip().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "value([])", "finished"])
+    #expect(empty.eventDescriptions == ["subscription", "finished"])
     let (single, alone) = extSubscribe { [$0].zip() }
     single.send(1)
     #expect(alone.values == [[1]])
@@ -90,7 +90,31 @@ private func marbles<P: Publisher>(
 
     let empty = TestSubscriber<[Int], ExtTestError>()
     [Source]().combineLatest().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "value([])", "finished"])
+    #expect(empty.eventDescriptions == ["subscription", "finished"])
+  }
+
+  /// A collection of any size is one subscription, not a chain of nested ones that would overflow the stack.
+  @Test func aHundredThousandPublishers() {
+    let count = 100_001
+    let justs = Array(repeating: Just(2), count: count)
+    let everyTwo = Array(repeating: 2, count: count)
+    var zipped: [[Int]] = []
+    var zipFinished = false
+    _ = justs.zip().sink(receiveCompletion: { _ in zipFinished = true }, receiveValue: { zipped.append($0) })
+    #expect(zipped == [everyTwo] && zipFinished)
+    var combined: [[Int]] = []
+    var combineFinished = false
+    _ = justs.combineLatest().sink(
+      receiveCompletion: { _ in combineFinished = true },
+      receiveValue: { combined.append($0) }
+    )
+    #expect(combined == [everyTwo] && combineFinished)
+    var zippedWith: [[Int]] = []
+    _ = Just(1).zip(with: justs).sink { zippedWith.append($0) }
+    #expect(zippedWith == [[1] + everyTwo])
+    var combinedWith: [[Int]] = []
+    _ = Just(1).combineLatest(with: justs).sink { combinedWith.append($0) }
+    #expect(combinedWith == [[1] + everyTwo])
   }
 
   @Test func merge() {
@@ -113,6 +137,16 @@ private func marbles<P: Publisher>(
     let zipped = TestSubscriber<[Int], ExtTestError>(initialDemand: .max(2))
     sources.zip().subscribe(zipped)
     #expect(sources.allSatisfy { $0.requestedDemands == [.max(2)] })
+    // Each request goes to every publisher, as with Combine's zip and combineLatest; so does the demand a delivery
+    // returns.
+    let combineSources = [Source(), Source(), Source()]
+    let combined = TestSubscriber<[Int], ExtTestError>(initialDemand: .max(1), demandPerValue: .max(1))
+    combineSources[0].combineLatest(with: combineSources.dropFirst()).subscribe(combined)
+    for (index, source) in combineSources.enumerated() { source.send(index) }
+    #expect(combined.values == [[0, 1, 2]])
+    #expect(combineSources.allSatisfy { $0.totalDemand == .max(2) })
+    combined.request(.max(3))
+    #expect(combineSources.allSatisfy { $0.totalDemand == .max(5) })
     let merged = TestSubscriber<Int, ExtTestError>(initialDemand: .max(2))
     let mergeSources = [Source(), Source()]
     mergeSources.merge().subscribe(merged)

@@ -63,6 +63,28 @@ import Testing
     cancellable.cancel()
   }
 
+  /// As in CombineExt: the feed asks for values only once the output relay has a subscriber with demand, so the
+  /// input's current value reaches a subscriber that comes after the link is made.
+  @Test func aCurrentValueReachesASubscriberThatComesAfterTheLink() {
+    let input = CurrentValueRelay("initial")
+    let output = PassthroughRelay<String>()
+    let link = input.subscribe(output)
+    let recorder = TestSubscriber<String, Never>()
+    output.subscribe(recorder)
+    input.accept("1")
+    input.accept("2")
+    #expect(recorder.eventDescriptions == ["subscription", "value(initial)", "value(1)", "value(2)"])
+
+    // The same through `subscribe(_:)` with a publisher.
+    let relay = PassthroughRelay<Int>()
+    let fed = Just(1).subscribe(relay)
+    let late = TestSubscriber<Int, Never>()
+    relay.subscribe(late)
+    #expect(late.eventDescriptions == ["subscription", "value(1)"])
+    link.cancel()
+    fed.cancel()
+  }
+
   @Test func subscribingARelayToARelayFeedsTheReceiverToTheArgumentAsCombineExtDoes() {
     let input = CurrentValueRelay("initial")
     let output = PassthroughRelay<String>()
@@ -104,6 +126,7 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let relay = CurrentValueRelay(0)
     let cancellable = relay.subscribe(upstream)
+    // As a current value subject does, at once; a passthrough relay waits for a subscriber's demand.
     #expect(upstream.requestedDemands == [.unlimited])
     upstream.send(completion: .finished)
     relay.accept(1)

@@ -75,20 +75,32 @@ import Testing
     #expect(recorder.eventDescriptions == ["subscription", "finished"])
   }
 
-  @Test func valuesBeyondDemandWaitInTheSubscribersQueueThenTheCompletionFollowsThem() {
+  /// As in CombineExt: the completion does not wait for demand for the values still queued, which are dropped.
+  @Test func theCompletionFollowsTheValuesASubscriberHasDemandFor() {
     let subject = Self.subject(4, sending: [1, 2, 3, 4])
     let recorder = Recorder(initialDemand: .max(3))
     subject.subscribe(recorder)
     #expect(recorder.values == [1, 2, 3])
     subject.send(5)
+    #expect(!recorder.isCompleted)
     subject.send(completion: .finished)
+    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    recorder.request(.max(2))
     #expect(recorder.values == [1, 2, 3])
-    #expect(!recorder.isCompleted)
-    recorder.request(.max(1))
-    #expect(recorder.values == [1, 2, 3, 4])
-    #expect(!recorder.isCompleted)
-    recorder.request(.max(1))
-    #expect(recorder.eventDescriptions.suffix(2) == ["value(5)", "finished"])
+
+    // A subscriber that comes after the completion gets the kept values its demand covers, the demand it returns
+    // along the way included, then the completion.
+    let late = Recorder(initialDemand: .max(1))
+    subject.subscribe(late)
+    #expect(late.eventDescriptions == ["subscription", "value(2)", "finished"])
+    let oneAtATime = Recorder(initialDemand: .max(1), demandPerValue: .max(1))
+    subject.subscribe(oneAtATime)
+    #expect(
+      oneAtATime.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "value(5)", "finished"]
+    )
+    let none = Recorder(initialDemand: .none)
+    subject.subscribe(none)
+    #expect(none.eventDescriptions == ["subscription", "finished"])
   }
 
   @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {

@@ -2,7 +2,22 @@ import RillExt
 import RillTesting
 import Testing
 
+private func isImmediate<P: Publisher>(_ publisher: P) -> Bool { false }
+private func isImmediate<P: ImmediatePublisher>(_ publisher: P) -> Bool { true }
+
 @Suite struct ImmediatePublisherTests {
+  /// As in CombineTraits: a concatenation publishes on subscription when its prefix does, whatever its suffix.
+  @Test func concatenateIsImmediateWhenItsPrefixIs() {
+    let later = PassthroughSubject<Int, Never>()
+    let now = AnyImmediatePublisher<Int, Never>.just(1)
+    #expect(isImmediate(now.append(later)))
+    #expect(isImmediate(now.append(now)))
+    #expect(isImmediate(Just(0).append(later)))
+    #expect(!isImmediate(later.append(now)))
+    #expect(!isImmediate(later.append(later)))
+    #expect(isImmediate(CurrentValueSubject<Int, Never>(0)))
+  }
+
   @Test func theFactoriesPublishBeforeSubscribeReturns() {
     let just = TestSubscriber<Int, Never>()
     AnyImmediatePublisher.just(1).subscribe(just)

@@ -12,7 +12,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   private typealias Machine = WithLatestFromStateMachine<String, Int>
 
   @Test func demandWaitsForUpstreamsSubscription() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     let kept = machine.otherSubscribed(TestSubscription())
     let early = machine.request(.max(2))
     let firstValue = machine.otherValue(1)
@@ -36,7 +36,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   }
 
   @Test func noValueIsCombinedBeforeUpstreamIsSubscribed() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     _ = machine.otherSubscribed(TestSubscription())
     #expect(machine.upstreamValue() == nil)
     _ = machine.otherValue(1)
@@ -44,7 +44,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   }
 
   @Test func theOthersCompletionKeepsItsLastValue() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     _ = machine.otherSubscribed(TestSubscription())
     _ = machine.otherValue(7)
     machine.otherCompleted()
@@ -56,7 +56,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   }
 
   @Test func upstreamsCompletionCancelsOnlyTheOther() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     let other = TestSubscription()
     _ = machine.otherSubscribed(other)
     _ = machine.otherValue(1)
@@ -70,14 +70,27 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     #expect(machine.upstreamValue() == nil)
   }
 
+  @Test func thePublishersAndTheLatestValueAreHandedOverOnlyOnceItEnds() {
+    var machine = Machine(sources: "upstream")
+    _ = machine.otherSubscribed(TestSubscription())
+    _ = machine.otherValue(1)
+    let early = machine.takeRetained()
+    #expect(early.sources == nil && early.latest == nil)
+    _ = machine.cancel()
+    let retained = machine.takeRetained()
+    #expect(retained.sources == "upstream" && retained.latest == 1)
+    let again = machine.takeRetained()
+    #expect(again.sources == nil && again.latest == nil)
+  }
+
   @Test func cancelEndsEverything() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     let nothing = machine.cancel()
     let kept = machine.otherSubscribed(TestSubscription())
     let value = machine.otherValue(1)
     #expect(nothing.isEmpty && machine.isTerminal && !kept && value == nil)
 
-    var subscribed = Machine(upstream: "upstream")
+    var subscribed = Machine(sources: "upstream")
     let other = TestSubscription()
     let upstream = TestSubscription()
     _ = subscribed.otherSubscribed(other)
@@ -92,7 +105,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   }
 
   @Test func aCancelWhileUpstreamIsBeingSubscribedCancelsItsLateSubscription() {
-    var machine = Machine(upstream: "upstream")
+    var machine = Machine(sources: "upstream")
     _ = machine.otherSubscribed(TestSubscription())
     let upstream = machine.otherValue(1)
     let cancelling = machine.cancel()

@@ -200,6 +200,31 @@ private typealias Other = TestPublisher<String, ExtTestError>
     #expect(reacting.values == ["1a", "2b"])
   }
 
+  /// As in CombineExt: the subscription keeps both publishers alive until it ends, so a relay that finishes when it is
+  /// freed does not end the stream while the subscription lasts.
+  @Test func theSubscriptionKeepsItsPublishersAliveUntilItEnds() {
+    final class Payload: Sendable {}
+    weak var payload: Payload?
+    weak var weakUpstream: PassthroughRelay<Int>?
+    weak var weakOther: PassthroughRelay<Payload>?
+    let subscriber = TestSubscriber<Payload, Never>()
+    do {
+      let upstream = PassthroughRelay<Int>()
+      let other = PassthroughRelay<Payload>()
+      weakUpstream = upstream
+      weakOther = other
+      upstream.withLatestFrom(other).subscribe(subscriber)
+      let made = Payload()
+      payload = made
+      other.accept(made)
+    }
+    #expect(weakUpstream != nil && weakOther != nil)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+    subscriber.cancel()
+    #expect(weakUpstream == nil && weakOther == nil && payload == nil)
+    #expect(subscriber.eventDescriptions == ["subscription"])
+  }
+
   @Test func memory() {
     weak var inner: AnyObject?
     weak var weakUpstream: PassthroughSubject<Int, Never>?

@@ -199,7 +199,12 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = ZipSubscription<ZipBuffers2<A.Output, B.Output>, S>.start(subscriber, mode: .combineLatest, count: 2)
+      let engine = ZipSubscription<ZipBuffers2<A.Output, B.Output>, S>.start(
+        subscriber,
+        mode: .combineLatest,
+        count: 2,
+        buffers: ZipBuffers2()
+      )
       a.subscribe(engine.child(0) { $0.a.append($1) })
       b.subscribe(engine.child(1) { $0.b.append($1) })
     }
@@ -260,7 +265,8 @@ extension Publishers {
       let engine = ZipSubscription<ZipBuffers3<A.Output, B.Output, C.Output>, S>.start(
         subscriber,
         mode: .combineLatest,
-        count: 3
+        count: 3,
+        buffers: ZipBuffers3()
       )
       a.subscribe(engine.child(0) { $0.a.append($1) })
       b.subscribe(engine.child(1) { $0.b.append($1) })
@@ -329,7 +335,8 @@ extension Publishers {
       let engine = ZipSubscription<ZipBuffers4<A.Output, B.Output, C.Output, D.Output>, S>.start(
         subscriber,
         mode: .combineLatest,
-        count: 4
+        count: 4,
+        buffers: ZipBuffers4()
       )
       a.subscribe(engine.child(0) { $0.a.append($1) })
       b.subscribe(engine.child(1) { $0.b.append($1) })

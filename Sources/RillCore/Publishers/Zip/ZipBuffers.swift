@@ -2,13 +2,13 @@
 /// so that no value is boxed.
 ///
 /// `zip` queues every value and takes the oldest of each upstream; `combineLatest` keeps only the latest of each
-/// upstream and copies them. Upstream `index` is the `index`-th stored array.
+/// upstream and copies them. Upstream `index` is the `index`-th stored queue.
 @usableFromInline
-protocol ZipBuffers {
+package protocol ZipBuffers {
   associatedtype Output
 
-  /// Empty buffers.
-  init()
+  /// Whether every upstream has at least one value stored.
+  var everyUpstreamHasAValue: Bool { get }
 
   /// Whether upstream `index` has no value stored.
   func isEmpty(_ index: Int) -> Bool
@@ -43,6 +43,9 @@ struct ZipBuffers2<A, B>: ZipBuffers {
   init() {}
 
   @inlinable
+  var everyUpstreamHasAValue: Bool { !a.isEmpty && !b.isEmpty }
+
+  @inlinable
   func isEmpty(_ index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
 
   @inlinable
@@ -72,6 +75,9 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
 
   @inlinable
   init() {}
+
+  @inlinable
+  var everyUpstreamHasAValue: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty }
 
   @inlinable
   func isEmpty(_ index: Int) -> Bool {
@@ -117,6 +123,9 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
   init() {}
 
   @inlinable
+  var everyUpstreamHasAValue: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty && !d.isEmpty }
+
+  @inlinable
   func isEmpty(_ index: Int) -> Bool {
     switch index {
     case 0: a.isEmpty
@@ -150,5 +159,68 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
     b.removeAll()
     c.removeAll()
     d.removeAll()
+  }
+}
+
+/// The buffers of a `zip` or `combineLatest` of any number of upstreams of one type, whose output is an array.
+///
+/// It counts the upstreams with nothing stored, so that a value finds out whether an output is complete in constant
+/// time however many upstreams there are.
+@usableFromInline
+package struct ZipBuffersArray<Input>: ZipBuffers {
+  @usableFromInline var queues: [FIFO<Input>]
+  /// The number of upstreams with no value stored.
+  @usableFromInline var emptyCount: Int
+
+  /// Empty buffers for `count` upstreams.
+  @inlinable
+  package init(count: Int) {
+    queues = Array(repeating: FIFO(), count: count)
+    emptyCount = count
+  }
+
+  /// Stores a value of upstream `index`.
+  @inlinable
+  package mutating func append(_ value: Input, at index: Int) {
+    if queues[index].isEmpty { emptyCount -= 1 }
+    queues[index].append(value)
+  }
+
+  @inlinable
+  package var everyUpstreamHasAValue: Bool { emptyCount == 0 }
+
+  @inlinable
+  package func isEmpty(_ index: Int) -> Bool { queues[index].isEmpty }
+
+  @inlinable
+  package mutating func keepLatest(_ index: Int) {
+    guard queues[index].count > 1, let latest = queues[index].last else { return }
+    queues[index].removeAll()
+    queues[index].append(latest)
+  }
+
+  @inlinable
+  package mutating func removeFirst() -> [Input] {
+    var output: [Input] = []
+    output.reserveCapacity(queues.count)
+    for index in queues.indices {
+      output.append(queues[index].removeFirst())
+      if queues[index].isEmpty { emptyCount += 1 }
+    }
+    return output
+  }
+
+  @inlinable
+  package func latest() -> [Input] {
+    queues.map { queue in
+      guard let latest = queue.last else { preconditionFailure("ZipBuffersArray: an upstream has no value") }
+      return latest
+    }
+  }
+
+  @inlinable
+  package mutating func removeAll() {
+    for index in queues.indices { queues[index].removeAll() }
+    emptyCount = queues.count
   }
 }

@@ -8,12 +8,12 @@
 /// a value produced while another thread delivers is queued in a ``DeliveryQueue``, and that thread (the
 /// drainer) delivers it.
 @usableFromInline
-struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
+package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline
   typealias Value = Buffers.Output
 
   @usableFromInline
-  enum Mode {
+  package enum Mode: Sendable {
     case zip
     case combineLatest
   }
@@ -32,6 +32,8 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline var phase = Phase.running
   @usableFromInline var subscriptions: [(any Subscription)?]
   @usableFromInline var isFinished: [Bool]
+  /// How many upstreams have finished.
+  @usableFromInline var finishedCount = 0
   @usableFromInline let count: Int
   @usableFromInline var buffers: Buffers
   @usableFromInline var demand = Subscribers.Demand.none
@@ -44,10 +46,10 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline var requestedWhileDelivering = Subscribers.Demand.none
 
   @inlinable
-  init(mode: Mode, count: Int) {
+  init(mode: Mode, count: Int, buffers: Buffers) {
     self.mode = mode
     self.count = count
-    buffers = Buffers()
+    self.buffers = buffers
     subscriptions = Array(repeating: nil, count: count)
     isFinished = Array(repeating: false, count: count)
   }
@@ -85,13 +87,13 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     let output: Value
     switch mode {
     case .zip:
-      guard everyUpstreamHasAValue() else { return .idle }
+      guard buffers.everyUpstreamHasAValue else { return .idle }
       output = buffers.removeFirst()
       demand -= 1
       if zipIsExhausted() { phase = .completing(.finished) }
     case .combineLatest:
       buffers.keepLatest(index)
-      guard demand > 0, everyUpstreamHasAValue() else { return .idle }
+      guard demand > 0, buffers.everyUpstreamHasAValue else { return .idle }
       output = buffers.latest()
       demand -= 1
     }
@@ -103,6 +105,7 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> DrainStep {
     guard case .running = phase, !isFinished[index] else { return .idle }
     isFinished[index] = true
+    finishedCount += 1
     // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
     if case .failure = completion, mode == .zip {
     } else {
@@ -119,7 +122,7 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     case .finished:
       switch mode {
       case .zip: if buffers.isEmpty(index) { phase = .completing(.finished) }
-      case .combineLatest: if isFinished.allSatisfy({ $0 }) { phase = .completing(.finished) }
+      case .combineLatest: if finishedCount == count { phase = .completing(.finished) }
       }
     }
     guard case .completing = phase, !outbox.isDraining else { return .idle }
@@ -166,12 +169,6 @@ struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     phase = .terminated
     defer { release() }
     return subscriptions.compactMap { $0 }
-  }
-
-  @inlinable
-  func everyUpstreamHasAValue() -> Bool {
-    for index in 0..<count where buffers.isEmpty(index) { return false }
-    return true
   }
 
   @inlinable

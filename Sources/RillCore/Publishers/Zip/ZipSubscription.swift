@@ -2,12 +2,12 @@
 /// and acts on its answers outside the lock.
 // SAFETY: all mutable state is in `machine`; downstream and upstreams are called outside the lock.
 @usableFromInline
-final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+package final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Buffers.Output == Downstream.Input {
   @usableFromInline
-  typealias Machine = ZipStateMachine<Buffers, Downstream.Failure>
+  package typealias Machine = ZipStateMachine<Buffers, Downstream.Failure>
 
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
@@ -20,18 +20,19 @@ where Buffers.Output == Downstream.Input {
     self.name = name
   }
 
-  /// Presents a zip or combineLatest of `count` upstreams to `downstream`; the caller then subscribes each
-  /// upstream `i` with `child(i)`.
+  /// Presents a zip or combineLatest of `count` upstreams, whose values `buffers` keeps, to `downstream`; the
+  /// caller then subscribes each upstream `i` with `child(i)`.
   @inlinable
-  static func start(
+  package static func start(
     _ downstream: Downstream,
     mode: Machine.Mode,
-    count: Int
+    count: Int,
+    buffers: Buffers
   ) -> ZipSubscription {
     let name = mode == .zip ? "Zip" : "CombineLatest"
     let subscription = ZipSubscription(
       downstream: downstream,
-      machine: Machine(mode: mode, count: count),
+      machine: Machine(mode: mode, count: count, buffers: buffers),
       name: name
     )
     downstream.receive(subscription: subscription)
@@ -40,27 +41,27 @@ where Buffers.Output == Downstream.Input {
 
   /// The subscriber for upstream `index`, whose elements `store` adds to the buffers.
   @inlinable
-  func child<Input>(
+  package func child<Input>(
     _ index: Int,
     _ store: @escaping (inout Buffers, Input) -> Void
   ) -> ZipChildSubscriber<Input, Buffers, Downstream> {
     ZipChildSubscriber(index: index, parent: self, store: store)
   }
 
-  @usableFromInline var description: String { name }
+  @usableFromInline package var description: String { name }
 
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline package var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
-  @usableFromInline var playgroundDescription: Any { description }
+  @usableFromInline package var playgroundDescription: Any { description }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     for upstream in machine.withLock({ $0.request(demand) }) { upstream.request(demand) }
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     for upstream in machine.withLock({ $0.cancel() }) { upstream.cancel() }
   }
 
@@ -118,17 +119,18 @@ where Buffers.Output == Downstream.Input {
 
 /// The subscriber that `ZipSubscription` attaches to each upstream.
 @usableFromInline
-struct ZipChildSubscriber<Input, Buffers: ZipBuffers, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+package struct ZipChildSubscriber<Input, Buffers: ZipBuffers, Downstream: Subscriber>: Subscriber,
+  CustomStringConvertible,
   CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Buffers.Output == Downstream.Input {
   @usableFromInline
-  typealias Failure = Downstream.Failure
+  package typealias Failure = Downstream.Failure
 
   @usableFromInline let index: Int
   @usableFromInline let parent: ZipSubscription<Buffers, Downstream>
   @usableFromInline let store: (inout Buffers, Input) -> Void
-  @usableFromInline let combineIdentifier: CombineIdentifier
+  @usableFromInline package let combineIdentifier: CombineIdentifier
 
   @inlinable
   init(index: Int, parent: ZipSubscription<Buffers, Downstream>, store: @escaping (inout Buffers, Input) -> Void) {
@@ -138,26 +140,26 @@ where Buffers.Output == Downstream.Input {
     combineIdentifier = CombineIdentifier()
   }
 
-  @usableFromInline var description: String { parent.description }
+  @usableFromInline package var description: String { parent.description }
 
-  @usableFromInline var customMirror: Mirror {
+  @usableFromInline package var customMirror: Mirror {
     Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
   }
 
-  @usableFromInline var playgroundDescription: Any { description }
+  @usableFromInline package var playgroundDescription: Any { description }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     parent.subscribed(index, subscription)
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     parent.received(index) { store(&$0, input) }
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  package func receive(completion: Subscribers.Completion<Failure>) {
     parent.completed(index, completion)
   }
 }

@@ -7,6 +7,8 @@ import Testing
 private struct ZipTestBuffers: ZipBuffers {
   var numbers = ZipBuffers2<Int, String>()
 
+  var everyUpstreamHasAValue: Bool { numbers.everyUpstreamHasAValue }
+
   func isEmpty(_ index: Int) -> Bool { numbers.isEmpty(index) }
 
   mutating func keepLatest(_ index: Int) { numbers.keepLatest(index) }
@@ -37,7 +39,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
   fileprivate typealias Machine = ZipStateMachine<ZipTestBuffers, CombiningError>
 
   private func machine(_ mode: Machine.Mode) -> Machine {
-    Machine(mode: mode, count: 2)
+    Machine(mode: mode, count: 2, buffers: ZipTestBuffers())
   }
 
   @Test func zipEmitsWhenEveryUpstreamHasAQueuedValue() {
