@@ -1,5 +1,6 @@
 // Runs one workload for a given number of elements, for valgrind and quick timing:
 //   rill-probe <Rill|OpenCombine|loop> <workload name or a unique part of it> <elements> [repeats]
+//   rill-probe <Rill|OpenCombine> idle <subscriptions>
 // Prints the checksum and the time per element. `valgrind` with two element counts gives allocations and
 // instructions per element from the difference.
 import Dispatch
@@ -67,6 +68,17 @@ let openCombineScaling = scaling(
   churn: { ($0 as! OpenCombineWorkloads.SubjectFanOut).subscribeAndCancel(times: $1) },
   cancelAll: { ($0 as! OpenCombineWorkloads.SubjectFanOut).cancelAll() }
 )
+
+// `rill-probe <Rill|OpenCombine> idle <n>`: makes n idle subscriptions (a sink on a PassthroughSubject, its
+// AnyCancellable and the subject's share) and exits without freeing them, for valgrind's "in use at exit": run it
+// with n and 2n and divide the difference by n (Benchmarks/count.sh does).
+if arguments[2] == "idle" {
+  let fanOut: AnyObject =
+    arguments[1] == "Rill"
+    ? RillWorkloads.SubjectFanOut(subscribers: n) : OpenCombineWorkloads.SubjectFanOut(subscribers: n)
+  print("\(n) idle subscriptions: \(ObjectIdentifier(fanOut))")
+  exit(0)
+}
 
 let run: ((Int) -> Int)?
 switch arguments[1] {

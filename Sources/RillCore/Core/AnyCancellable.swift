@@ -1,8 +1,11 @@
+public import Synchronization
+
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
 /// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized. The cancel action runs
 /// at most once, whichever thread calls it first.
-// SAFETY: the only mutable state, the pending cancel action, lives in `Locked`.
+// SAFETY: `action` is written by the initializer, then read and cleared only by the one call to `cancel()` that
+// wins `isCancelled`'s exchange.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// What cancelling does; a cancellable is kept as itself, so wrapping one allocates nothing more.
   @usableFromInline
@@ -12,11 +15,16 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   @usableFromInline
-  let action: Locked<Action?>
+  var action: Action?
+
+  /// Set by the first call to ``cancel()``: an atomic flag rather than a lock, so that an idle subscription's
+  /// cancellable costs one small allocation.
+  @usableFromInline
+  let isCancelled = Atomic<Bool>(false)
 
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
-    action = Locked(.closure(cancel))
+    action = .closure(cancel)
   }
 
   /// Initializes the cancellable object with the given cancellable.
@@ -24,7 +32,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// The new object cancels the given one when cancelled or deinitialized.
   @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    action = Locked(.cancellable(canceller))
+    action = .cancellable(canceller)
   }
 
   deinit {
@@ -35,7 +43,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   ///
   /// Calling it again does nothing.
   public func cancel() {
-    switch action.withLock({ $0.take() }) {
+    guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    switch action.take() {
     case .closure(let cancel): cancel()
     case .cancellable(let cancellable): cancellable.cancel()
     case nil: break

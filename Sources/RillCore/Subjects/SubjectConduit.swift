@@ -33,17 +33,17 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   /// implementation; these closures capture nothing and are made where the types are known (in client code that
   /// inlines the subject's `receive(subscriber:)`), so the work behind the lock does not look up generic metadata
   /// at run time.
+  ///
+  /// One closure for both, called with `nil` to cancel: an idle subscription keeps one closure, not two.
   @usableFromInline
-  let requestThunk: @Sendable (SubjectConduit, Subscribers.Demand) -> Void
-
-  @usableFromInline
-  let cancelThunk: @Sendable (SubjectConduit) -> Void
+  let thunk: @Sendable (SubjectConduit, Subscribers.Demand?) -> Void
 
   @inlinable
   init(core: SubjectCore<Output, Failure>) {
     self.core = core
-    requestThunk = { conduit, demand in conduit.core.request(demand, for: conduit) }
-    cancelThunk = { conduit in conduit.core.cancel(conduit) }
+    thunk = { conduit, demand in
+      if let demand { conduit.core.request(demand, for: conduit) } else { conduit.core.cancel(conduit) }
+    }
   }
 
   /// The index of the subscription's entry, or `-1` once it has ended; under the subject's lock.
@@ -97,11 +97,11 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
-    requestThunk(self, demand)
+    thunk(self, demand)
   }
 
   @inlinable
   func cancel() {
-    cancelThunk(self)
+    thunk(self, nil)
   }
 }

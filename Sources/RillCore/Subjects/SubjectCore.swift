@@ -31,17 +31,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   func receive<S: Subscriber>(subscriber: S, subject: AnyObject) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectConduit(core: self)
-    let delivery = conduit.delivery
     // Made here, where the subscriber's type is known, so that delivery runs specialised code.
     let receiver = SubjectReceiver<Output, Failure> { signal in
       switch signal {
       case .value(let value):
-        return delivery.withLock {
+        return conduit.delivery.withLock {
           // A subscription that ended while this send waited for the lock gets nothing more.
           conduit.isLive ? subscriber.receive(value) : Subscribers.Demand(rawValue: 0)
         }
       case .completion(let completion):
-        delivery.withLock { subscriber.receive(completion: completion) }
+        conduit.delivery.withLock { subscriber.receive(completion: completion) }
         return Subscribers.Demand(rawValue: 0)
       case .describe(let probe):
         probe.downstream = subscriber
@@ -49,7 +48,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
     }
     // The subscription is handed over under the delivery lock, so that nothing reaches the subscriber before it.
-    let completion = delivery.withLock { () -> Subscribers.Completion<Failure>? in
+    let completion = conduit.delivery.withLock { () -> Subscribers.Completion<Failure>? in
       let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
         if let completion = state.completion { return completion }
         state.append(receiver: receiver, conduit: conduit, subject: subject)
