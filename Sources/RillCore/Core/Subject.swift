@@ -25,6 +25,7 @@ extension Publisher {
   ///
   /// - Parameter subject: The subject to attach.
   /// - Returns: A cancellable that cancels the subject's subscription to this publisher.
+  @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
     let subscriber = SubjectSubscriber(subject)
     subscribe(subscriber)
@@ -36,26 +37,38 @@ extension Publisher {
 ///
 /// It is the subscription the subject sees, so the subject's demand goes straight upstream. As in Combine, it does
 /// not keep the subject alive: a subject that goes away cancels its upstream subscriptions, this one included.
+///
+/// Inlinable, so that client code specialises it: a value then reaches the subject's specialised `send(_:)`, where
+/// an unspecialised call would look up generic metadata at run time on every value.
 // SAFETY: all mutable state is in `state`; upstream and subject are called, and released, outside the lock.
+@usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
-  typealias Input = Downstream.Output
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Input = Downstream.Output
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  private struct State {
-    weak var subject: Downstream?
-    var link = SubscriptionState.awaitingSubscription
+  @usableFromInline
+  struct State {
+    @usableFromInline weak var subject: Downstream?
+    @usableFromInline var link = SubscriptionState.awaitingSubscription
+
+    @inlinable
+    init(subject: Downstream) {
+      self.subject = subject
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(_ subject: Downstream) {
     state = Locked(State(subject: subject))
   }
 
-  var description: String { "Subject" }
+  @usableFromInline var description: String { "Subject" }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let subject = state.withLock { state -> Downstream? in
       guard let subject = state.subject, state.link.subscribe(subscription) else { return nil }
@@ -68,12 +81,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     subject.send(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     guard let subject = state.withLock({ $0.link.isSubscribed ? $0.subject : nil }) else { return .none }
     subject.send(input)
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let subject = state.withLock { state -> Downstream? in
       guard state.link.terminate() != nil else { return nil }
@@ -83,10 +98,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     subject?.send(completion: completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     state.withLock { $0.link.upstream }?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in
       state.subject = nil

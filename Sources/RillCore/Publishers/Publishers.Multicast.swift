@@ -82,6 +82,7 @@ extension Publishers {
     }
 
     /// Connects the subject to the upstream publisher.
+    @inlinable
     public func connect() -> any Cancellable {
       upstream.subscribe(sharedSubject)
     }

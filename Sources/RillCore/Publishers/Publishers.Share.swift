@@ -33,6 +33,7 @@ extension Publishers {
     /// Creates a publisher that shares the output of an upstream publisher with multiple subscribers.
     ///
     /// - Parameter upstream: The publisher from which this publisher receives elements.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
       shared = Publishers.Autoconnect(upstream: Publishers.Multicast(upstream: upstream) { PassthroughSubject() })

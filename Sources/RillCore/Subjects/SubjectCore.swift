@@ -9,7 +9,7 @@
 // SAFETY: all mutable state is in `state`; subscribers are called, and receivers and subjects released, outside
 // the lock.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   typealias State = SubjectState<Output, Failure>
 
@@ -20,16 +20,22 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let name: String
 
+  /// Makes the engine of a subject named `name`: one that keeps a current value if `current` is set, or replays
+  /// its latest `replay` values to each new subscriber and queues values for subscribers without demand if
+  /// `replay` is set, or else drops what a subscriber without demand misses.
   @inlinable
-  init(name: String, current: Output?) {
+  package init(name: String, current: Output?, replay: Int? = nil) {
     self.name = name
-    state = Locked(State(current: current))
+    state = Locked(State(current: current, replay: replay))
   }
 
   /// Attaches a subscriber, or completes it at once if the subject has ended; `subject` is kept alive while it
   /// has subscribers.
   @inlinable
-  func receive<S: Subscriber>(subscriber: S, subject: AnyObject) where S.Input == Output, S.Failure == Failure {
+  package func receive<S: Subscriber>(
+    subscriber: S,
+    subject: AnyObject
+  ) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectConduit(core: self)
     // Made here, where the subscriber's type is known, so that delivery runs specialised code.
     let receiver = SubjectReceiver<Output, Failure> { signal in
@@ -48,33 +54,41 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
     }
     // The subscription is handed over under the delivery lock, so that nothing reaches the subscriber before it.
-    let completion = conduit.delivery.withLock { () -> Subscribers.Completion<Failure>? in
-      let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-        if let completion = state.completion { return completion }
+    let (completion, replays) = conduit.delivery.withLock { () -> (Subscribers.Completion<Failure>?, Bool) in
+      let (completion, replays) = state.withLock { state -> (Subscribers.Completion<Failure>?, Bool) in
+        // A replay subject's late subscriber gets the replayed values its demand covers, then the completion.
+        if let completion = state.completion, state.replay == nil { return (completion, false) }
         state.append(receiver: receiver, conduit: conduit, subject: subject)
-        return nil
+        return (nil, state.completion != nil)
       }
       if completion == nil { subscriber.receive(subscription: conduit) }
-      return completion
+      return (completion, replays)
     }
     if let completion {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
+    } else if replays {
+      drain(conduit, receiver)
     }
   }
 
   /// Sends a value, making it the current value when the subject keeps one.
   @inlinable
-  func send(_ value: Output) {
-    deliver(value, from: state.withLock { $0.startValue(value) })
+  package func send(_ value: Output) {
+    var evicted: Output?
+    let first = state.withLock { $0.startValue(value, evicted: &evicted) }
+    // A value that left a replay buffer goes here, outside the lock.
+    evicted = nil
+    deliver(value, from: first)
   }
 
   /// Makes `value` the current value, even after completion, and sends it unless the subject has completed.
   @inlinable
   func setCurrent(_ value: Output) {
+    var evicted: Output?
     let first = state.withLock { state -> State.Step in
       state.current = value
-      return state.startValue(value)
+      return state.startValue(value, evicted: &evicted)
     }
     deliver(value, from: first)
   }
@@ -93,9 +107,40 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
           state.withLock { $0.add(more, to: conduit) }
         }
       }
+      var draining = step.draining
+      while draining != 0 {
+        let offset = step.base &+ draining.trailingZeroBitCount
+        draining &= draining &- 1
+        if let conduit = entries[offset].conduit, let receiver = entries[offset].receiver { drain(conduit, receiver) }
+      }
       let next = step.base &+ State.Step.width
       guard next < entries.count else { return }
-      step = state.withLock { $0.claim(entries, from: next) }
+      step = state.withLock { $0.claim(value, for: entries, from: next) }
+    }
+  }
+
+  /// Delivers a replay subscriber's backlog as far as its demand goes, then its completion if the subject has
+  /// completed; under its delivery lock, so that the backlog goes out in order whichever thread drains it.
+  ///
+  /// A thread that finds another draining waits for it on the delivery lock. A drain nested in one (a request or a
+  /// send from inside the subscriber) leaves its demand and values to the one in progress, so a backlog of any
+  /// length is delivered at constant stack depth.
+  @inlinable
+  func drain(_ conduit: SubjectConduit<Output, Failure>, _ receiver: SubjectReceiver<Output, Failure>) {
+    conduit.delivery.withLock {
+      guard state.withLock({ $0.beginDrain(conduit) }) else { return }
+      var more = Subscribers.Demand(rawValue: 0)
+      while true {
+        let next = state.withLock { $0.nextBacklogged(for: conduit, adding: more) }
+        if let value = next.value {
+          more = receiver(.value(value))
+        } else {
+          if let completion = next.completion { _ = receiver(.completion(completion)) }
+          // The subscriber, the dropped values and maybe the subject are released here, after the lock.
+          withExtendedLifetime(next.ended) {}
+          return
+        }
+      }
     }
   }
 
@@ -110,18 +155,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// Sends the completion; later sends are ignored.
   @inlinable
-  func send(completion: Subscribers.Completion<Failure>) {
-    let (receivers, subject) = state.withLock { state in
-      state.completion == nil ? state.complete(completion) : ([], nil)
+  package func send(completion: Subscribers.Completion<Failure>) {
+    let (receivers, backlogged, subject) = state.withLock { state in
+      state.completion == nil ? state.complete(completion) : ([], [], nil)
     }
     for receiver in receivers { _ = receiver(.completion(completion)) }
+    for entry in backlogged {
+      if let conduit = entry.conduit, let receiver = entry.receiver { drain(conduit, receiver) }
+    }
     // Released after the completions: the subject may go now, and cancel its upstreams.
     withExtendedLifetime(subject) {}
   }
 
   /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
   @inlinable
-  func send(subscription: any Subscription) {
+  package func send(subscription: any Subscription) {
     let demanded = state.withLock { state in
       state.upstreams.append(subscription)
       return state.hasDownstreamDemand
@@ -131,7 +179,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// Cancels the upstream subscriptions; the subject is going away.
   @inlinable
-  func cancelUpstreams() {
+  package func cancelUpstreams() {
     let upstreams = state.withLock { state in
       defer { state.upstreams = [] }
       return state.upstreams
@@ -145,9 +193,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>) {
     var upstreams: [any Subscription] = []
-    let (receiver, value) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
+    let (receiver, value, drains) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
     for upstream in upstreams { upstream.request(.unlimited) }
-    guard let receiver, let value else { return }
+    guard let receiver else { return }
+    if drains { drain(conduit, receiver) }
+    guard let value else { return }
     let more = receiver(.value(value))
     if more.rawValue != 0 { state.withLock { $0.add(more, to: conduit) } }
   }

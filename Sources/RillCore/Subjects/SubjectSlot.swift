@@ -24,13 +24,17 @@ struct SubjectDemand {
   /// For a subject that keeps a current value: the subscriber gets the current value with its next demand, as it
   /// has not had it since it subscribed or since it missed a value for lack of demand.
   @usableFromInline var owesCurrent = true
+  /// For a replay subject: a thread is delivering the subscriber's backlog, under its delivery lock. A drain that
+  /// finds it set is nested in that one, which goes on with the demand and values it adds.
+  @usableFromInline var isDraining = false
 
   @inlinable
   init() {}
 }
 
 /// The subscribers a send calls next, outside the subject's lock: those of `entries[base..<base + 64]` whose bit
-/// is set in `claimed`, each of which had demand for the value.
+/// is set in `claimed`, each of which had demand for the value, and the replay subscribers whose bit is set in
+/// `draining`, whose backlog the value joined while they had demand for it.
 ///
 /// A struct of optionals rather than an enum: copies of a generic enum with payloads go through its value
 /// witnesses, with metadata looked up at run time, even in specialised code.
@@ -40,15 +44,17 @@ struct SubjectStep<Output, Failure: Error> {
   @usableFromInline var entries: ContiguousArray<SubjectEntry<Output, Failure>>?
   @usableFromInline var base = 0
   @usableFromInline var claimed: UInt64 = 0
+  @usableFromInline var draining: UInt64 = 0
 
   @inlinable
   init() {}
 
   @inlinable
-  init(entries: ContiguousArray<SubjectEntry<Output, Failure>>, base: Int, claimed: UInt64) {
+  init(entries: ContiguousArray<SubjectEntry<Output, Failure>>, base: Int, claimed: UInt64, draining: UInt64) {
     self.entries = entries
     self.base = base
     self.claimed = claimed
+    self.draining = draining
   }
 
   /// How many entries one step covers: one bit of `claimed` each.

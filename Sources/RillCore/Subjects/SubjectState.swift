@@ -7,6 +7,12 @@
 /// works from its own copy, so subscribing and cancelling never wait for them. A subscription that ends leaves its
 /// entry empty, and the table is compacted once half of it is empty; a subscription finds its entry through its
 /// conduit's ``SubjectConduit/index``, which compaction keeps up to date.
+///
+/// What a subscriber without demand misses is the one way subjects differ: a `PassthroughSubject` drops the value,
+/// a `CurrentValueSubject` owes it the current value, and a replay subject (``replay`` is set) queues it in the
+/// subscriber's backlog, which starts with the replayed values. A backlog is delivered in order, under the
+/// subscriber's delivery lock, by whichever thread brings demand or a value while it has demand; a value goes
+/// straight to a subscriber only while its backlog is empty.
 @usableFromInline
 struct SubjectState<Output, Failure: Error> {
   @usableFromInline
@@ -32,10 +38,15 @@ struct SubjectState<Output, Failure: Error> {
   /// The subject, kept alive while it has subscribers: as in Combine, a subscription keeps its subject until it is
   /// cancelled or completes.
   @usableFromInline var subject: AnyObject?
+  /// A replay subject's latest values, replayed to each new subscriber; `nil` for the other subjects.
+  @usableFromInline var replay: ReplayRing<Output>?
+  /// A replay subject's backlogs: each subscriber's values waiting for its demand, at the same index as its entry.
+  @usableFromInline var backlogs = ContiguousArray<FIFO<Output>>()
 
   @inlinable
-  init(current: Output?) {
+  init(current: Output?, replay: Int? = nil) {
     self.current = current
+    self.replay = replay.map { ReplayRing(capacity: Swift.max(0, $0)) }
     // As in Combine, a current value subject asks its upstream subscriptions for values as soon as it gets
     // them; a passthrough subject waits for a subscriber's demand.
     hasDownstreamDemand = current != nil
@@ -51,33 +62,55 @@ struct SubjectState<Output, Failure: Error> {
     conduit.move(to: entries.count)
     entries.append(Entry(receiver: receiver, conduit: conduit))
     demands.append(SubjectDemand())
+    if let replay { backlogs.append(FIFO(replay.elements)) }
     if self.subject == nil { self.subject = subject }
   }
 
   /// Starts sending `value`: claims demand from the first subscribers and returns the step that calls them.
+  ///
+  /// A value pushed out of a replay subject's buffer is returned in `evicted`, to be released outside the lock.
   @inlinable
-  mutating func startValue(_ value: Output) -> Step {
+  mutating func startValue(_ value: Output, evicted: inout Output?) -> Step {
     guard completion == nil else { return Step() }
     if current != nil { current = value }
+    if replay != nil { evicted = replay!.append(value) }
     guard !entries.isEmpty else { return Step() }
     let end = Swift.min(entries.count, Step.width)
     var claimed: UInt64 = 0
-    for index in 0..<end where claim(at: index) { claimed |= 1 &<< UInt64(index) }
-    guard claimed != 0 || end < entries.count else { return Step() }
-    return Step(entries: entries, base: 0, claimed: claimed)
+    var draining: UInt64 = 0
+    if replay == nil {
+      for index in 0..<end where claim(at: index) { claimed |= 1 &<< UInt64(index) }
+    } else {
+      for index in 0..<end { offer(value, at: index, bit: 1 &<< UInt64(index), claimed: &claimed, draining: &draining) }
+    }
+    guard claimed | draining != 0 || end < entries.count else { return Step() }
+    return Step(entries: entries, base: 0, claimed: claimed, draining: draining)
   }
 
-  /// Claims demand from the subscribers of `entries[base...]`, a copy taken when the value was sent, for the next
+  /// Claims demand from the subscribers of `entries[base...]`, a copy taken when `value` was sent, for the next
   /// step; those that have ended or moved are found through their conduits.
   @inlinable
-  mutating func claim(_ entries: ContiguousArray<Entry>, from base: Int) -> Step {
+  mutating func claim(_ value: Output, for entries: ContiguousArray<Entry>, from base: Int) -> Step {
     let end = Swift.min(entries.count, base + Step.width)
     var claimed: UInt64 = 0
+    var draining: UInt64 = 0
     for offset in base..<end {
       guard let index = entries[offset].conduit?.index, index >= 0 else { continue }
-      if claim(at: index) { claimed |= 1 &<< UInt64(offset - base) }
+      offer(value, at: index, bit: 1 &<< UInt64(offset - base), claimed: &claimed, draining: &draining)
     }
-    return Step(entries: entries, base: base, claimed: claimed)
+    return Step(entries: entries, base: base, claimed: claimed, draining: draining)
+  }
+
+  /// Offers `value` to the subscriber at `index`: claims its demand (setting `bit` in `claimed`), or, for a replay
+  /// subject, queues the value in its backlog (setting `bit` in `draining` if it has demand for the backlog).
+  @inlinable
+  mutating func offer(_ value: Output, at index: Int, bit: UInt64, claimed: inout UInt64, draining: inout UInt64) {
+    if replay != nil, entries[index].conduit != nil, demands[index].demand.rawValue == 0 || !backlogs[index].isEmpty {
+      backlogs[index].append(value)
+      if demands[index].demand.rawValue != 0 { draining |= bit }
+    } else if claim(at: index) {
+      claimed |= bit
+    }
   }
 
   /// Takes one value of the demand of the subscriber at `index`; returns whether it had any.
@@ -114,16 +147,49 @@ struct SubjectState<Output, Failure: Error> {
     _ demand: Subscribers.Demand,
     for conduit: SubjectConduit<Output, Failure>,
     upstreams requested: inout [any Subscription]
-  ) -> (receiver: SubjectReceiver<Output, Failure>?, value: Output?) {
+  ) -> (receiver: SubjectReceiver<Output, Failure>?, value: Output?, drains: Bool) {
     let index = conduit.index
-    guard index >= 0 else { return (nil, nil) }
+    guard index >= 0 else { return (nil, nil, false) }
     demands[index].demand += demand
     if !hasDownstreamDemand {
       hasDownstreamDemand = true
       requested = upstreams
     }
-    guard let current, demands[index].owesCurrent, claim(at: index) else { return (nil, nil) }
-    return (entries[index].receiver, current)
+    if replay != nil { return (entries[index].receiver, nil, !backlogs[index].isEmpty) }
+    guard let current, demands[index].owesCurrent, claim(at: index) else { return (nil, nil, false) }
+    return (entries[index].receiver, current, false)
+  }
+
+  /// The next event of a replay subscriber's backlog, after adding the demand `more` it returned for the last one:
+  /// a value if it has demand for one, or else the completion once the subject has completed (the values still
+  /// waiting are dropped, and the subscription ends).
+  ///
+  /// Called under the subscriber's delivery lock, so that its backlog goes out in order; the drain ends when it
+  /// returns no value.
+  /// Starts draining the backlog of the subscription of `conduit`; returns `false` if it has ended, or if a drain
+  /// of it is already in progress: under its delivery lock, that can only be one this drain is nested in.
+  @inlinable
+  mutating func beginDrain(_ conduit: SubjectConduit<Output, Failure>) -> Bool {
+    let index = conduit.index
+    guard index >= 0, !demands[index].isDraining else { return false }
+    demands[index].isDraining = true
+    return true
+  }
+
+  @inlinable
+  mutating func nextBacklogged(
+    for conduit: SubjectConduit<Output, Failure>,
+    adding more: Subscribers.Demand
+  ) -> (value: Output?, completion: Subscribers.Completion<Failure>?, ended: Ended) {
+    let index = conduit.index
+    guard index >= 0 else { return (nil, nil, Ended()) }
+    if more.rawValue != 0 { demands[index].demand += more }
+    if demands[index].demand.rawValue != 0, !backlogs[index].isEmpty, claim(at: index) {
+      return (backlogs[index].removeFirst(), nil, Ended())
+    }
+    demands[index].isDraining = false
+    guard let completion else { return (nil, nil, Ended()) }
+    return (nil, completion, end(at: index))
   }
 
   /// Ends the subscription of `conduit`, if it is still subscribed; returns its receiver, to be released outside
@@ -131,34 +197,55 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   mutating func cancel(
     _ conduit: SubjectConduit<Output, Failure>
-  ) -> (receiver: SubjectReceiver<Output, Failure>?, subject: AnyObject?) {
+  ) -> Ended {
     let index = conduit.index
-    guard index >= 0 else { return (nil, nil) }
-    conduit.recordEnd(demand: demands[index].demand)
-    let receiver = entries[index].receiver
+    guard index >= 0 else { return Ended() }
+    return end(at: index)
+  }
+
+  /// Ends the subscription at `index`: empties its entry and compacts the table.
+  ///
+  /// Returns what leaves the state with it, to be released outside the lock: its receiver, its backlog, and the
+  /// subject if no subscriber is left.
+  @inlinable
+  mutating func end(at index: Int) -> Ended {
+    entries[index].conduit?.recordEnd(demand: demands[index].demand)
+    var ended = Ended()
+    ended.receiver = entries[index].receiver
     entries[index] = Entry(receiver: nil, conduit: nil)
     demands[index] = SubjectDemand()
+    if replay != nil {
+      ended.backlog = backlogs[index]
+      backlogs[index] = FIFO()
+    }
     emptySlots += 1
     compact()
-    return (receiver, emptySlots == entries.count ? subject.take() : nil)
+    if emptySlots == entries.count { ended.subject = subject.take() }
+    return ended
   }
 
   /// Ends every subscription for `completion`; returns their receivers, in subscription order, and the subject.
   @inlinable
   mutating func complete(
     _ completion: Subscribers.Completion<Failure>
-  ) -> (receivers: ContiguousArray<SubjectReceiver<Output, Failure>>, subject: AnyObject?) {
+  ) -> (receivers: ContiguousArray<SubjectReceiver<Output, Failure>>, backlogged: ContiguousArray<Entry>, subject: AnyObject?) {
     self.completion = completion
     var receivers = ContiguousArray<SubjectReceiver<Output, Failure>>()
+    var backlogged = ContiguousArray<Entry>()
     for index in entries.indices {
       guard let conduit = entries[index].conduit, let receiver = entries[index].receiver else { continue }
+      // A replay subscriber with values waiting gets those its demand covers first: it stays until then.
+      if replay != nil, !backlogs[index].isEmpty {
+        backlogged.append(entries[index])
+        continue
+      }
       conduit.recordEnd(demand: demands[index].demand)
       receivers.append(receiver)
+      entries[index] = Entry(receiver: nil, conduit: nil)
+      emptySlots += 1
     }
-    entries = []
-    demands = []
-    emptySlots = 0
-    return (receivers, subject.take())
+    compact()
+    return (receivers, backlogged, backlogged.isEmpty ? subject.take() : nil)
   }
 
   /// Drops the empty entries.
@@ -173,12 +260,14 @@ struct SubjectState<Output, Failure: Error> {
       let keep = entries.capacity <= 64
       entries.removeAll(keepingCapacity: keep)
       demands.removeAll(keepingCapacity: keep)
+      backlogs.removeAll(keepingCapacity: keep)
       emptySlots = 0
       return
     }
     while entries[entries.count &- 1].conduit == nil {
       entries.removeLast()
       demands.removeLast()
+      if replay != nil { backlogs.removeLast() }
       emptySlots -= 1
     }
     guard emptySlots * 2 >= entries.count else { return }
@@ -187,12 +276,26 @@ struct SubjectState<Output, Failure: Error> {
       if kept != index {
         entries.swapAt(kept, index)
         demands.swapAt(kept, index)
+        if replay != nil { backlogs.swapAt(kept, index) }
         entries[kept].conduit?.move(to: kept)
       }
       kept += 1
     }
     entries.removeLast(entries.count - kept)
     demands.removeLast(demands.count - kept)
+    if replay != nil { backlogs.removeLast(backlogs.count - kept) }
     emptySlots = 0
+  }
+
+  /// What leaves the state when a subscription ends, released by the caller after unlocking: the subscriber (in
+  /// its receiver), a replay backlog, and the subject once no subscriber is left.
+  @usableFromInline
+  struct Ended {
+    @usableFromInline var receiver: SubjectReceiver<Output, Failure>?
+    @usableFromInline var backlog: FIFO<Output>?
+    @usableFromInline var subject: AnyObject?
+
+    @inlinable
+    init() {}
   }
 }

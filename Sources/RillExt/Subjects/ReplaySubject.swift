@@ -14,54 +14,21 @@
 /// gone, and the values still waiting are dropped. As a subscriber to an upstream publisher, the subject requests
 /// unlimited values.
 ///
-/// `send(_:)`, `send(completion:)`, subscribing, `request(_:)` and `cancel()` may be called from any thread; one
-/// lock guards the subject's state, and no subscriber is called while it is held. A subscriber is called by one
-/// thread at a time, and may send to the subject from inside a delivery.
-// SAFETY: all mutable state is in `state`; subscribers and subscriptions are called outside the lock.
+/// It delivers as Combine's subjects do: on the thread that sends, before `send` returns, one call at a time per
+/// subscriber; a send from another thread waits while a subscriber is busy, and a send from inside a subscriber is
+/// delivered at once, nested. Values a subscriber had no demand for are delivered by the thread that brings the
+/// demand. A subscription keeps the subject alive until it is cancelled or completes.
+// SAFETY: all mutable state is in `core`.
 public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
-  typealias State = ReplaySubjectState<Output, Failure>
-
-  /// The subject's hot paths, made in `init`, which runs in client code, so they run specialised code.
-  ///
-  /// `send(_:)` and `request(_:)` usually arrive through a protocol (`Subject`, `Subscription`), which lands in the
-  /// unspecialised generic implementation; these closures take them to code specialised for the subject's types. They travel in a struct and are called where they are
-  /// stored: a closure read out of a generic type as a concrete function value is wrapped in a thunk, an allocation
-  /// per read.
-  @usableFromInline
-  struct EntryPoints {
-    @usableFromInline
-    let send: (ReplaySubject, Output) -> Void
-
-    @usableFromInline
-    let request: (ReplaySubject, Subscribers.Demand, Int) -> Void
-
-    @inlinable
-    init(
-      send: @escaping (ReplaySubject, Output) -> Void,
-      request: @escaping (ReplaySubject, Subscribers.Demand, Int) -> Void
-    ) {
-      self.send = send
-      self.request = request
-    }
-  }
-
-  @usableFromInline
-  let state: Locked<State>
-
-  @usableFromInline
-  let entryPoints: EntryPoints
+  let core: SubjectCore<Output, Failure>
 
   /// Creates a subject that replays up to `bufferSize` of its latest values to each new subscriber.
   ///
   /// - Parameter bufferSize: The number of values to keep and replay; `0` keeps none.
   @inlinable
   public init(bufferSize: Int) {
-    state = Locked(State(bufferSize: bufferSize))
-    entryPoints = EntryPoints(
-      send: { subject, value in subject.sendNow(value) },
-      request: { subject, demand, id in subject.requestNow(demand, for: id) }
-    )
+    core = SubjectCore(name: "ReplaySubject", current: nil, replay: bufferSize)
   }
 
   /// Sends a value to the subscribers, and keeps it for the ones to come; ignored after a completion.
@@ -69,7 +36,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// - Parameter value: The value to send.
   @inlinable
   public func send(_ value: Output) {
-    entryPoints.send(self, value)
+    core.send(value)
   }
 
   /// Sends a completion to the subscribers, after the values each of them has demand for (the others are dropped),
@@ -78,9 +45,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// - Parameter completion: The completion to send.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    var drain = State.Drain()
-    let first = state.withLock { $0.send(completion: completion, &drain) }
-    run(first, &drain)
+    core.send(completion: completion)
   }
 
   /// Requests unlimited values from an upstream subscription.
@@ -92,58 +57,6 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    var drain = State.Drain()
-    let conduit = state.withLock { state in
-      let conduit = ReplaySubjectConduit(subject: self, id: state.makeID(), downstream: subscriber)
-      state.subscribe(conduit, &drain)
-      return conduit
-    }
-    subscriber.receive(subscription: conduit)
-    let first = state.withLock { $0.resume(&drain) }
-    run(first, &drain)
-  }
-
-  @inlinable
-  func sendNow(_ value: Output) {
-    var drain = State.Drain()
-    var evicted: Output?
-    let first = state.withLock { $0.send(value, &drain, evicted: &evicted) }
-    // The value that left the replay buffer is released here, outside the lock.
-    evicted = nil
-    run(first, &drain)
-  }
-
-  @inlinable
-  func requestNow(_ demand: Subscribers.Demand, for id: Int) {
-    var drain = State.Drain()
-    let first = state.withLock { $0.request(demand, for: id, &drain) }
-    run(first, &drain)
-  }
-
-  @usableFromInline
-  func cancel(_ conduit: ReplaySubjectConduitBase<Output, Failure>) {
-    let removed = state.withLock { $0.cancel(conduit.id) }
-    // A busy subscriber is let go of by the drain inside it; the slot's queued values go here, outside the lock.
-    if let removed, !removed.isBusy { conduit.releaseDownstream() }
-  }
-
-  /// Runs a drain: delivers each step outside the lock, and reports back for the next one.
-  @inlinable
-  func run(_ first: State.Step, _ drain: inout State.Drain) {
-    var step = first
-    while true {
-      switch step {
-      case .done:
-        return
-      case .value(let conduit, let value):
-        let demand = conduit.receive(value)
-        var cancelled = false
-        step = state.withLock { $0.delivered(demand, &drain, cancelled: &cancelled) }
-        if cancelled { conduit.releaseDownstream() }
-      case .completion(let conduit, let completion):
-        conduit.complete(completion)
-        step = state.withLock { $0.next(&drain) }
-      }
-    }
+    core.receive(subscriber: subscriber, subject: self)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RillExt
 import RillTesting
 import Testing
@@ -153,7 +154,9 @@ import Testing
     #expect(recorder.values == [1])
   }
 
-  @Test func aSubscriberThatSendsFromInsideADeliveryGetsItsValuesInOrder() {
+  /// As with Combine's subjects and CombineExt's replay subject, a send from inside a subscriber is delivered at
+  /// once, nested: the subscribers after it get the nested values first.
+  @Test func aSendFromInsideADeliveryIsDeliveredNested() {
     let subject = Self.subject(1)
     let recorder = Recorder(onValue: { [subject] _, value in
       if value < 3 { subject.send(value + 1) }
@@ -164,10 +167,12 @@ import Testing
     subject.subscribe(other)
     subject.send(1)
     #expect(recorder.values == [1, 2, 3])
-    #expect(other.values == [1, 2, 3])
+    #expect(other.values == [3, 2, 1])
   }
 
-  @Test func aCompletionSentFromInsideADeliveryReachesTheOtherSubscribersAfterTheValue() {
+  /// A completion sent from inside a delivery reaches the other subscribers at once; the value being sent no longer
+  /// reaches those after the sender, as with Combine's subjects.
+  @Test func aCompletionSentFromInsideADeliveryReachesTheOtherSubscribersAtOnce() {
     let subject = Self.subject(0)
     let first = Recorder(onValue: { [subject] _, _ in
       subject.send(completion: .finished)
@@ -178,7 +183,7 @@ import Testing
     subject.subscribe(second)
     subject.send(1)
     #expect(first.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(second.eventDescriptions == ["subscription", "value(1)", "finished"])
+    #expect(second.eventDescriptions == ["subscription", "finished"])
   }
 
   @Test func aSubscriberCancelledBeforeASendReachesItGetsNothingAndIsFreed() {
@@ -325,5 +330,83 @@ import Testing
     #expect(weakRecorder != nil)
     subject.send(completion: .finished)
     #expect(weakRecorder == nil)
+  }
+
+  // MARK: - Combine's delivery model
+
+  @Test(.timeLimit(.minutes(1))) func aValueIsDeliveredOnTheThreadThatSendsItBeforeSendReturns() {
+    let subject = Self.subject(1)
+    let threads = ThreadLog<[ObjectIdentifier]>([])
+    let recorder = Recorder(onValue: { _, _ in
+      threads.withLock { $0.append(ObjectIdentifier(Thread.current)) }
+      return .none
+    })
+    subject.subscribe(recorder)
+    let sender = ThreadLog<ObjectIdentifier?>(nil)
+    let seen = ThreadLog<[Int]>([])
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      sender.withLock { $0 = ObjectIdentifier(Thread.current) }
+      subject.send(1)
+      seen.withLock { $0 = recorder.values }
+      done.signal()
+    }
+    done.wait()
+    #expect(seen.withLock { $0 } == [1])
+    #expect(threads.withLock { $0 } == [sender.withLock { $0 }])
+  }
+
+  /// A long backlog taken one value at a time, with each request made from inside `receive(_:)`, is delivered at
+  /// constant stack depth.
+  @Test func aLongBacklogTakenOneAtATimeFromInsideReceiveDoesNotRecurse() {
+    let count = 100_000
+    let subject = Self.subject(count, sending: Array(0..<count))
+    var depth = 0
+    var maxDepth = 0
+    var received = 0
+    let recorder = Recorder(
+      initialDemand: .max(1),
+      onValue: { recorder, _ in
+        depth += 1
+        maxDepth = max(maxDepth, depth)
+        received += 1
+        recorder.request(.max(1))
+        depth -= 1
+        return .none
+      }
+    )
+    subject.subscribe(recorder)
+    #expect(received == count)
+    #expect(maxDepth == 1)
+  }
+
+  @Test func aSubscriptionKeepsTheSubjectAliveUntilItIsCancelled() throws {
+    weak var weakSubject: ReplaySubject<Int, ExtTestError>?
+    let recorder = Recorder()
+    do {
+      let subject = Self.subject(1)
+      weakSubject = subject
+      subject.subscribe(recorder)
+    }
+    weakSubject?.send(1)
+    #expect(recorder.values == [1])
+    #expect(weakSubject != nil)
+    try #require(recorder.subscription).cancel()
+    #expect(weakSubject == nil)
+  }
+}
+
+/// A value shared with the threads of a test.
+private final class ThreadLog<Value>: @unchecked Sendable {
+  // SAFETY: `value` is only touched with `lock` held.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.withLock { body(&value) }
   }
 }

@@ -6,6 +6,7 @@
 /// and count as two, and a connection is never made while the previous one is still being cancelled. Connecting and
 /// cancelling happen outside the lock; subscribers that arrive or leave meanwhile are counted, and whoever finishes
 /// the call acts on the count it finds then.
+@usableFromInline
 struct AutoconnectStateMachine {
   enum Phase {
     case disconnected
@@ -17,6 +18,7 @@ struct AutoconnectStateMachine {
   }
 
   /// What the caller does after unlocking.
+  @usableFromInline
   enum Action {
     case none
     /// Connect the connectable publisher, then report with ``connected(_:)``.

@@ -41,11 +41,18 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public final func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       // Counted before it subscribes, so that a cancel from inside its `receive(subscription:)` counts it out.
-      let action = state.withLock { $0.subscriberArrived() }
+      let action = subscriberArrives()
       upstream.subscribe(Inner(parent: self, downstream: subscriber))
       perform(action)
+    }
+
+    /// Counts one subscriber in; returns whether it connects.
+    @usableFromInline
+    final func subscriberArrives() -> AutoconnectStateMachine.Action {
+      state.withLock { $0.subscriberArrived() }
     }
 
     /// Counts one subscriber out; cancels the connection when it was the last.
@@ -55,20 +62,35 @@ extension Publishers {
     }
 
     /// Connects and disconnects, outside the lock, until the machine asks for nothing more.
-    private final func perform(_ first: AutoconnectStateMachine.Action) {
+    ///
+    /// Inlinable, so that a connection made for a subscriber runs the connectable publisher's specialised
+    /// `connect()`, and what it subscribes runs specialised code for every value.
+    @inlinable
+    final func perform(_ first: AutoconnectStateMachine.Action) {
       var action = first
       while true {
         switch action {
         case .none:
           return
         case .connect:
-          let made = upstream.connect()
-          action = state.withLock { $0.connected(made) }
+          action = didConnect(upstream.connect())
         case .disconnect(let connection):
           connection.cancel()
-          action = state.withLock { $0.disconnected() }
+          action = didDisconnect()
         }
       }
+    }
+
+    /// Records the connection just made; returns what to do next.
+    @usableFromInline
+    final func didConnect(_ connection: any Cancellable) -> AutoconnectStateMachine.Action {
+      state.withLock { $0.connected(connection) }
+    }
+
+    /// Records that the connection was cancelled; returns what to do next.
+    @usableFromInline
+    final func didDisconnect() -> AutoconnectStateMachine.Action {
+      state.withLock { $0.disconnected() }
     }
   }
 }

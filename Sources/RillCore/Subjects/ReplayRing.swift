@@ -1,6 +1,6 @@
 /// The latest `capacity` values, oldest first.
 @usableFromInline
-struct ReplayRing<Element> {
+package struct ReplayRing<Element> {
   @usableFromInline
   let capacity: Int
 
@@ -12,18 +12,18 @@ struct ReplayRing<Element> {
   var start = 0
 
   @inlinable
-  init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = capacity
   }
 
   @inlinable
-  var elements: [Element] {
+  package var elements: [Element] {
     start == 0 ? storage : Array(storage[start...] + storage[..<start])
   }
 
   /// Keeps `element`; returns the value it pushes out, for the caller to release once it has unlocked.
   @inlinable
-  mutating func append(_ element: Element) -> Element? {
+  package mutating func append(_ element: Element) -> Element? {
     guard capacity > 0 else { return nil }
     guard storage.count == capacity else {
       storage.append(element)
