@@ -24,8 +24,9 @@ struct SubjectDemand {
   /// For a subject that keeps a current value: the subscriber gets the current value with its next demand, as it
   /// has not had it since it subscribed or since it missed a value for lack of demand.
   @usableFromInline var owesCurrent = true
-  /// For a replay subject: a thread is delivering the subscriber's backlog, under its delivery lock. A drain that
-  /// finds it set is nested in that one, which goes on with the demand and values it adds.
+  /// For a replay subject: a thread is delivering the subscriber's backlog, under its delivery lock.
+  ///
+  /// A drain that finds it set is nested in that one, which goes on with the demand and values it adds.
   @usableFromInline var isDraining = false
 
   @inlinable

@@ -228,10 +228,10 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   mutating func complete(
     _ completion: Subscribers.Completion<Failure>
-  ) -> (receivers: ContiguousArray<SubjectReceiver<Output, Failure>>, backlogged: ContiguousArray<Entry>, subject: AnyObject?) {
+  ) -> (receivers: ContiguousArray<SubjectReceiver<Output, Failure>>, backlogged: [Entry], subject: AnyObject?) {
     self.completion = completion
     var receivers = ContiguousArray<SubjectReceiver<Output, Failure>>()
-    var backlogged = ContiguousArray<Entry>()
+    var backlogged: [Entry] = []
     for index in entries.indices {
       guard let conduit = entries[index].conduit, let receiver = entries[index].receiver else { continue }
       // A replay subscriber with values waiting gets those its demand covers first: it stays until then.
