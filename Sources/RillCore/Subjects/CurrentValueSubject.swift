@@ -3,7 +3,8 @@
 /// A new subscriber receives the current value as soon as it requests one. While a subscriber has no demand,
 /// the subject keeps only the latest value for it, and delivers that when demand arrives. Once the subject
 /// completes, further sends are ignored; a write to ``value`` still changes the value, as in Combine, but
-/// publishes nothing. Sends are serialised as in ``PassthroughSubject``.
+/// publishes nothing. Sends are delivered as ``PassthroughSubject`` delivers them: on the sending thread, before
+/// `send` returns, nested when re-entrant.
 // SAFETY: all mutable state is in `core`.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline

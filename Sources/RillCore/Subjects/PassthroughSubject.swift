@@ -3,9 +3,10 @@
 /// Unlike ``CurrentValueSubject``, a `PassthroughSubject` has no initial value or buffer of the most recently
 /// published element. It drops values if there are no subscribers, or if a subscriber has no current demand.
 ///
-/// `send` may be called from any thread. Every subscriber receives the values in the order they were sent, one
-/// call at a time. A `send` made while another is delivering (from another thread, or from inside a subscriber)
-/// is queued and delivered by the call already delivering, right after it; it never deadlocks.
+/// `send` may be called from any thread, and delivers as Combine's does: on the calling thread, to each subscriber
+/// that has demand at that moment, before it returns. Each subscriber is called one call at a time: a `send` from
+/// another thread waits while the subscriber is busy, and a `send` from inside a subscriber is delivered at once,
+/// nested. A subscription keeps the subject alive until it is cancelled or completes.
 // SAFETY: all mutable state is in `core`.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
