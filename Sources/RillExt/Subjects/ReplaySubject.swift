@@ -15,8 +15,9 @@
 /// `send(_:)`, `send(completion:)`, subscribing, `request(_:)` and `cancel()` may be called from any thread; one
 /// lock guards the subject's state, and no subscriber is called while it is held. A subscriber is called by one
 /// thread at a time, and may send to the subject from inside a delivery.
-// SAFETY: all mutable state is in `state`; subscribers and subscriptions are called outside the lock.
-public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+///
+/// The subject is `Sendable` when its `Output` is: the values it keeps go to subscribers on any thread.
+public final class ReplaySubject<Output, Failure: Error>: Subject {
   @usableFromInline
   typealias State = ReplaySubjectState<Output, Failure>
 
@@ -145,3 +146,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     }
   }
 }
+
+// SAFETY: all mutable state is in `state`; subscribers and subscriptions are called outside the lock; the values it
+// keeps and hands to subscribers on other threads are `Sendable`.
+extension ReplaySubject: @unchecked Sendable where Output: Sendable {}

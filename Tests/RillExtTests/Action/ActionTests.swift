@@ -65,7 +65,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aFailingWorkFailsItsExecutionAndReachesErrorsAndUnderlyingError() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let errors = record(action.errors)
     let underlying = record(action.underlyingError)
     let execution = record(action.execute(1))
@@ -79,7 +80,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func executeWhileBusyFailsAtOnceWithNotEnabled() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let errors = record(action.errors)
     let running = record(action.execute(1))
     let refused = record(action.execute(2))
@@ -141,7 +143,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aLateSubscriberToAnExecutionGetsItsOutputsReplayed() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let execution = action.execute(1)
     works.last.send(1)
     works.last.send(2)
@@ -155,7 +158,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func theExecutionHonoursEachSubscribersDemandAndRequestsUnlimitedFromTheWork() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let execution = action.execute(1)
     let slow = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(1))
     let none = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .none)
@@ -177,7 +181,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func cancellingAnExecutionsSubscriberDoesNotStopTheWork() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     let execution = record(action.execute(1))
     works.last.send(1)
@@ -193,7 +198,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func theWorkRunsWhenNobodySubscribesToTheExecution() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     action.execute(1)
     works.last.send(7)
@@ -202,7 +208,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func executeFromInsideAValuesSubscriberFailsWhileBusyAndDoesNotDeadlock() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let nested = Locked<[Subscribers.Completion<ActionError<ExtTestError>>?]>([])
     let values = TestSubscriber<Int, Never>(onValue: { _, value in
       let subscriber = record(action.execute(value * 100))
@@ -243,7 +250,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aWorkThatMisbehavesIsIgnoredAfterItsCompletion() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     let execution = record(action.execute(1))
     let extra = TestSubscription()
@@ -311,7 +319,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 struct ActionStressTests {
   @Test func concurrentExecuteStartsExactlyOneExecution() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let executing = record(action.isExecuting)
     for round in 0..<50 {
       let refusals = Counter()
@@ -333,7 +342,8 @@ struct ActionStressTests {
   }
 
   @Test func executionsEndingOnOtherThreadsKeepTheStreamsInOrder() {
-    let action = TestAction { workOnAnotherThread($0) }
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction { workOnAnotherThread($0) }
     let executing = record(action.isExecuting)
     let enabled = record(action.isEnabled)
     let started = Counter()
