@@ -26,7 +26,8 @@ let package = Package(
     // Depends on Rill for the Foundation parts: URLSession's data task publisher as a single publisher, and the
     // scheduler helpers on DispatchQueue, RunLoop and OperationQueue.
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
-    .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
+    // Depends on RillExt for its virtual-time schedulers (`DispatchQueue.test`), on which marble diagrams also run.
+    .target(name: "RillTesting", dependencies: ["RillCore", "RillExt"], swiftSettings: strict),
     // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.
     .target(name: "RillLoopbackServer", dependencies: ["RillCore"], swiftSettings: strict),
     .executableTarget(
@@ -52,7 +53,7 @@ let package = Package(
     // each in a module of its own as in a real app; not a product.
     .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),
     .testTarget(name: "RillInteropTests", dependencies: ["RillCore", "RillInteropFixtures"], swiftSettings: strict),
-    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
+    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting", "Rill", "RillExt"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )
