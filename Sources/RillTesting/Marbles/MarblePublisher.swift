@@ -7,7 +7,7 @@
 /// reaches only subscribers with demand at that tick (others miss it, as with a `PassthroughSubject`), and a
 /// subscriber that arrives after the completion gets the completion right away.
 ///
-/// Make one with ``TestScheduler/marbleSource(_:hot:as:)``, then check when the operator under test
+/// Make one with ``TestScheduler/marbleSource(_:hot:as:tick:)``, then check when the operator under test
 /// subscribed and cancelled, and what it requested, on the scheduler's clock:
 ///
 /// ```swift

@@ -176,7 +176,7 @@ extension TestScheduler {
   /// Makes a publisher that plays a marble diagram on this scheduler, tick 0 being now.
   ///
   /// Use it to build tests the `marbles` helpers do not cover, such as three sources of different value types
-  /// or a subscriber with limited demand; render the result with ``TestSubscriber/marbles(from:length:)``. A hot publisher starts
+  /// or a subscriber with limited demand; render the result with ``TestSubscriber/marbles(from:length:tick:)``. A hot publisher starts
   /// playing right away. The diagram cannot contain `>` or `!`, which only the `marbles` helpers act on.
   ///
   /// - Parameters:
@@ -197,7 +197,7 @@ extension TestScheduler {
 
   /// Makes a marble source that records its subscriptions and the demand requested from it.
   ///
-  /// It plays like ``marblePublisher(_:hot:as:)``, but returns the ``MarblePublisher`` itself, whose
+  /// It plays like ``marblePublisher(_:hot:as:tick:)``, but returns the ``MarblePublisher`` itself, whose
   /// ``MarblePublisher/subscriptionRecords`` and ``MarblePublisher/demandRecords`` say when the operator under
   /// test subscribed, requested and cancelled:
   ///
