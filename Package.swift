@@ -31,7 +31,8 @@ let package = Package(
     // Depends on Rill for the Foundation parts: URLSession's data task publisher as a single publisher, and the
     // scheduler helpers on DispatchQueue, RunLoop and OperationQueue.
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
-    .target(name: "RillTesting", dependencies: ["RillCore"], swiftSettings: strict),
+    // Depends on RillExt for its virtual-time schedulers (`DispatchQueue.test`), on which marble diagrams also run.
+    .target(name: "RillTesting", dependencies: ["RillCore", "RillExt"], swiftSettings: strict),
     // Re-exports Apple's Combine where it exists and Rill elsewhere; an Apple build of it compiles none of Rill.
     .target(
       name: "RillShim",
@@ -63,7 +64,7 @@ let package = Package(
     // each in a module of its own as in a real app; not a product.
     .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),
     .testTarget(name: "RillInteropTests", dependencies: ["RillCore", "RillInteropFixtures"], swiftSettings: strict),
-    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting"], swiftSettings: strict),
+    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting", "Rill", "RillExt"], swiftSettings: strict),
     // Code written against RillShim alone, as an app shared with Apple platforms would write it.
     .testTarget(name: "RillShimTests", dependencies: ["RillShim"], swiftSettings: strict),
   ],

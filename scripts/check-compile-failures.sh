@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Type-checks each file of Tests/RillExtCompileFailures against the built RillExt and expects it to fail with the
-# error its `// expected-error:` line names: proof that the trait conformances refuse publishers that can break a
-# trait's promise. Builds RillExt first (debug); pass --skip-build when it is built already.
+# Type-checks each file of Tests/RillExtCompileFailures and Tests/RillCompileFailures against the built modules and
+# expects it to fail with the error its `// expected-error:` line names: proof that the trait conformances refuse
+# publishers that can break a trait's promise, and that values which can hold something unsafe to share are not
+# `Sendable`. Builds RillExt (and so Rill and RillCore) first (debug); pass --skip-build when it is built already.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,7 @@ fi
 modules="$(swift build --show-bin-path)/Modules"
 
 status=0
-for file in Tests/RillExtCompileFailures/*.swift; do
+for file in Tests/RillExtCompileFailures/*.swift Tests/RillCompileFailures/*.swift; do
   expected="$(sed -n 's|^// expected-error: ||p' "$file")"
   if [[ -z "$expected" ]]; then
     echo "FAIL $file: no '// expected-error:' line"

@@ -106,6 +106,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// The scheduler whose clock stamps the events, if any.
   public let scheduler: TestScheduler?
 
+  /// What stamps the events: the scheduler's clock, or a `marbles` helper's count of diagram ticks.
+  private let clock: (() -> TestScheduler.SchedulerTimeType)?
+
   /// The demand requested when the subscription arrives.
   public let initialDemand: Subscribers.Demand
 
@@ -135,6 +138,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)? = nil
   ) {
     self.scheduler = scheduler
+    clock = scheduler.map { scheduler in { scheduler.now } }
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
     state.withLock { state in
@@ -142,6 +146,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       state.onValue = onValue
       state.onCompletion = onCompletion
     }
+  }
+
+  /// Creates a recorder with unlimited demand whose events carry the times `clock` gives, for the `marbles`
+  /// helpers, which count time in diagram ticks.
+  init(clock: @escaping () -> TestScheduler.SchedulerTimeType) {
+    scheduler = nil
+    self.clock = clock
+    initialDemand = .unlimited
+    demandPerValue = .none
   }
 
   // MARK: Hooks
@@ -188,7 +201,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Records the subscription; keeps and requests from the first, cancels any later one.
   public func receive(subscription: any Subscription) {
-    let time = scheduler?.now
+    let time = clock?()
     typealias Hook = (TestSubscriber, any Subscription) -> Void
     let (isFirst, onSubscription) = state.withLock { state -> (Bool, Hook?) in
       state.records.append(Record(.subscription, at: time))
@@ -204,7 +217,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       return
     }
     onSubscription?(self, subscription)
-    let requestTime = scheduler?.now
+    let requestTime = clock?()
     let demand = state.withLock { state -> Subscribers.Demand in
       guard state.subscription != nil, state.pendingDemand > .none else { return .none }
       defer { state.pendingDemand = .none }
@@ -216,7 +229,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Records the value and returns `demandPerValue` plus what `onValue` returns.
   public func receive(_ input: Input) -> Subscribers.Demand {
-    let time = scheduler?.now
+    let time = clock?()
     let onValue = state.withLock { state in
       state.records.append(Record(.value(input), at: time))
       state.beginDelivery()
@@ -234,7 +247,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Records the completion and lets go of the subscription.
   public func receive(completion: Subscribers.Completion<Failure>) {
-    let time = scheduler?.now
+    let time = clock?()
     typealias Hook = (TestSubscriber, Subscribers.Completion<Failure>) -> Void
     let (subscription, onCompletion) = state.withLock { state -> ((any Subscription)?, Hook?) in
       state.records.append(Record(.completion(completion), at: time))
@@ -257,7 +270,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// - Parameter demand: The number of additional values to request.
   public func request(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }
-    let time = scheduler?.now
+    let time = clock?()
     let subscription = state.withLock { state -> (any Subscription)? in
       guard !state.isCancelled, state.completion == nil else { return nil }
       guard let subscription = state.subscription else {
@@ -272,7 +285,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Cancels the subscription, records the time, and lets go of it; later calls do nothing.
   public func cancel() {
-    let time = scheduler?.now
+    let time = clock?()
     let subscription = state.withLock { state -> (any Subscription)? in
       guard !state.isCancelled else { return nil }
       state.isCancelled = true
@@ -425,24 +438,45 @@ extension TestSubscriber {
   /// #expect(subscriber.marbles() == "-1-'10'-|")
   /// ```
   ///
+  /// A diagram tick lasts `tick`, one unit of test scheduler time by default; with a longer one, an event between
+  /// two ticks is drawn at the next:
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+  /// Just(1).delay(for: .milliseconds(250), scheduler: scheduler).subscribe(subscriber)
+  /// scheduler.run()
+  /// #expect(subscriber.marbles(tick: .milliseconds(100)) == "---[1|]")
+  /// ```
+  ///
   /// - Parameters:
   ///   - start: The time of tick 0.
   ///   - length: The least number of ticks to render.
+  ///   - tick: How long a tick of the diagram lasts; it must be greater than zero.
   /// - Returns: The diagram.
-  public func marbles(from start: TestScheduler.SchedulerTimeType = 0, length: Int = 0) -> String {
+  public func marbles(
+    from start: TestScheduler.SchedulerTimeType = 0,
+    length: Int = 0,
+    tick: TestScheduler.SchedulerTimeType.Stride = 1
+  ) -> String {
+    precondition(tick > .zero, "TestSubscriber.marbles: tick must be greater than zero")
     let (records, cancelIndex, cancelTime) = state.withLock { ($0.records, $0.cancellationIndex, $0.cancellationTime) }
     var events: [(tick: Int, symbol: String)] = []
-    func tick(_ time: TestScheduler.SchedulerTimeType?) -> Int { (time?.ticks ?? start.ticks) - start.ticks }
+    func column(_ time: TestScheduler.SchedulerTimeType?) -> Int {
+      let elapsed = (time?.ticks ?? start.ticks) - start.ticks
+      return elapsed >= 0 ? (elapsed + tick.ticks - 1) / tick.ticks : -(-elapsed / tick.ticks)
+    }
     for (index, record) in records.enumerated() {
-      if cancelIndex == index { events.append((tick(cancelTime), "!")) }
+      if cancelIndex == index { events.append((column(cancelTime), "!")) }
       switch record.event {
       case .subscription: continue
-      case .value(let value): events.append((tick(record.time), MarbleRenderer.symbol(for: String(describing: value))))
-      case .completion(.finished): events.append((tick(record.time), "|"))
-      case .completion(.failure): events.append((tick(record.time), "^"))
+      case .value(let value):
+        events.append((column(record.time), MarbleRenderer.symbol(for: String(describing: value))))
+      case .completion(.finished): events.append((column(record.time), "|"))
+      case .completion(.failure): events.append((column(record.time), "^"))
       }
     }
-    if cancelIndex == records.count { events.append((tick(cancelTime), "!")) }
+    if cancelIndex == records.count { events.append((column(cancelTime), "!")) }
     return MarbleRenderer.render(events, length: length)
   }
 }

@@ -218,4 +218,41 @@ import Testing
     let doubled = PublisherContract.check([1, 2, 3].publisher.map { $0 * 2 }, demand: demand)
     #expect(doubled.isSatisfied, "\(doubled)")
   }
+
+  @Test func tickExamples() {
+    do {
+      let scheduler = TestScheduler()
+      let result = scheduler.marbles("-a-b-----c----|", tick: .milliseconds(100)) {
+        $0.debounce(for: .milliseconds(300), scheduler: scheduler)
+      }
+      #expect(result == "------b-----c-|")
+    }
+    do {
+      let scheduler = TestScheduler()
+      let result = scheduler.marbles(Marbles("-a-b-----c----|"), tick: .milliseconds(100)) {
+        $0.debounce(for: .milliseconds(300), scheduler: scheduler)
+      }
+      #expect(result == "------b-----c-|")
+    }
+    do {
+      let scheduler = TestScheduler()
+      let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+      Just(1).delay(for: .milliseconds(250), scheduler: scheduler).subscribe(subscriber)
+      scheduler.run()
+      #expect(subscriber.marbles(tick: .milliseconds(100)) == "---[1|]")
+    }
+  }
+
+  @Test func typedSourceExamples() {
+    let result = TestScheduler.marbles(
+      Marbles("-a--b---c-|"),
+      Marbles("t--f--t---|", values: ["t": true, "f": false])
+    ) { query, isEnabled in
+      query.combineLatest(isEnabled).filter { $1 }.map(\.0)
+    }
+    #expect(result == "-a----b-c-|")
+    #expect(TestScheduler.marbles(Marbles("-'on'-|", values: ["on": true])) { $0 } == "-'true'-|")
+    #expect(TestScheduler.marbles(Marbles("-t-f-|", values: ["t": true, "f": false])) { $0 } == "-'true'-'false'-|")
+    #expect(TestScheduler.marbles(Marbles("-1-'10'-|", as: Int.self)) { $0 } == "-1-'10'-|")
+  }
 }

@@ -3,6 +3,11 @@
 /// Erasure costs one allocation when the `AnyPublisher` is made and a few per subscription, and one indirect
 /// call per event: the wrapped publisher is subscribed through closures made where its type and the
 /// subscriber's type are known, so the code that runs per value is specialised on both sides.
+///
+/// As in Combine, an `AnyPublisher` is not `Sendable`, whatever its `Output`: it can wrap any publisher, such as a
+/// `map` whose closure changes an object that is not safe to share, and its type no longer says which. To use a
+/// pipeline from several tasks, share the subject it starts from and build the pipeline in each task, or keep it
+/// in one actor (the "Sharing a pipeline across tasks in Swift 6" section of Rill's Porting from Combine article).
 public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
   @usableFromInline
   let box: AnyPublisherBox<Output, Failure>
@@ -29,8 +34,6 @@ extension AnyPublisher: Publisher {
   }
 }
 
-extension AnyPublisher: Sendable where Output: Sendable {}
-
 extension Publisher {
   /// Wraps this publisher with a type eraser.
   @inlinable
@@ -42,10 +45,10 @@ extension Publisher {
 /// What an `AnyPublisher` holds: how to subscribe the wrapped publisher.
 ///
 /// The closure is made in `AnyPublisher.init`, where the publisher's type is known, so subscribing runs the
-/// publisher's specialised code rather than its unspecialised generic implementation.
-// SAFETY: immutable after init.
+/// publisher's specialised code rather than its unspecialised generic implementation. It captures the wrapped
+/// publisher, whatever that holds, so it is not `Sendable`.
 @usableFromInline
-final class AnyPublisherBox<Output, Failure: Error>: @unchecked Sendable {
+final class AnyPublisherBox<Output, Failure: Error> {
   @usableFromInline
   let subscribe: (AnyPublisherSubscriber<Output, Failure>) -> Void
 

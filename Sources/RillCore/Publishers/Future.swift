@@ -8,8 +8,9 @@
 /// promise decides the result; later calls, from any thread, are ignored. Every subscriber, earlier or later,
 /// receives that result: a value when it has requested one, then `.finished`; or the failure right away.
 /// Wrap a future in ``Deferred`` to run the closure once per subscriber instead.
-// SAFETY: all mutable state is in `state`; subscribers are called outside the lock.
-public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+///
+/// A future is `Sendable` when its `Output` is: every subscriber, on any thread, receives the same result.
+public final class Future<Output, Failure: Error>: Publisher {
   /// A type that represents a closure to invoke in the future, when an element or error is available.
   public typealias Promise = (Result<Output, Failure>) -> Void
 
@@ -74,6 +75,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     handler?()
   }
 }
+
+// SAFETY: all mutable state is in `state`, and subscribers are called outside the lock; the result it hands to
+// every subscriber, whatever thread each is on, is `Sendable`.
+extension Future: @unchecked Sendable where Output: Sendable {}
 
 extension Future {
   /// Calls `handler` once if every subscriber that attached cancels before the result arrives.

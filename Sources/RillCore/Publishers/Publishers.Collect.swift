@@ -27,6 +27,10 @@ extension Publisher {
   /// Each array requested downstream asks upstream for `count` elements. When upstream finishes, a partial array is
   /// published before `.finished`; when it fails, the partial array is dropped.
   ///
+  /// A `count` of zero or less never fills an array, as in Combine: with unlimited demand, such as a `sink`'s, every
+  /// element waits for upstream to finish and is published in one array, as with ``collect()``. A limited request
+  /// cannot be turned into a request upstream, and traps with a message naming `count`.
+  ///
   /// - Parameter count: The maximum number of received elements to buffer before publishing.
   /// - Returns: A publisher that collects up to the specified number of elements, and then publishes them as an
   ///   array.
@@ -166,7 +170,7 @@ extension Publishers.CollectByCount {
       let full = state.withLock { state -> [Input]? in
         guard state.upstream.isSubscribed else { return nil }
         state.buffer.append(input)
-        guard state.buffer.count >= count else { return nil }
+        guard state.buffer.count == count else { return nil }
         defer { state.buffer = [] }
         return state.buffer
       }
@@ -190,7 +194,12 @@ extension Publishers.CollectByCount {
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "CollectByCount: a subscriber requested \(demand); demand must be greater than zero")
-      state.withLock { $0.upstream.upstream }?.request(demand * count)
+      // Combine asks upstream for `demand * count`, which for a count below one is no demand, or a negative one.
+      precondition(
+        count > 0 || demand == .unlimited,
+        "collect(_:): count is \(count); it must be greater than zero for a limited demand (\(demand))"
+      )
+      state.withLock { $0.upstream.upstream }?.request(demand == .unlimited ? .unlimited : demand * count)
     }
 
     /// As in Combine, a cancel before the upstream subscription arrives changes nothing.

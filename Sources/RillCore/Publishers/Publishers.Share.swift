@@ -51,5 +51,6 @@ extension Publishers {
   }
 }
 
-// SAFETY: immutable; the autoconnect and multicast publishers it wraps keep their mutable state in `Locked`.
-extension Publishers.Share: @unchecked Sendable where Upstream: Sendable {}
+// SAFETY: immutable; the autoconnect and multicast publishers it wraps keep their mutable state in `Locked`. Every
+// subscriber receives the same values, on whichever thread upstream sends them, so they must be `Sendable` too.
+extension Publishers.Share: @unchecked Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

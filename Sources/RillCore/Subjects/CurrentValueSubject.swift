@@ -5,8 +5,7 @@
 /// completes, further sends are ignored; a write to ``value`` still changes the value, as in Combine, but
 /// publishes nothing. Sends are delivered as ``PassthroughSubject`` delivers them: on the sending thread, before
 /// `send` returns, nested when re-entrant.
-// SAFETY: all mutable state is in `core`.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -56,3 +55,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.send(completion: completion)
   }
 }
+
+// SAFETY: all mutable state is in `core`; the values it hands to subscribers on other threads are `Sendable`.
+extension CurrentValueSubject: @unchecked Sendable where Output: Sendable {}

@@ -7,8 +7,9 @@
 /// that has demand at that moment, before it returns. Each subscriber is called one call at a time: a `send` from
 /// another thread waits while the subscriber is busy, and a `send` from inside a subscriber is delivered at once,
 /// nested. A subscription keeps the subject alive until it is cancelled or completes.
-// SAFETY: all mutable state is in `core`.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+///
+/// The subject is `Sendable` when its `Output` is: it hands values to subscribers on any thread.
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -50,3 +51,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.send(completion: completion)
   }
 }
+
+// SAFETY: all mutable state is in `core`; the values it hands to subscribers on other threads are `Sendable`.
+extension PassthroughSubject: @unchecked Sendable where Output: Sendable {}

@@ -28,6 +28,9 @@ struct SubjectDemand {
   ///
   /// A drain that finds it set is nested in that one, which goes on with the demand and values it adds.
   @usableFromInline var isDraining = false
+  /// Whether the subscriber has requested values: a replay subject's completion waits for the first request when
+  /// values are waiting for it, as CombineExt's does, so a late subscriber gets the replay before the completion.
+  @usableFromInline var hasRequested = false
 
   @inlinable
   init() {}

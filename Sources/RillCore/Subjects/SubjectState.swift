@@ -151,6 +151,7 @@ struct SubjectState<Output, Failure: Error> {
     let index = conduit.index
     guard index >= 0 else { return (nil, nil, false) }
     demands[index].demand += demand
+    demands[index].hasRequested = true
     if !hasDownstreamDemand {
       hasDownstreamDemand = true
       requested = upstreams
@@ -162,7 +163,8 @@ struct SubjectState<Output, Failure: Error> {
 
   /// The next event of a replay subscriber's backlog, after adding the demand `more` it returned for the last one:
   /// a value if it has demand for one, or else the completion once the subject has completed (the values still
-  /// waiting are dropped, and the subscription ends).
+  /// waiting are dropped, and the subscription ends); a subscriber that has not requested yet keeps its backlog
+  /// and gets the completion after its first request.
   ///
   /// Called under the subscriber's delivery lock, so that its backlog goes out in order; the drain ends when it
   /// returns no value.
@@ -188,7 +190,7 @@ struct SubjectState<Output, Failure: Error> {
       return (backlogs[index].removeFirst(), nil, Ended())
     }
     demands[index].isDraining = false
-    guard let completion else { return (nil, nil, Ended()) }
+    guard let completion, demands[index].hasRequested || backlogs[index].isEmpty else { return (nil, nil, Ended()) }
     return (nil, completion, end(at: index))
   }
 

@@ -60,6 +60,9 @@
 /// thread delivers it next. The action's state is guarded by one lock, and no subscriber, publisher or work factory
 /// is called while it is held, so a subscriber may call `execute(_:)` from inside a delivery.
 ///
+/// An action is not `Sendable`: it calls its work factory, a closure that may capture anything, on the thread
+/// that calls `execute(_:)`. Keep it with the object that owns it, such as a `@MainActor` view model.
+///
 /// ## Differences from RxSwift's Action
 ///
 /// - ``ActionError/underlyingError(_:)`` carries the work's typed `Failure` rather than any `Error`, and the
@@ -70,9 +73,9 @@
 /// - There is no `inputs` subject: call ``execute(_:)``.
 /// - The execution keeps the action alive until it ends, where RxSwift's action disposes of a running execution
 ///   when it is freed.
-// SAFETY: all mutable state is in `state`; the subjects are thread-safe, and the subjects, the work factory and the
-// work publisher are called outside the lock.
-public final class Action<Input, Output, Failure: Error>: @unchecked Sendable {
+// All mutable state is in `state`; the subjects are thread-safe, and the subjects, the work factory and the work
+// publisher are called outside the lock.
+public final class Action<Input, Output, Failure: Error> {
   /// The outputs of every execution, in order.
   public let values: AnyPublisher<Output, Never>
 

@@ -92,9 +92,9 @@ extension Publishers {
 extension Publishers.Create {
   /// The handle a ``Publishers/Create`` closure sends its events to.
   ///
-  /// It may be kept and used from any thread. It refers to its subscription weakly: once the subscription has ended
-  /// (completed or cancelled) or been let go of, sending does nothing.
-  public struct Subscriber: Sendable {
+  /// It may be kept and used from any thread, and is `Sendable` when `Output` is. It refers to its subscription
+  /// weakly: once the subscription has ended (completed or cancelled) or been let go of, sending does nothing.
+  public struct Subscriber {
     private weak var sink: CreateSink<Output, Failure>?
 
     fileprivate init(sink: CreateSink<Output, Failure>) {
@@ -116,6 +116,8 @@ extension Publishers.Create {
     }
   }
 }
+
+extension Publishers.Create.Subscriber: Sendable where Output: Sendable {}
 
 /// What a ``Publishers/Create/Subscriber`` sends to: the subscription, without its subscriber's type.
 // SAFETY: no state of its own; the subclass keeps its state in `Locked`.

@@ -8,8 +8,10 @@
 /// A new subscriber receives the current value at its first demand, then the values accepted later, as far as its
 /// demand goes, as with `CurrentValueSubject`. It never fails, and finishes its subscribers only when it is
 /// deallocated.
-// SAFETY: the only stored property is a thread-safe subject.
-public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
+///
+/// A relay is `Sendable` when its `Output` is: its current value is read, and each accepted value delivered, on
+/// any thread.
+public final class CurrentValueRelay<Output>: Relay {
   public typealias Failure = Never
 
   private let storage: CurrentValueSubject<Output, Never>
@@ -56,3 +58,7 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
     storage.send(completion: .finished)
   }
 }
+
+// SAFETY: the only stored property is a thread-safe subject; the values it keeps and carries between threads are
+// `Sendable`.
+extension CurrentValueRelay: @unchecked Sendable where Output: Sendable {}

@@ -8,8 +8,9 @@
 /// It keeps no value: a subscriber sees only what is accepted after it subscribed, and only as far as its demand
 /// (values it has not requested are not kept for it), as with `PassthroughSubject`. It never fails, and finishes its
 /// subscribers only when it is deallocated.
-// SAFETY: the only stored property is a thread-safe subject.
-public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
+///
+/// A relay is `Sendable` when its `Output` is: a value accepted on one thread reaches subscribers on others.
+public final class PassthroughRelay<Output>: Relay {
   public typealias Failure = Never
 
   private let storage = PassthroughSubject<Output, Never>()
@@ -49,3 +50,6 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
     storage.send(completion: .finished)
   }
 }
+
+// SAFETY: the only stored property is a thread-safe subject; the values it carries between threads are `Sendable`.
+extension PassthroughRelay: @unchecked Sendable where Output: Sendable {}

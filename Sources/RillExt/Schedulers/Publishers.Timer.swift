@@ -45,8 +45,9 @@ extension Publishers {
   /// one interval after the connection and every interval after that to every subscriber with demand; a subscriber
   /// without demand misses that value. Cancelling the connection stops the repeating action and keeps the
   /// subscribers, which a later ``connect()`` serves again. Cancelling a subscription removes its subscriber.
-  // SAFETY: all mutable state is in `state`; the scheduler and the subscribers are called outside the lock.
-  public final class Timer<Context: Scheduler>: ConnectablePublisher, @unchecked Sendable {
+  ///
+  /// The timer is `Sendable` when its scheduler is.
+  public final class Timer<Context: Scheduler>: ConnectablePublisher {
     public typealias Output = Context.SchedulerTimeType
     public typealias Failure = Never
 
@@ -150,6 +151,10 @@ extension Publishers {
     }
   }
 }
+
+// SAFETY: all mutable state is in `state`; the scheduler and the subscribers are called outside the lock, and the
+// scheduler, the one part that is called from every thread that connects or cancels, is `Sendable`.
+extension Publishers.Timer: @unchecked Sendable where Context: Sendable {}
 
 extension Publishers.Timer: CustomStringConvertible {
   /// `"Timer"`, as Foundation's timer publisher describes itself.

@@ -192,6 +192,22 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       advance(to: next)
     }
   }
+
+  /// Runs actions, moving the clock to each one's date, until none is left or `maxActions` have run.
+  ///
+  /// RillTesting's marble helpers run the scheduler with it, so that a repeating action cannot keep a test from
+  /// ending.
+  package func run(maxActions: Int) {
+    var count = 0
+    while count < maxActions,
+      let action = state.withLock({ state in
+        state.queue.first.flatMap { state.takeNext(until: $0.date) }
+      })
+    {
+      action()
+      count += 1
+    }
+  }
 }
 
 extension VirtualTimeScheduler {

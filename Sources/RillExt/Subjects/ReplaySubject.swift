@@ -18,8 +18,9 @@
 /// subscriber; a send from another thread waits while a subscriber is busy, and a send from inside a subscriber is
 /// delivered at once, nested. Values a subscriber had no demand for are delivered by the thread that brings the
 /// demand. A subscription keeps the subject alive until it is cancelled or completes.
-// SAFETY: all mutable state is in `core`.
-public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+///
+/// The subject is `Sendable` when its `Output` is: the values it keeps go to subscribers on any thread.
+public final class ReplaySubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -60,3 +61,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     core.receive(subscriber: subscriber, subject: self)
   }
 }
+
+// SAFETY: all mutable state is in `core`; the values it keeps and hands to subscribers on other threads are
+// `Sendable`.
+extension ReplaySubject: @unchecked Sendable where Output: Sendable {}

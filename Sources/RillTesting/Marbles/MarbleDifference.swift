@@ -137,7 +137,7 @@ extension TestSubscriber {
   /// Compares what the subscriber recorded with an expected diagram and returns where they first differ, or
   /// `nil` if they match.
   ///
-  /// The recorded events are rendered as by ``marbles(from:length:)`` and compared with `expected` as
+  /// The recorded events are rendered as by ``marbles(from:length:tick:)`` and compared with `expected` as
   /// ``MarbleDifference/init(expected:actual:)`` does, so a failing expectation names the first tick that
   /// differs:
   ///

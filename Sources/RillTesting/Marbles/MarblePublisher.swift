@@ -7,7 +7,7 @@
 /// reaches only subscribers with demand at that tick (others miss it, as with a `PassthroughSubject`), and a
 /// subscriber that arrives after the completion gets the completion right away.
 ///
-/// Make one with ``TestScheduler/marbleSource(_:hot:as:)``, then check when the operator under test
+/// Make one with ``TestScheduler/marbleSource(_:hot:as:tick:)``, then check when the operator under test
 /// subscribed and cancelled, and what it requested, on the scheduler's clock:
 ///
 /// ```swift
@@ -39,23 +39,22 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
     var demandRecords: [DemandRecord] = []
   }
 
-  private let scheduler: TestScheduler
+  private let clock: MarbleClock
   private let timeline: [(tick: Int, event: Event)]
   private let isHot: Bool
   private let state = Locked(State())
 
   /// Creates the publisher; a hot one plays nothing until ``startPlaying()`` or ``broadcast(_:)``.
-  init(scheduler: TestScheduler, timeline: [(tick: Int, event: Event)], hot: Bool) {
-    self.scheduler = scheduler
+  init(clock: MarbleClock, timeline: [(tick: Int, event: Event)], hot: Bool) {
+    self.clock = clock
     self.timeline = timeline
     self.isHot = hot
   }
 
   /// Schedules a hot publisher's whole timeline, tick 0 being now.
   func startPlaying() {
-    let start = scheduler.now
     for (tick, action) in timelineActions() {
-      scheduler.schedule(after: start.advanced(by: .init(tick)), action)
+      clock.scheduleAfterTicks(tick, action)
     }
   }
 
@@ -67,7 +66,7 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
   /// Records the subscription, then plays the diagram to the subscriber: from now on if cold, from where the
   /// hot timeline is if hot.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == MarbleError {
-    let time = scheduler.now
+    let time = clock.now()
     let index = state.withLock { state -> Int in
       state.subscriptionRecords.append(SubscriptionRecord(subscribedAt: time, cancelledAt: nil, isCancelled: false))
       return state.subscriptionRecords.count - 1
@@ -88,19 +87,18 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
       return
     }
     subscriber.receive(subscription: conduit)
-    let start = scheduler.now
     for (tick, event) in timeline {
-      scheduler.schedule(after: start.advanced(by: .init(tick))) { [weak conduit] in conduit?.deliver(event) }
+      clock.scheduleAfterTicks(tick) { [weak conduit] in conduit?.deliver(event) }
     }
   }
 
   private func requested(_ demand: Subscribers.Demand) {
-    let time = scheduler.now
+    let time = clock.now()
     state.withLock { $0.demandRecords.append(DemandRecord(demand, at: time)) }
   }
 
   private func cancelled(_ index: Int) {
-    let time = scheduler.now
+    let time = clock.now()
     state.withLock { $0.subscriptionRecords[index] = $0.subscriptionRecords[index].cancelled(at: time) }
   }
 

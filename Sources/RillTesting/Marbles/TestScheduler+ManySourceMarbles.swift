@@ -15,15 +15,17 @@ extension TestScheduler {
   ///   - diagrams: The sources' diagrams, one per source.
   ///   - hot: Whether the sources are hot or cold (the default).
   ///   - type: The type of the sources' values, when the transform does not imply it.
+  ///   - tick: How long a tick of the diagram lasts; one unit of scheduler time (a virtual nanosecond) by default.
   ///   - transform: Builds the publisher under test from the sources, given in the order of `diagrams`.
   /// - Returns: The diagram of what the transformed publisher sent.
   public static func marbles<Value: LosslessStringConvertible, P: Publisher>(
     _ diagrams: [String],
     hot: Bool = false,
     as type: Value.Type = Value.self,
+    tick: SchedulerTimeType.Stride = 1,
     _ transform: ([AnyPublisher<Value, MarbleError>]) -> P
   ) -> String {
-    TestScheduler().marbles(diagrams, hot: hot, as: type, transform)
+    TestScheduler().marbles(diagrams, hot: hot, as: type, tick: tick, transform)
   }
 
   /// Plays any number of marble diagrams of strings through a transform on a new test scheduler and renders
@@ -36,14 +38,16 @@ extension TestScheduler {
   /// - Parameters:
   ///   - diagrams: The sources' diagrams, one per source.
   ///   - hot: Whether the sources are hot or cold (the default).
+  ///   - tick: How long a tick of the diagram lasts; one unit of scheduler time (a virtual nanosecond) by default.
   ///   - transform: Builds the publisher under test from the sources, given in the order of `diagrams`.
   /// - Returns: The diagram of what the transformed publisher sent.
   public static func marbles<P: Publisher>(
     _ diagrams: [String],
     hot: Bool = false,
+    tick: SchedulerTimeType.Stride = 1,
     _ transform: ([AnyPublisher<String, MarbleError>]) -> P
   ) -> String {
-    TestScheduler().marbles(diagrams, hot: hot, transform)
+    TestScheduler().marbles(diagrams, hot: hot, tick: tick, transform)
   }
 
   /// Plays any number of marble diagrams through a transform on this scheduler and renders the result.
@@ -62,15 +66,25 @@ extension TestScheduler {
   ///   - diagrams: The sources' diagrams, one per source.
   ///   - hot: Whether the sources are hot or cold (the default).
   ///   - type: The type of the sources' values, when the transform does not imply it.
+  ///   - tick: How long a tick of the diagram lasts; one unit of scheduler time (a virtual nanosecond) by default.
   ///   - transform: Builds the publisher under test from the sources, given in the order of `diagrams`.
   /// - Returns: The diagram of what the transformed publisher sent.
   public func marbles<Value: LosslessStringConvertible, P: Publisher>(
     _ diagrams: [String],
     hot: Bool = false,
     as type: Value.Type = Value.self,
+    tick: SchedulerTimeType.Stride = 1,
     _ transform: ([AnyPublisher<Value, MarbleError>]) -> P
   ) -> String {
-    playMarbles(diagrams, hot: hot, transform)
+    let sources = diagrams.map { Marbles($0, as: type) }
+    return MarblePlay.render(
+      on: self,
+      tick: tick,
+      hot: hot,
+      run: { $0.run(maxActions: 100_000) },
+      sources,
+      transform: transform
+    )
   }
 
   /// Plays any number of marble diagrams of strings through a transform on this scheduler and renders the
@@ -79,13 +93,15 @@ extension TestScheduler {
   /// - Parameters:
   ///   - diagrams: The sources' diagrams, one per source.
   ///   - hot: Whether the sources are hot or cold (the default).
+  ///   - tick: How long a tick of the diagram lasts; one unit of scheduler time (a virtual nanosecond) by default.
   ///   - transform: Builds the publisher under test from the sources, given in the order of `diagrams`.
   /// - Returns: The diagram of what the transformed publisher sent.
   public func marbles<P: Publisher>(
     _ diagrams: [String],
     hot: Bool = false,
+    tick: SchedulerTimeType.Stride = 1,
     _ transform: ([AnyPublisher<String, MarbleError>]) -> P
   ) -> String {
-    playMarbles(diagrams, hot: hot, transform)
+    marbles(diagrams, hot: hot, as: String.self, tick: tick, transform)
   }
 }

@@ -38,6 +38,26 @@ import Testing
     #expect(recorder.events == [.subscription, .value([1, 2, 3])])
   }
 
+  /// A count below one never fills an array, as in Combine: with unlimited demand everything comes in one array at
+  /// the finish, like `collect()`.
+  @Test func aCountBelowOneCollectsEverythingUntilTheFinish() {
+    #expect(reducingRun({ $0.collect(0) }, inputs: [1, 2, 3]) == ["value([1, 2, 3])", "finished"])
+    #expect(reducingRun({ $0.collect(-1) }, inputs: [1, 2]) == ["value([1, 2])", "finished"])
+    #expect(reducingRun({ $0.collect(0) }, inputs: [1], completion: .failure(.oops)) == ["failure(oops)"])
+  }
+
+  /// A limited request cannot be turned into a request upstream when the count is below one: it traps, naming the
+  /// count, where Combine passes upstream a demand of zero or a negative one.
+  @Test func aCountBelowOneWithALimitedRequestTrapsNamingTheCount() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let recorder = TestSubscriber<[Int], Never>(initialDemand: .max(1))
+      [1, 2, 3].publisher.collect(0).subscribe(recorder)
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("collect(_:): count is 0; it must be greater than zero for a limited demand (max(1))"))
+    }
+  }
+
   @Test func zeroDemandRequestTraps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = TestSubscriber<[Int], Never>(initialDemand: .none)

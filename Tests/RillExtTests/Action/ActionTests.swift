@@ -65,7 +65,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aFailingWorkFailsItsExecutionAndReachesErrorsAndUnderlyingError() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let errors = record(action.errors)
     let underlying = record(action.underlyingError)
     let execution = record(action.execute(1))
@@ -79,7 +80,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func executeWhileBusyFailsAtOnceWithNotEnabled() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let errors = record(action.errors)
     let running = record(action.execute(1))
     let refused = record(action.execute(2))
@@ -141,7 +143,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aLateSubscriberToAnExecutionGetsItsOutputsReplayed() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let execution = action.execute(1)
     works.last.send(1)
     works.last.send(2)
@@ -155,7 +158,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func theExecutionHonoursEachSubscribersDemandAndRequestsUnlimitedFromTheWork() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let execution = action.execute(1)
     let slow = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(1))
     let none = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .none)
@@ -168,10 +172,12 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     slow.request(.max(1))
     #expect(slow.values == [1, 2])
     // As with a `ReplaySubject`, the completion follows the values a subscriber has demand for; the others are
-    // dropped.
+    // dropped. A subscriber that has not requested yet gets the completion after its first request.
     works.last.send(completion: .finished)
     #expect(slow.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
-    #expect(none.eventDescriptions == ["subscription", "finished"])
+    #expect(none.eventDescriptions == ["subscription"])
+    none.request(.max(1))
+    #expect(none.eventDescriptions == ["subscription", "value(1)", "finished"])
     // A later subscriber gets every output its demand covers.
     let late = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(2))
     execution.subscribe(late)
@@ -180,7 +186,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func cancellingAnExecutionsSubscriberDoesNotStopTheWork() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     let execution = record(action.execute(1))
     works.last.send(1)
@@ -196,7 +203,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func theWorkRunsWhenNobodySubscribesToTheExecution() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     action.execute(1)
     works.last.send(7)
@@ -205,7 +213,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func executeFromInsideAValuesSubscriberFailsWhileBusyAndDoesNotDeadlock() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let nested = Locked<[Subscribers.Completion<ActionError<ExtTestError>>?]>([])
     let values = TestSubscriber<Int, Never>(onValue: { _, value in
       let subscriber = record(action.execute(value * 100))
@@ -246,7 +255,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 
   @Test func aWorkThatMisbehavesIsIgnoredAfterItsCompletion() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let values = record(action.values)
     let execution = record(action.execute(1))
     let extra = TestSubscription()
@@ -314,7 +324,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
 struct ActionStressTests {
   @Test func concurrentExecuteStartsExactlyOneExecution() {
     let works = Works()
-    let action = TestAction(workFactory: works.make)
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction(workFactory: works.make)
     let executing = record(action.isExecuting)
     for round in 0..<50 {
       let refusals = Counter()
@@ -336,7 +347,8 @@ struct ActionStressTests {
   }
 
   @Test func executionsEndingOnOtherThreadsKeepTheStreamsInOrder() {
-    let action = TestAction { workOnAnotherThread($0) }
+    // An action is not `Sendable`; this one's work factory is thread-safe, so the threads may share it.
+    nonisolated(unsafe) let action = TestAction { workOnAnotherThread($0) }
     let executing = record(action.isExecuting)
     let enabled = record(action.isEnabled)
     let started = Counter()

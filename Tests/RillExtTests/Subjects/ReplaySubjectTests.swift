@@ -99,9 +99,13 @@ import Testing
     #expect(
       oneAtATime.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "value(5)", "finished"]
     )
+    // One that has not requested yet keeps the kept values, and gets the completion after its first request, as
+    // with CombineExt's replay subject.
     let none = Recorder(initialDemand: .none)
     subject.subscribe(none)
-    #expect(none.eventDescriptions == ["subscription", "finished"])
+    #expect(none.eventDescriptions == ["subscription"])
+    none.request(.max(1))
+    #expect(none.eventDescriptions == ["subscription", "value(2)", "finished"])
   }
 
   @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {

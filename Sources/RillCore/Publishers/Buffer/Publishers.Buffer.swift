@@ -14,6 +14,10 @@ extension Publisher {
   /// behind the buffered values and for demand: with an empty buffer it reaches downstream with the next request.
   /// A failure follows the values that downstream has already asked for, and drops the rest.
   ///
+  /// A `size` of zero or less holds nothing, as in Combine: with `.byRequest`, every value is full on arrival, so
+  /// `.dropNewest` and `.dropOldest` drop it and `.customError` fails on the first one. With `.keepFull` the buffer
+  /// would ask upstream for a negative number of values, so a negative `size` traps, naming it.
+  ///
   /// - Parameters:
   ///   - size: The maximum number of elements to store.
   ///   - prefetch: The strategy to initially populate the buffer.
