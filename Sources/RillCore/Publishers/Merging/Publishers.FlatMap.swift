@@ -159,7 +159,7 @@ extension Publishers {
         machine: MergingSubscription<S>.Machine(maxPublishers: maxPublishers),
         name: "FlatMap"
       )
-      subscriber.receive(subscription: subscription)
+      subscription.start()
       upstream.subscribe(Inner(parent: subscription, transform: transform))
     }
   }
