@@ -13,6 +13,10 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// Each new publisher from upstream cancels the previous one; outstanding demand carries over to the new one.
   /// The result finishes once upstream and the current publisher have finished.
   ///
+  /// As in Combine, a value of the current publisher reaches the subscriber on the thread that sent it, before
+  /// that publisher's call returns, once the subscriber has returned from any other value; a value sent from inside
+  /// the subscriber arrives at once, nested. A value beyond the outstanding demand is dropped (Combine traps).
+  ///
   /// - Returns: A publisher that emits elements only from the most recent publisher.
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
