@@ -113,8 +113,8 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
     let (delivered, next) = delivery.withLock { () -> (Bool, Machine.DrainAction) in
       // A flatMap delivers a value that took its demand before a failure, as Combine does; a merge does not.
-      let ending = ending.load(ordering: .acquiring)
-      guard ending == Ending.running || (ending == Ending.completed && deliversAfterCompletion) else {
+      let end = ending.load(ordering: .acquiring)
+      guard end == Ending.running || (end == Ending.completed && deliversAfterCompletion) else {
         return (false, machine.withLock { $0.delivered(.none) })
       }
       let additional = downstream.receive(value)
