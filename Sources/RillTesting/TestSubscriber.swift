@@ -322,12 +322,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// The number of completions received; more than one means the publisher broke the contract.
   public var completionCount: Int { completions.count }
 
-  /// The number of values and completions that arrived while an earlier one was still being received, from
-  /// another thread or from inside a hook; more than zero means the publisher broke the contract.
+  /// The number of values and completions that arrived while an earlier one was still being received: from
+  /// another thread, which breaks the contract, or nested, from inside a hook on the same thread.
   ///
-  /// A publisher must deliver one event at a time. A value it sends from another thread while the subscriber is
-  /// still in `receive(_:)`, or from inside `onValue`, overlaps that delivery. A thread-safety test sends from
-  /// several threads and checks that this stays zero; a re-entrancy test sends from inside a hook:
+  /// A publisher must never call a subscriber from two threads at once: a thread-safety test sends from several
+  /// threads and checks that this stays zero. A call from inside a hook is another matter: as in Combine, a
+  /// subject, `merge` or `flatMap` delivers a value sent from inside `onValue` at once, nested in that call, and
+  /// this counts it:
   ///
   /// ```swift
   /// let first = TestPublisher<Int, Never>()
@@ -339,7 +340,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// first.merge(with: second).subscribe(subscriber)
   /// first.send(1)
   /// #expect(subscriber.values == [1, 2])
-  /// #expect(subscriber.overlappingDeliveries == 0)  // merge delivered 2 after 1, not inside it
+  /// #expect(subscriber.overlappingDeliveries == 1)  // merge delivered 2 inside 1, as Combine does
   /// ```
   public var overlappingDeliveries: Int { state.withLock { $0.overlappingDeliveries } }
 

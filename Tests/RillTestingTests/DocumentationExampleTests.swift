@@ -97,7 +97,7 @@ import Testing
     first.merge(with: second).subscribe(merged)
     first.send(1)
     #expect(merged.values == [1, 2])
-    #expect(merged.overlappingDeliveries == 0)  // merge delivered 2 after 1, not inside it
+    #expect(merged.overlappingDeliveries == 1)  // merge delivered 2 inside 1, as Combine does
 
     let hooked = TestPublisher<Int, Never>()
     let late = TestSubscriber<Int, Never>(initialDemand: .max(1))

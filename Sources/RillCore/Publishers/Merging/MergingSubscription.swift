@@ -1,6 +1,13 @@
+public import Synchronization
+
 /// The subscription that `flatMap` and the `merge` family present downstream: it runs a `MergingStateMachine`
 /// and acts on its answers outside the lock.
-// SAFETY: all mutable state is in `machine`; downstream, upstreams and children are called outside the lock.
+///
+/// Every call to downstream is made under `delivery`, as Combine holds a recursive lock around each: a child's value
+/// from another thread waits until downstream returns, then is delivered on its own thread; one from inside
+/// downstream is delivered at once, nested.
+// SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstreams and
+// children outside every lock.
 @usableFromInline
 final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -11,10 +18,28 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
   @usableFromInline let name: String
+  /// Whether a value that took its demand before the completion is still delivered, as in Combine's `flatMap`.
+  @usableFromInline let deliversAfterCompletion: Bool
+  /// Held around each call to downstream.
+  @usableFromInline let delivery = DeliveryLock()
+  /// ``Ending/running``, ``Ending/completed`` once the completion is decided, ``Ending/cancelled`` once downstream
+  /// has cancelled; set after the machine decides, read under the delivery lock before each call, so that a value
+  /// or completion that waited for the lock starts neither after a cancel that has returned nor, in a merge, after
+  /// the completion.
+  @usableFromInline let ending = Atomic<UInt8>(Ending.running)
+
+  /// The values of `ending`.
+  @usableFromInline
+  enum Ending {
+    @inlinable static var running: UInt8 { 0 }
+    @inlinable static var completed: UInt8 { 1 }
+    @inlinable static var cancelled: UInt8 { 2 }
+  }
 
   @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
     self.downstream = downstream
+    deliversAfterCompletion = machine.deliversAfterCompletion
     self.machine = Locked(machine)
     self.name = name
   }
@@ -26,12 +51,18 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
   @usableFromInline var playgroundDescription: Any { description }
 
+  /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
+  @inlinable
+  func start() {
+    delivery.withLock { downstream.receive(subscription: self) }
+  }
+
   /// Presents a merge of `count` upstreams to `downstream`; the caller then subscribes each upstream `i` with
   /// `child(i)`.
   @inlinable
   static func merging(_ downstream: Downstream, count: Int) -> MergingSubscription {
     let merger = MergingSubscription(downstream: downstream, machine: Machine(mergingCount: count), name: "Merge")
-    downstream.receive(subscription: merger)
+    merger.start()
     if merger.machine.withLock({ $0.finishIfEmpty() }) { merger.complete(.finished) }
     return merger
   }
@@ -74,20 +105,23 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
+  /// Delivers a child's value on the calling thread, before returning, if it finds demand; buffers it otherwise.
   @inlinable
   func childValue(_ child: MergingChildKey, _ value: Downstream.Input) -> Subscribers.Demand {
-    switch machine.withLock({ $0.childValue(child, value) }) {
-    case .deliver(let value, let returning):
-      deliver(value, thenRequest: .nothing)
-      return returning
-    case .deliverQueued(let value, let request):
-      deliver(value, thenRequest: request)
-      return .none
-    case .queued(let returning):
-      return returning
-    case .none:
+    guard case .deliver(let value, let returning) = machine.withLock({ $0.childValue(child, value) }) else {
       return .none
     }
+    let (delivered, next) = delivery.withLock { () -> (Bool, Machine.DrainAction) in
+      // A flatMap delivers a value that took its demand before a failure, as Combine does; a merge does not.
+      let end = ending.load(ordering: .acquiring)
+      guard end == Ending.running || (end == Ending.completed && deliversAfterCompletion) else {
+        return (false, machine.withLock { $0.delivered(.none) })
+      }
+      let additional = downstream.receive(value)
+      return (true, machine.withLock { $0.delivered(additional) })
+    }
+    perform(next)
+    return delivered ? returning : .none
   }
 
   @inlinable
@@ -100,14 +134,14 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
-    let (step, upgrade) = machine.withLock { $0.request(demand) }
-    for child in upgrade { child.request(.unlimited) }
-    drain(step)
+    perform(machine.withLock { $0.request(demand) })
   }
 
   @inlinable
   func cancel() {
-    for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
+    let cancelling = machine.withLock { $0.cancel() }
+    ending.store(Ending.cancelled, ordering: .releasing)
+    for subscription in cancelling { subscription.cancel() }
   }
 
   // MARK: Acting
@@ -120,8 +154,6 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     case .fail(let error, let cancelling):
       for subscription in cancelling { subscription.cancel() }
       complete(.failure(error))
-    case .cancel(let cancelling):
-      for subscription in cancelling { subscription.cancel() }
     case .requestOuter(let upstream):
       upstream.request(.max(1))
     case .none:
@@ -129,56 +161,70 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     }
   }
 
-  /// Delivers downstream, one value at a time, until the machine says to stop.
   @inlinable
-  func drain(_ step: Machine.DrainStep) {
-    switch step {
-    case .deliver(let value, let child):
-      deliver(value, thenRequest: child)
-    case .finish:
-      complete(.finished)
-    case .fail(let error):
-      complete(.failure(error))
-    case .idle:
+  func perform(_ action: consuming Machine.DrainAction) {
+    switch consume action {
+    case .none:
       break
+    case .drain:
+      drain()
+    case .upgrade(let children):
+      for child in children { child.request(.unlimited) }
     }
   }
 
-  /// Sends the completion the machine decided, then delivers what arrived meanwhile and demand covers.
+  /// Sends the completion the machine decided, unless downstream has cancelled meanwhile.
   @inlinable
   func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    downstream.receive(completion: completion)
-    drain(machine.withLock { $0.completed() })
+    _ = ending.compareExchange(expected: Ending.running, desired: Ending.completed, ordering: .acquiringAndReleasing)
+    delivery.withLock {
+      guard ending.load(ordering: .acquiring) != Ending.cancelled else { return }
+      downstream.receive(completion: completion)
+    }
   }
 
-  /// Delivers `value`, asks `child` (if any) for one more, then goes on as the machine says.
+  /// Delivers the buffer, as the machine's drainer, until it says the drain is over.
+  ///
+  /// Values are taken from the machine under the delivery lock, so that a completion decided meanwhile on another
+  /// thread waits for the value taken before it. The lock is let go while a child is asked for one more value, as
+  /// Combine does, and kept from one value to the next otherwise.
   @inlinable
-  func deliver(
-    _ first: Downstream.Input,
-    thenRequest firstChild: consuming MergingHeldSubscription
-  ) {
-    var value = first
-    var child = firstChild
+  func drain() {
+    var asked = false
     while true {
-      let additional = downstream.receive(value)
-      // Consumed, not copied: matching the enum in place would copy its existential first, on every value.
-      if case .held(let subscription) = consume child { subscription.request(.max(1)) }
-      let (next, upgrade) = machine.withLock { $0.delivered(additional) }
-      for child in upgrade { child.request(.unlimited) }
-      switch consume next {
-      case .deliver(let nextValue, let nextChild):
-        value = nextValue
-        child = nextChild
-      case .finish:
-        complete(.finished)
-        return
-      case .fail(let error):
-        complete(.failure(error))
-        return
-      case .idle:
+      switch delivery.withLock({ () -> DrainPause in
+        while true {
+          switch machine.withLock({ $0.nextBuffered(afterAsking: asked) }) {
+          case .deliver(let value, let child):
+            asked = false
+            let additional = downstream.receive(value)
+            if machine.withLock({ $0.deliveredBuffered(additional, asking: child.isHeld) }) { return .ask(child) }
+          case .finish:
+            complete(.finished)
+            return .upgrade([])
+          case .end(let upgrade):
+            return .upgrade(upgrade)
+          }
+        }
+      }) {
+      case .ask(let child):
+        // Consumed, not copied: matching the enum in place would copy its existential first, on every value.
+        if case .held(let subscription) = consume child { subscription.request(.max(1)) }
+        asked = true
+      case .upgrade(let children):
+        for child in children { child.request(.unlimited) }
         return
       }
     }
+  }
+
+  /// Why the drainer lets go of the delivery lock.
+  @usableFromInline
+  enum DrainPause {
+    /// To ask a child for one more value.
+    case ask(MergingHeldSubscription)
+    /// The drain is over: ask these children for `.unlimited`.
+    case upgrade([any Subscription])
   }
 }
 

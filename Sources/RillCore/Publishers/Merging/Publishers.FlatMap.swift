@@ -14,6 +14,12 @@ extension Publisher {
   /// fails, the others and the upstream are cancelled; Combine only lets go of the upstream, which can keep a
   /// pipeline alive after its failure.
   ///
+  /// As in Combine, a value that finds demand reaches the subscriber on the thread of the new publisher that sent
+  /// it, before that publisher's call returns, once the subscriber has returned from any other value; a value sent
+  /// from inside the subscriber arrives at once, nested. A value without demand waits, and is delivered when the
+  /// subscriber asks for more, also by returning demand from `receive(_:)` (where Combine waits for the next
+  /// request).
+  ///
   /// - Parameters:
   ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
   ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
@@ -159,7 +165,7 @@ extension Publishers {
         machine: MergingSubscription<S>.Machine(maxPublishers: maxPublishers),
         name: "FlatMap"
       )
-      subscriber.receive(subscription: subscription)
+      subscription.start()
       upstream.subscribe(Inner(parent: subscription, transform: transform))
     }
   }

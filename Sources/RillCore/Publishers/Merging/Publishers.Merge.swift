@@ -268,8 +268,10 @@ extension Publisher {
 extension Publishers {
   /// A publisher created by applying the merge function to two upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge<A: Publisher, B: Publisher>: Publisher
   where
     A.Failure == B.Failure,

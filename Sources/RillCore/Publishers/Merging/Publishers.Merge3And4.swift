@@ -1,8 +1,10 @@
 extension Publishers {
   /// A publisher created by applying the merge function to three upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
   where
     A.Failure == B.Failure,
@@ -200,8 +202,10 @@ extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equa
 extension Publishers {
   /// A publisher created by applying the merge function to four upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
   where
     A.Failure == B.Failure,

@@ -1,8 +1,10 @@
 extension Publishers {
   /// A publisher created by applying the merge function to five upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
   where
     A.Failure == B.Failure,
@@ -144,8 +146,10 @@ extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equa
 extension Publishers {
   /// A publisher created by applying the merge function to six upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
   where
     A.Failure == B.Failure,
@@ -266,8 +270,10 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers {
   /// A publisher created by applying the merge function to seven upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge7<
     A: Publisher,
     B: Publisher,
@@ -378,8 +384,10 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers {
   /// A publisher created by applying the merge function to eight upstream publishers.
   ///
-  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited)
-  /// and delivers to downstream one element at a time, whichever thread the upstreams send on.
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
   public struct Merge8<
     A: Publisher,
     B: Publisher,

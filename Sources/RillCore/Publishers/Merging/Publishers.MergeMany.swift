@@ -20,7 +20,10 @@ extension Publishers {
   /// A publisher created by applying the merge function to an arbitrary number of upstream publishers.
   ///
   /// It finishes when every upstream has finished (right away when there are none), and fails as soon as one
-  /// of them fails, cancelling the others.
+  /// of them fails, cancelling the others. As in Combine, an element that finds demand reaches the subscriber on
+  /// the thread that sent it, before that upstream's call returns, once the subscriber has returned from any other
+  /// element; one sent from inside the subscriber arrives at once, nested; one without demand waits until the
+  /// subscriber asks for more.
   public struct MergeMany<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// Republishes elements sent by the most recently received publisher.
   ///
@@ -10,6 +12,10 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   ///
   /// Each new publisher from upstream cancels the previous one; outstanding demand carries over to the new one.
   /// The result finishes once upstream and the current publisher have finished.
+  ///
+  /// As in Combine, a value of the current publisher reaches the subscriber on the thread that sent it, before
+  /// that publisher's call returns, once the subscriber has returned from any other value; a value sent from inside
+  /// the subscriber arrives at once, nested. A value beyond the outstanding demand is dropped (Combine traps).
   ///
   /// - Returns: A publisher that emits elements only from the most recent publisher.
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
@@ -93,15 +99,16 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
       let inner = Inner(downstream: subscriber)
-      subscriber.receive(subscription: inner)
+      inner.start()
       upstream.subscribe(inner)
     }
   }
 }
 
 extension Publishers.SwitchToLatest {
-  // SAFETY: all mutable state is in `machine`; downstream, upstream and children are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstream and
+  // children outside every lock.
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
@@ -109,6 +116,13 @@ extension Publishers.SwitchToLatest {
 
     private let downstream: Downstream
     private let machine = Locked(Machine())
+    /// Held around each call to downstream, as Combine holds one: a child's value from another thread waits until
+    /// downstream returns, then is delivered on its own thread; one from inside downstream is delivered at once.
+    private let delivery = DeliveryLock()
+    /// Set once a child has failed, and once downstream has cancelled; read under the delivery lock, so that a value
+    /// that waited for it follows neither the failure nor a cancel that has returned.
+    private let valuesSilenced = Atomic<Bool>(false)
+    private let cancelled = Atomic<Bool>(false)
 
     init(downstream: Downstream) {
       self.downstream = downstream
@@ -119,6 +133,11 @@ extension Publishers.SwitchToLatest {
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
     var playgroundDescription: Any { description }
+
+    /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
+    func start() {
+      delivery.withLock { downstream.receive(subscription: self) }
+    }
 
     func receive(subscription: any Subscription) {
       switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
@@ -138,13 +157,18 @@ extension Publishers.SwitchToLatest {
       perform(machine.withLock { $0.upstreamCompleted(completion) })
     }
 
+    /// The demand downstream has asked for that no value has taken yet.
+    var outstandingDemand: Subscribers.Demand { machine.withLock { $0.outstandingDemand } }
+
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "SwitchToLatest: a subscriber requested \(demand); demand must be greater than zero")
       machine.withLock { $0.request(demand) }?.request(demand)
     }
 
     func cancel() {
-      for subscription in machine.withLock({ $0.cancel() }) { subscription.cancel() }
+      let cancelling = machine.withLock { $0.cancel() }
+      cancelled.store(true, ordering: .releasing)
+      for subscription in cancelling { subscription.cancel() }
     }
 
     fileprivate func childSubscribed(_ index: Int, _ subscription: any Subscription) {
@@ -155,12 +179,17 @@ extension Publishers.SwitchToLatest {
       }
     }
 
-    /// As in Combine, the demand downstream returns for a value it was handed directly goes back to the child
-    /// that sent it.
+    /// Delivers a value of the current child on the calling thread, before returning, if it finds demand.
+    ///
+    /// As in Combine, the demand downstream returns for it also goes back to the child that sent it.
     fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
-      guard case .value(let value) = machine.withLock({ $0.childValue(index, value) }) else { return .none }
-      let additional = downstream.receive(value)
-      drain(machine.withLock { $0.delivered(additional) })
+      guard machine.withLock({ $0.childValue(index) }) else { return .none }
+      let additional = delivery.withLock { () -> Subscribers.Demand in
+        guard !valuesSilenced.load(ordering: .acquiring), !cancelled.load(ordering: .acquiring) else { return .none }
+        return downstream.receive(value)
+      }
+      guard additional > 0 else { return .none }
+      machine.withLock { $0.delivered(additional) }
       return additional
     }
 
@@ -169,14 +198,13 @@ extension Publishers.SwitchToLatest {
     }
 
     private func perform(_ action: Machine.CompletionAction) {
+      if action.silencesValues { valuesSilenced.store(true, ordering: .releasing) }
       action.cancelling?.cancel()
-      drain(action.deliver)
-    }
-
-    /// Delivers downstream, one event at a time, until the machine has no more; the demand downstream returns for
-    /// a queued value goes to the current child.
-    private func drain(_ first: Machine.Event?) {
-      machine.drain(first, to: downstream) { demand in machine.withLock { $0.request(demand) }?.request(demand) }
+      guard let completion = action.completion else { return }
+      delivery.withLock {
+        guard !cancelled.load(ordering: .acquiring) else { return }
+        downstream.receive(completion: completion)
+      }
     }
   }
 

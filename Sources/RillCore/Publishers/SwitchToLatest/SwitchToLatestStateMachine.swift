@@ -1,21 +1,16 @@
-/// The state of one `switchToLatest` subscription: where the upstream of publishers is, which child is current,
-/// the outstanding downstream demand (forwarded to the current child and carried over to the next one), and the
-/// events on their way downstream.
+/// The state of one `switchToLatest` subscription: where the upstream of publishers is, which child is current, and
+/// the outstanding downstream demand (forwarded to the current child and carried over to the next one).
 ///
-/// Each event is one mutating method that returns what the caller must do after unlocking. Downstream is called by
-/// one thread at a time: an event that arrives while another thread delivers is queued in a ``DeliveryQueue``,
-/// and the delivering thread sends it; values of a child that has been replaced are dropped.
+/// Each event is one mutating method that returns what the caller must do after unlocking. There is no queue: as in
+/// Combine, a value of the current child that finds demand takes it at once and is delivered by the thread that sent
+/// it, under the subscription's delivery lock; values of a child that has been replaced are dropped.
 ///
 /// Its rules are Combine's. Only downstream's cancel silences it. A completion does not: each completion of the
 /// upstream is passed on (a finish once no child is current or awaited), and the current child stays current after
 /// the upstream fails, so its values still reach downstream while there is demand, and a subscription it hands over
 /// late is asked for the outstanding demand. A child that has ended stays current until the next one, so a
 /// subscription it hands over afterwards is kept.
-struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
-  typealias Output = Value
-  /// What goes downstream, one at a time and in order.
-  typealias Event = DeliveryEvent<Value, Failure>
-
+struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// Where the upstream of publishers is.
   private enum Upstream {
     case awaitingSubscription
@@ -46,16 +41,20 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   private enum Phase {
     case active(upstream: Upstream, child: Child)
-    /// Downstream cancelled, or a child failed: nothing more reaches downstream from a child.
+    /// A child failed: its failure is on its way downstream, and nothing else is.
+    case failed
+    /// Downstream cancelled: nothing more reaches it.
     case cancelled
   }
 
   private var phase = Phase.active(upstream: .awaitingSubscription, child: .none)
   private var nextIndex = 0
   private var demand = Subscribers.Demand.none
-  private var outbox = DeliveryQueue<Event>()
 
   init() {}
+
+  /// The demand downstream has asked for that no value has taken yet.
+  var outstandingDemand: Subscribers.Demand { demand }
 
   enum UpstreamSubscriptionAction {
     case requestUnlimited(any Subscription)
@@ -83,12 +82,14 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return (index, previous)
   }
 
-  /// What to do for a completion: cancel `cancelling`, if any, then deliver `deliver`, if any, and drain.
+  /// What to do for a completion: cancel `cancelling`, if any, then send `completion`, if any, downstream.
   struct CompletionAction {
     var cancelling: (any Subscription)?
-    var deliver: Event?
+    var completion: Subscribers.Completion<Failure>?
+    /// Whether no child's value may reach downstream any more: a child failed.
+    var silencesValues = false
 
-    static var none: CompletionAction { CompletionAction(cancelling: nil, deliver: nil) }
+    static var none: CompletionAction { CompletionAction(cancelling: nil, completion: nil) }
   }
 
   /// The upstream completed.
@@ -104,13 +105,13 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
       return .none
     case (.finished, .none), (.finished, .ended):
       phase = .active(upstream: .completionSent, child: child)
-      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+      return CompletionAction(cancelling: nil, completion: completion)
     case (.failure, .running(let index, let subscription)):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return CompletionAction(cancelling: subscription, deliver: outbox.push(.completion(completion)))
+      return CompletionAction(cancelling: subscription, completion: completion)
     case (.failure, _):
       phase = .active(upstream: .completionSent, child: child)
-      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+      return CompletionAction(cancelling: nil, completion: completion)
     }
   }
 
@@ -133,14 +134,13 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
     }
   }
 
-  /// A value from child `index`: returns it when the caller must deliver it now, or `nil` when it was queued or
-  /// dropped.
+  /// A value from child `index`: returns `true` when it has taken its demand and the caller must deliver it.
   ///
   /// A value of a replaced child, or beyond the outstanding demand, is dropped (Combine traps on the latter).
-  mutating func childValue(_ index: Int, _ value: Value) -> Event? {
-    guard case .active(_, let child) = phase, child.index == index, demand > 0 else { return nil }
+  mutating func childValue(_ index: Int) -> Bool {
+    guard case .active(_, let child) = phase, child.index == index, demand > 0 else { return false }
     demand -= 1
-    return outbox.push(.value(value))
+    return true
   }
 
   /// Child `index` completed.
@@ -155,13 +155,13 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
       return .none
     case (.finished, .finished):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+      return CompletionAction(cancelling: nil, completion: completion)
     case (.failure, .subscribed(let subscription)):
-      phase = .cancelled
-      return CompletionAction(cancelling: subscription, deliver: outbox.push(.completion(completion)))
+      phase = .failed
+      return CompletionAction(cancelling: subscription, completion: completion, silencesValues: true)
     case (.failure, .awaitingSubscription), (.failure, .finished):
-      phase = .cancelled
-      return CompletionAction(cancelling: nil, deliver: outbox.push(.completion(completion)))
+      phase = .failed
+      return CompletionAction(cancelling: nil, completion: completion, silencesValues: true)
     }
   }
 
@@ -171,29 +171,14 @@ struct SwitchToLatestStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return currentSubscription
   }
 
-  /// Records that the caller delivered a child's value directly and downstream asked for `additional` more, which
-  /// goes back to that child as the caller's return value; returns the next event of the drain that follows.
-  mutating func delivered(_ additional: Subscribers.Demand) -> Event? {
+  /// Records that downstream asked for `additional` more on a value, which also goes back to the child that sent it.
+  mutating func delivered(_ additional: Subscribers.Demand) {
     demand += additional
-    return outbox.next()
   }
-
-  /// Returns the next event for the drainer, or `nil` when the drain is over.
-  mutating func next() -> Event? {
-    outbox.next()
-  }
-
-  /// The completion is being delivered; there is nothing to record.
-  ///
-  /// The call that queued it already ended what it ends, and only downstream's cancel silences the machine.
-  mutating func deliveringCompletion() {}
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel, the current child first.
   mutating func cancel() -> [any Subscription] {
-    defer {
-      phase = .cancelled
-      outbox.removeAll()
-    }
+    defer { phase = .cancelled }
     guard case .active(let upstream, let child) = phase else { return [] }
     var cancelling: [any Subscription] = []
     if case .running(_, let subscription) = child { cancelling.append(subscription) }

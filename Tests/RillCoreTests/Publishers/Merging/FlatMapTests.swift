@@ -278,31 +278,43 @@ import Testing
     #expect(recorder.completions.isEmpty)
   }
 
-  @Test func sendFromInsideReceiveIsQueuedNotNested() {
+  /// As in Combine, a value sent from inside `receive(_:)` that finds demand is delivered at once, nested in that
+  /// call.
+  @Test func sendFromInsideReceiveIsDeliveredNested() {
     let pipe = Pipeline()
     let children = pipe.children
+    var log: [String] = []
     pipe.recorder.onValue = { _, value in
+      log.append("enter \(value)")
       if value == "a1" { children[1].send("b1") }
       if value == "b1" { children[0].send("a2") }
+      log.append("leave \(value)")
       return .none
     }
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1", "a2"])
-    #expect(pipe.recorder.overlappingDeliveries == 0)
+    #expect(log == ["enter a1", "enter b1", "enter a2", "leave a2", "leave b1", "leave a1"])
+    #expect(pipe.recorder.overlappingDeliveries == 2)
   }
 
-  @Test func failureDuringDeliveryIsSentAfterTheCurrentValue() {
+  /// As in Combine, a failure from inside `receive(_:)` is delivered at once, nested in that call, after the other
+  /// children and the upstream are cancelled.
+  @Test func failureFromInsideReceiveIsDeliveredNested() {
     let pipe = Pipeline()
     let children = pipe.children
-    pipe.recorder.onValue = { _, _ in
+    var log: [String] = []
+    pipe.recorder.onValue = { _, value in
       children[1].send(completion: .failure(.boom))
+      log.append("leave \(value)")
       return .none
     }
+    pipe.recorder.onCompletion = { _, _ in log.append("failure") }
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a")
+    #expect(log == ["failure", "leave a"])
     #expect(pipe.recorder.values == ["a"])
     #expect(pipe.recorder.completion == .failure(.boom))
     #expect(pipe.children[0].isCancelled)
@@ -496,9 +508,9 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(childMirror?.children.first?.value as? CombineIdentifier == outerSubscriber.combineIdentifier)
   }
 
-  /// A value another child sends while one is being delivered, and that demand covers, is paid for at
-  /// once, as Combine, which delivers it nested, does: its child gets `.max(1)` back and is not asked again later.
-  @Test func valueSentDuringADeliveryIsPaidForAtOnce() {
+  /// As in Combine, a value another child sends while one is being delivered, and that demand covers, is
+  /// delivered nested and its child gets `.max(1)` back, and is not asked again later.
+  @Test func valueSentDuringADeliveryIsDeliveredNestedAndPaidForAtOnce() {
     let upstream = TestPublisher<Int, CombiningError>()
     let children = (0..<2).map { _ in TestPublisher<String, CombiningError>() }
     let recorder = TestSubscriber<String, CombiningError>(initialDemand: .max(2))
@@ -511,7 +523,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     }
     #expect(children[0].send("a") == .max(1))
     #expect(recorder.values == ["a", "b"])
-    #expect(recorder.overlappingDeliveries == 0)
+    #expect(recorder.overlappingDeliveries == 1)
     #expect(children[0].requestedDemands == [.max(1)])
     #expect(children[1].requestedDemands == [.max(1)])
   }

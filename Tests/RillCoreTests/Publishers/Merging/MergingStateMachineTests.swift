@@ -17,6 +17,25 @@ import Testing
     return (machine, upstream)
   }
 
+  /// A machine with `count` subscribed children; returns their keys and subscriptions.
+  private func withChildren(
+    _ count: Int,
+    demand: Subscribers.Demand
+  ) -> (Machine, [MergingChildKey], [TestSubscription]) {
+    var (machine, _) = subscribed()
+    if demand > 0 { _ = machine.request(demand) }
+    var keys: [MergingChildKey] = []
+    var subscriptions: [TestSubscription] = []
+    for _ in 0..<count {
+      let key = machine.outerValue()!
+      let subscription = TestSubscription()
+      _ = machine.childSubscribed(key, subscription)
+      keys.append(key)
+      subscriptions.append(subscription)
+    }
+    return (machine, keys, subscriptions)
+  }
+
   @Test func secondOuterSubscriptionIsCancelled() {
     var (machine, _) = subscribed()
     guard case .cancel = machine.outerSubscribed(TestSubscription()) else {
@@ -25,7 +44,7 @@ import Testing
     }
   }
 
-  @Test func directDeliveryUnderFiniteDemandReturnsOne() {
+  @Test func aValueWithDemandTakesItAtOnceAndReturnsOneToItsChild() {
     var (machine, _) = subscribed()
     _ = machine.request(.max(1))
     let index = machine.outerValue()!
@@ -40,72 +59,144 @@ import Testing
     }
     #expect(value == "a")
     #expect(returning == .max(1))
-    guard case (.idle, let upgrade) = machine.delivered(.none) else {
-      Issue.record("expected idle")
+    #expect(machine.demand == .none)
+    #expect(machine.deliveriesInProgress == 1)
+    guard case .none = machine.delivered(.none) else {
+      Issue.record("expected nothing more to do")
+      return
+    }
+    #expect(machine.deliveriesInProgress == 0)
+  }
+
+  @Test func underUnlimitedDemandAValueIsDeliveredAndItsChildAskedForNothing() {
+    var (machine, keys, _) = withChildren(1, demand: .unlimited)
+    guard case .deliver("a", returning: .none) = machine.childValue(keys[0], "a") else {
+      Issue.record("expected delivery")
+      return
+    }
+  }
+
+  @Test func aValueWithoutDemandIsBufferedAndARequestStartsTheDrain() {
+    var (machine, keys, subscriptions) = withChildren(1, demand: .none)
+    guard case .none = machine.childValue(keys[0], "a") else {
+      Issue.record("expected buffering")
+      return
+    }
+    guard case .drain = machine.request(.max(1)) else {
+      Issue.record("expected the request to start the drain")
+      return
+    }
+    guard case .deliver("a", let child) = machine.nextBuffered(afterAsking: false) else {
+      Issue.record("expected the buffered value")
+      return
+    }
+    #expect(isSame(child.subscription, subscriptions[0]))
+    let answer = machine.deliveredBuffered(.none, asking: true)
+    #expect(answer)
+    #expect(machine.isAskingChild)
+    guard case .end(upgrade: let upgrade) = machine.nextBuffered(afterAsking: true) else {
+      Issue.record("expected the drain to end")
       return
     }
     #expect(upgrade.isEmpty)
+    #expect(!machine.isDraining)
+    #expect(!machine.isAskingChild)
   }
 
-  @Test func valueWithoutDemandIsQueuedAndDeliveredOnRequest() {
-    var (machine, _) = subscribed()
-    let index = machine.outerValue()!
-    let child = TestSubscription()
-    _ = machine.childSubscribed(index, child)
-    guard case .none = machine.childValue(index, "a") else {
-      Issue.record("expected queueing")
+  /// Combine's `innerRecursive`: a value a child sends while the drainer asks it for more is buffered, also with
+  /// demand, and the drainer delivers it next.
+  @Test func aValueThatArrivesWhileTheDrainerAsksAChildIsBuffered() {
+    var (machine, keys, _) = withChildren(1, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    _ = machine.request(.max(5))
+    _ = machine.nextBuffered(afterAsking: false)
+    let answer = machine.deliveredBuffered(.none, asking: true)
+    #expect(answer)
+    guard case .none = machine.childValue(keys[0], "b") else {
+      Issue.record("expected buffering while the drainer asks")
       return
     }
-    guard case (.deliver(let value, let request), _) = machine.request(.max(1)) else {
+    guard case .deliver("b", _) = machine.nextBuffered(afterAsking: true) else {
+      Issue.record("expected the drainer to deliver it")
+      return
+    }
+  }
+
+  /// As in Combine, a request while a value is being delivered only adds demand; the delivery that returns last
+  /// starts the drain.
+  @Test func aRequestDuringADeliveryLeavesTheDrainToTheDelivery() {
+    var (machine, keys, _) = withChildren(2, demand: .max(1))
+    guard case .deliver = machine.childValue(keys[0], "a") else {
       Issue.record("expected delivery")
       return
     }
-    #expect(value == "a")
-    #expect(isSame(request.subscription, child))
+    _ = machine.childValue(keys[1], "b")
+    guard case .none = machine.request(.max(1)) else {
+      Issue.record("a delivery is in progress")
+      return
+    }
+    guard case .drain = machine.delivered(.none) else {
+      Issue.record("expected the delivery to start the drain")
+      return
+    }
   }
 
-  @Test func valueWhileDeliveringIsQueuedForTheDrainer() {
-    var (machine, _) = subscribed()
-    _ = machine.request(.unlimited)
-    let first = machine.outerValue()!
-    let second = machine.outerValue()!
-    _ = machine.childSubscribed(first, TestSubscription())
-    _ = machine.childSubscribed(second, TestSubscription())
-    guard case .deliver = machine.childValue(first, "a") else {
-      Issue.record("expected delivery")
+  /// A value that finds demand while values are buffered is delivered at once, as in Combine (a value sent from
+  /// inside downstream while the drainer delivers, say).
+  @Test func aValueWithDemandDoesNotWaitBehindTheBuffer() {
+    var (machine, keys, _) = withChildren(2, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    _ = machine.request(.max(2))
+    guard case .deliver("a", _) = machine.nextBuffered(afterAsking: false) else {
+      Issue.record("expected the buffered value")
       return
     }
-    guard case .queued(returning: .none) = machine.childValue(second, "b") else {
-      Issue.record("expected queueing while delivering")
+    guard case .deliver("b", returning: .max(1)) = machine.childValue(keys[1], "b") else {
+      Issue.record("expected a nested delivery")
       return
     }
-    guard case (.deliver(let value, let request), _) = machine.delivered(.none) else {
-      Issue.record("expected the drainer to deliver the queued value")
+    #expect(machine.deliveriesInProgress == 2)
+    guard case .none = machine.delivered(.none) else {
+      Issue.record("the drainer's delivery is still in progress")
       return
     }
-    #expect(value == "b")
-    #expect(request.subscription == nil)
   }
 
-  @Test func finishWaitsForChildrenAndTheDrainer() {
-    var (machine, _) = subscribed()
-    _ = machine.request(.unlimited)
-    let index = machine.outerValue()!
-    _ = machine.childSubscribed(index, TestSubscription())
-    guard case .deliver = machine.childValue(index, "a") else {
-      Issue.record("expected delivery")
-      return
-    }
+  @Test func finishWaitsForTheChildrenAndTheBuffer() {
+    var (machine, keys, _) = withChildren(1, demand: .none)
+    _ = machine.childValue(keys[0], "a")
     guard case .none = machine.outerCompleted(.finished) else {
       Issue.record("a child is alive")
       return
     }
-    guard case .none = machine.childCompleted(index, .finished) else {
-      Issue.record("the drainer is delivering")
+    guard case .none = machine.childCompleted(keys[0], .finished) else {
+      Issue.record("a value is buffered")
       return
     }
-    guard case (.finish, _) = machine.delivered(.none) else {
+    guard case .drain = machine.request(.max(1)) else {
+      Issue.record("expected the drain")
+      return
+    }
+    guard case .deliver("a", let child) = machine.nextBuffered(afterAsking: false) else {
+      Issue.record("expected the buffered value")
+      return
+    }
+    #expect(child.subscription == nil)
+    let answer = machine.deliveredBuffered(.none, asking: false)
+    #expect(!answer)
+    guard case .finish = machine.nextBuffered(afterAsking: false) else {
       Issue.record("expected the drainer to finish")
+      return
+    }
+  }
+
+  /// A finish decided while a value is being delivered is sent at once: the delivery lock orders the two.
+  @Test func finishDoesNotWaitForADirectDelivery() {
+    var (machine, keys, _) = withChildren(1, demand: .unlimited)
+    _ = machine.childValue(keys[0], "a")
+    _ = machine.outerCompleted(.finished)
+    guard case .finish = machine.childCompleted(keys[0], .finished) else {
+      Issue.record("expected finish")
       return
     }
   }
@@ -120,68 +211,108 @@ import Testing
     #expect(isSame(subscription, upstream))
   }
 
-  @Test func failureWhileDeliveringIsHandedToTheDrainer() {
-    var (machine, upstream) = subscribed()
-    _ = machine.request(.unlimited)
-    let first = machine.outerValue()!
-    let second = machine.outerValue()!
-    let firstChild = TestSubscription()
-    _ = machine.childSubscribed(first, firstChild)
-    _ = machine.childSubscribed(second, TestSubscription())
-    _ = machine.childValue(first, "a")
-    guard case .cancel(let cancelling) = machine.childCompleted(second, .failure(.boom)) else {
-      Issue.record("expected cancellation only")
+  @Test func childFailureCancelsTheOthersAndTheOuterAndDropsTheBuffer() {
+    var (machine, keys, subscriptions) = withChildren(2, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    guard case .fail(.boom, let cancelling) = machine.childCompleted(keys[1], .failure(.boom)) else {
+      Issue.record("expected failure")
       return
     }
     // Unlike Combine, a child's failure cancels the outer upstream too, after the other children.
     #expect(cancelling.count == 2)
-    #expect(isSame(cancelling[0], firstChild))
-    #expect(isSame(cancelling[1], upstream))
-    guard case (.fail(.boom), _) = machine.delivered(.max(3)) else {
-      Issue.record("expected the drainer to fail")
+    #expect(isSame(cancelling[0], subscriptions[0]))
+    #expect(machine.buffer.isEmpty)
+    let answer = machine.request(.max(1)).isNone
+    #expect(answer)
+  }
+
+  /// As in Combine, a flatMap's child value after the failure is delivered while demand remains, and dropped without.
+  @Test func afterAFailureFlatMapDeliversOnlyWithinTheDemand() {
+    var (machine, keys, _) = withChildren(2, demand: .max(1))
+    _ = machine.outerCompleted(.failure(.boom))
+    guard case .deliver = machine.childValue(keys[0], "a") else {
+      Issue.record("expected delivery within the demand")
+      return
+    }
+    _ = machine.delivered(.none)
+    guard case .none = machine.childValue(keys[0], "b") else {
+      Issue.record("expected the value to be dropped")
+      return
+    }
+    #expect(machine.buffer.isEmpty)
+  }
+
+  @Test func aMergeDropsValuesAfterItsCompletion() {
+    var machine = Machine(mergingCount: 2)
+    _ = machine.request(.unlimited)
+    _ = machine.childCompleted(Machine.mergedChild(0), .failure(.boom))
+    guard case .none = machine.childValue(Machine.mergedChild(1), "late") else {
+      Issue.record("expected the value to be dropped")
       return
     }
   }
 
   @Test func demandTurningUnlimitedUpgradesLiveChildren() {
-    var (machine, _) = subscribed()
-    let index = machine.outerValue()!
-    let child = TestSubscription()
-    _ = machine.childSubscribed(index, child)
-    let (_, upgrade) = machine.request(.unlimited)
-    #expect(upgrade.count == 1)
-    #expect(isSame(upgrade.first, child))
-    let (_, again) = machine.request(.max(1))
-    #expect(again.isEmpty)
-  }
-
-  @Test func demandTurningUnlimitedUpgradesTheChildrenOnceTheQueueIsDelivered() {
-    var (machine, _) = subscribed()
-    let index = machine.outerValue()!
-    let child = TestSubscription()
-    _ = machine.childSubscribed(index, child)
-    _ = machine.childValue(index, "a")
-    guard case (.deliver("a", _), let early) = machine.request(.unlimited) else {
-      Issue.record("expected the queued value first")
+    var (machine, keys, subscriptions) = withChildren(1, demand: .none)
+    _ = keys
+    guard case .upgrade(let upgrade) = machine.request(.unlimited) else {
+      Issue.record("expected an upgrade")
       return
     }
-    #expect(early.isEmpty)
-    guard case (.idle, let upgrade) = machine.delivered(.none) else {
+    #expect(upgrade.count == 1)
+    #expect(isSame(upgrade.first, subscriptions[0]))
+    let answer = machine.request(.max(1)).isNone
+    #expect(answer)
+  }
+
+  @Test func demandTurningUnlimitedUpgradesTheChildrenOnceTheBufferIsDelivered() {
+    var (machine, keys, subscriptions) = withChildren(1, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    guard case .drain = machine.request(.unlimited) else {
+      Issue.record("expected the buffered value first")
+      return
+    }
+    guard case .deliver("a", let child) = machine.nextBuffered(afterAsking: false) else {
+      Issue.record("expected the buffered value")
+      return
+    }
+    // Under unlimited demand the child is not asked for one more; it is upgraded after the drain.
+    #expect(child.subscription == nil)
+    let answer = machine.deliveredBuffered(.none, asking: false)
+    #expect(!answer)
+    guard case .end(upgrade: let upgrade) = machine.nextBuffered(afterAsking: false) else {
       Issue.record("expected the drain to end")
       return
     }
     #expect(upgrade.count == 1)
-    #expect(isSame(upgrade.first, child))
+    #expect(isSame(upgrade.first, subscriptions[0]))
+  }
+
+  /// Unlike Combine, unlimited demand returned from `receive(_:)` upgrades the children too.
+  @Test func unlimitedDemandReturnedFromADeliveryUpgradesTheChildren() {
+    var (machine, keys, subscriptions) = withChildren(1, demand: .max(1))
+    _ = machine.childValue(keys[0], "a")
+    guard case .upgrade(let upgrade) = machine.delivered(.unlimited) else {
+      Issue.record("expected an upgrade")
+      return
+    }
+    #expect(isSame(upgrade.first, subscriptions[0]))
   }
 
   @Test func cancelDuringTheDrainLeavesTheChildrenUnasked() {
-    var (machine, _) = subscribed()
-    let index = machine.outerValue()!
-    _ = machine.childSubscribed(index, TestSubscription())
-    _ = machine.childValue(index, "a")
+    var (machine, keys, _) = withChildren(1, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    _ = machine.childValue(keys[0], "b")
     _ = machine.request(.unlimited)
-    #expect(machine.cancel().count == 2)
-    let (_, upgrade) = machine.delivered(.none)
+    _ = machine.nextBuffered(afterAsking: false)
+    let cancelling = machine.cancel()
+    #expect(cancelling.count == 2)
+    let asking = machine.deliveredBuffered(.none, asking: false)
+    #expect(!asking)
+    guard case .end(upgrade: let upgrade) = machine.nextBuffered(afterAsking: false) else {
+      Issue.record("expected the drain to end")
+      return
+    }
     #expect(upgrade.isEmpty)
   }
 
@@ -193,10 +324,15 @@ import Testing
     let cancelling = machine.cancel()
     #expect(cancelling.count == 2)
     #expect(cancelling.contains { isSame($0, upstream) })
-    #expect(machine.cancel().isEmpty)
+    let answer = machine.cancel().isEmpty
+    #expect(answer)
     #expect(machine.outerValue() == nil)
     guard case .cancel = machine.childSubscribed(index, TestSubscription()) else {
       Issue.record("expected cancel after termination")
+      return
+    }
+    guard case .none = machine.childValue(index, "late") else {
+      Issue.record("expected nothing after cancel")
       return
     }
   }
@@ -239,7 +375,10 @@ import Testing
     let thirdChild = TestSubscription()
     _ = machine.childSubscribed(third, thirdChild)
     #expect(third.slot < second.slot)
-    let (_, upgrade) = machine.request(.unlimited)
+    guard case .upgrade(let upgrade) = machine.request(.unlimited) else {
+      Issue.record("expected an upgrade")
+      return
+    }
     #expect(upgrade.count == 2)
     #expect(isSame(upgrade.first, secondChild))
     #expect(isSame(upgrade.last, thirdChild))
@@ -272,43 +411,13 @@ import Testing
       Issue.record("expected the late failure to fail the stream")
       return
     }
-    guard case .idle = machine.completed() else {
-      Issue.record("expected nothing more to deliver")
-      return
-    }
   }
+}
 
-  /// Values queued for lack of demand are dropped by a failure; a value paid for while another was being
-  /// delivered goes before it.
-  @Test func failureWhileDeliveringKeepsPaidValuesAheadOfIt() {
-    var (machine, _) = subscribed()
-    _ = machine.request(.max(2))
-    let first = machine.outerValue()!
-    let second = machine.outerValue()!
-    _ = machine.childSubscribed(first, TestSubscription())
-    _ = machine.childSubscribed(second, TestSubscription())
-    _ = machine.childValue(first, "a")
-    guard case .queued(returning: .max(1)) = machine.childValue(second, "b") else {
-      Issue.record("expected the value to be paid for")
-      return
-    }
-    guard case .none = machine.childValue(second, "c") else {
-      Issue.record("expected the value to wait for demand")
-      return
-    }
-    _ = machine.outerCompleted(.failure(.boom))
-    guard case (.deliver("b", _), _) = machine.delivered(.none) else {
-      Issue.record("expected the paid value first")
-      return
-    }
-    guard case (.fail(.boom), _) = machine.delivered(.none) else {
-      Issue.record("expected the failure next")
-      return
-    }
-    guard case .idle = machine.completed() else {
-      Issue.record("expected the unpaid value to be dropped")
-      return
-    }
+extension MergingStateMachine.DrainAction {
+  fileprivate var isNone: Bool {
+    if case .none = self { return true }
+    return false
   }
 }
 

@@ -128,22 +128,28 @@ import Testing
     #expect(pipe.children[1].subscriberCount == 0)
   }
 
+  /// As in Combine, a switch and a new child's value from inside `receive(_:)` are handled at once: the value is
+  /// delivered nested in that call, and the replaced child's value is dropped.
   @Test func switchingFromInsideReceive() {
     let pipe = Pipeline()
     let upstream = pipe.upstream
     let children = pipe.children
+    var log: [String] = []
     pipe.recorder.onValue = { _, value in
+      log.append("enter \(value)")
       if value == "a1" {
         upstream.send(children[1])
         children[1].send("b1")
         children[0].send("a2")
       }
+      log.append("leave \(value)")
       return .none
     }
     pipe.switchTo(0)
     pipe.children[0].send("a1")
     #expect(pipe.recorder.values == ["a1", "b1"])
-    #expect(pipe.recorder.overlappingDeliveries == 0)
+    #expect(log == ["enter a1", "enter b1", "leave b1", "leave a1"])
+    #expect(pipe.recorder.overlappingDeliveries == 1)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
