@@ -66,9 +66,10 @@ struct DeliveryLockStressTests {
     withExtendedLifetime(links) {}
   }
 
-  /// Two subjects feed each other through their sinks, each value going round until it has made ten hops. From one
-  /// thread at a time the cycle nests and finishes; it is the second thread feeding the other end at once that
-  /// Combine, and Rill, can deadlock on.
+  /// Two subjects feed each other through their sinks, each value going round until it has made ten hops.
+  ///
+  /// From one thread at a time the cycle nests and finishes; it is the second thread feeding the other end at once
+  /// that Combine, and Rill, can deadlock on.
   @Test func aCycleOfSubjectsFedFromOneThreadAtATimeFinishes() {
     let ping = PassthroughSubject<Int, Never>()
     let pong = PassthroughSubject<Int, Never>()
