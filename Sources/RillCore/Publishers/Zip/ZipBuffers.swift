@@ -30,9 +30,7 @@ extension FIFO {
   /// Drops all but the newest element.
   @inlinable
   mutating func keepLast() {
-    guard count > 1, let newest = last else { return }
-    removeAll()
-    append(newest)
+    while count > 1 { _ = removeFirst() }
   }
 }
 
