@@ -68,7 +68,12 @@ package struct FIFO<Element> {
   /// Drops every element.
   @inlinable
   package mutating func removeAll() {
-    storage.removeAll(keepingCapacity: storage.capacity <= 1_024)
+    if storage.count == 1, storage.capacity <= 1_024 {
+      // The common case of a queue that holds one element at a time, without the general path's cost.
+      storage.removeLast()
+    } else {
+      storage.removeAll(keepingCapacity: storage.capacity <= 1_024)
+    }
     head = 0
   }
 

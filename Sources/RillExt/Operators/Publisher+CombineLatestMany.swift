@@ -10,8 +10,9 @@ extension Publisher {
   /// Once each publisher has sent a value, every value of any of them publishes an array of the latest value of
   /// this publisher, then of each of `others` in order. It requests, finishes and fails as Combine's
   /// `combineLatest` does: downstream's demand goes to every publisher, and the stream finishes once all the
-  /// publishers have finished, and fails as soon as one fails. All the publishers share one subscription, so any
-  /// number of them can be combined.
+  /// publishers have finished, and fails as soon as one fails. As with Combine's `combineLatest`, a value that arrives
+  /// while an array is being received becomes its publisher's latest without being published. All the publishers
+  /// share one subscription, so any number of them can be combined.
   ///
   /// - Parameter others: The publishers to combine with this one.
   /// - Returns: A publisher of arrays with the latest value of each publisher.

@@ -10,7 +10,8 @@ extension Publisher {
   /// The i-th array holds the i-th value of this publisher, then the i-th value of each of `others` in order. It
   /// requests, buffers, finishes and fails as Combine's `zip` does: downstream's demand goes to every publisher, and
   /// the stream finishes once a publisher has finished and no array can be completed any more, and fails as soon as
-  /// one fails. All the publishers share one subscription, so any number of them can be zipped.
+  /// one fails. Arrays arrive on the thread that completes them, as Combine's `zip` delivers its tuples. All the
+  /// publishers share one subscription, so any number of them can be zipped.
   ///
   /// - Parameter others: The publishers to zip with this one.
   /// - Returns: A publisher of arrays with one value of each publisher.

@@ -1,5 +1,7 @@
+import Foundation
 import RillExt
 import RillTesting
+import Synchronization
 import Testing
 
 private typealias Source = TestPublisher<Int, ExtTestError>
@@ -115,6 +117,58 @@ private func marbles<P: Publisher>(
     var combinedWith: [[Int]] = []
     _ = Just(1).combineLatest(with: justs).sink { combinedWith.append($0) }
     #expect(combinedWith == [[1] + everyTwo])
+  }
+
+  /// As Combine's zip does: an array arrives on the thread whose value completed it, before that value's `receive`
+  /// returns, and one completed from inside downstream arrives nested.
+  @Test func zipDeliversOnTheCompletingThreadAndNestsReentrantValues() {
+    let sources = [Source(), Source(), Source()]
+    let events = Mutex<[String]>([])
+    let threads = Mutex<[String: ObjectIdentifier]>([:])
+    let cancellable = sources.zip().sink(
+      receiveCompletion: { _ in },
+      receiveValue: { values in
+        let name = values.map(String.init).joined()
+        events.withLock { $0.append("begin \(name)") }
+        threads.withLock { $0[name] = ObjectIdentifier(Thread.current) }
+        if values == [1, 2, 3] {
+          sources[0].send(4)
+          sources[1].send(5)
+          sources[2].send(6)
+        }
+        events.withLock { $0.append("end \(name)") }
+      }
+    )
+    sources[0].send(1)
+    sources[1].send(2)
+    let sender = Mutex<ObjectIdentifier?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      sources[2].send(3)
+      sender.withLock { $0 = ObjectIdentifier(Thread.current) }
+      done.signal()
+    }
+    done.wait()
+    #expect(events.withLock { $0 } == ["begin 123", "begin 456", "end 456", "end 123"])
+    #expect(threads.withLock { $0["123"] } == sender.withLock { $0 })
+    #expect(threads.withLock { $0["456"] } == sender.withLock { $0 })
+    cancellable.cancel()
+  }
+
+  /// As Combine's combineLatest does: a value sent from inside downstream becomes its publisher's latest without
+  /// being emitted.
+  @Test func combineLatestKeepsAReentrantValueWithoutEmittingIt() {
+    let sources = [Source(), Source()]
+    let subscriber = TestSubscriber<[Int], ExtTestError>(onValue: { _, values in
+      if values == [1, 2] { sources[0].send(3) }
+      return .none
+    })
+    sources.combineLatest().subscribe(subscriber)
+    sources[0].send(1)
+    sources[1].send(2)
+    sources[1].send(4)
+    #expect(subscriber.values == [[1, 2], [3, 4]])
+    #expect(subscriber.overlappingDeliveries == 0)
   }
 
   @Test func merge() {

@@ -172,6 +172,13 @@ extension Publishers {
   ///
   /// It emits once every upstream has produced an element and then on each new element, while downstream has
   /// demand; it finishes when every upstream has finished and fails when any upstream fails.
+  ///
+  /// As in Combine, a combination goes downstream on the thread of the upstream whose element made it, before that
+  /// upstream's call returns. An element that arrives while a combination is being received, from inside the
+  /// subscriber's `receive(_:)` or from another thread, replaces its upstream's latest element without being
+  /// published, and its call returns at once; the next combination includes it. A completion from another thread
+  /// waits while a combination is being received; one sent from inside `receive(_:)` arrives at once, nested.
+  /// `CombineLatest3`, `CombineLatest4` and RillExt's `combineLatest(with:)` behave the same.
   public struct CombineLatest<A: Publisher, B: Publisher>: Publisher
   where
     A.Failure == B.Failure

@@ -178,6 +178,13 @@ extension Publishers {
   ///
   /// It emits a tuple as soon as every upstream has produced an element not yet used, and finishes as soon as
   /// an upstream has finished with no unused element left; it fails when any upstream fails.
+  ///
+  /// As in Combine, a tuple goes downstream on the thread of the upstream whose element completed it, before that
+  /// upstream's call returns. An element or completion from another thread waits while a tuple is being received,
+  /// then is handled on its own thread; one sent from inside the subscriber's `receive(_:)` is handled at once,
+  /// nested, and a tuple it completes arrives nested too (a `.finished` sent from there arrives once `receive(_:)`
+  /// has returned). So, as in Combine, a subscriber that waits inside `receive(_:)` for a thread that is sending
+  /// to an upstream waits forever. `Zip3`, `Zip4` and RillExt's `zip(with:)` behave the same.
   public struct Zip<A: Publisher, B: Publisher>: Publisher
   where
     A.Failure == B.Failure

@@ -26,18 +26,19 @@ package protocol ZipBuffers {
   mutating func removeAll()
 }
 
-extension Array {
+extension FIFO {
+  /// Drops all but the newest element.
   @inlinable
-  mutating func zipKeepLatest() {
-    if count > 1 { removeFirst(count - 1) }
+  mutating func keepLast() {
+    while count > 1 { _ = removeFirst() }
   }
 }
 
 /// The buffers of a `zip` or `combineLatest` of two upstreams.
 @usableFromInline
 struct ZipBuffers2<A, B>: ZipBuffers {
-  @usableFromInline var a: [A] = []
-  @usableFromInline var b: [B] = []
+  @usableFromInline var a = FIFO<A>()
+  @usableFromInline var b = FIFO<B>()
 
   @inlinable
   init() {}
@@ -50,14 +51,14 @@ struct ZipBuffers2<A, B>: ZipBuffers {
 
   @inlinable
   mutating func keepLatest(_ index: Int) {
-    if index == 0 { a.zipKeepLatest() } else { b.zipKeepLatest() }
+    if index == 0 { a.keepLast() } else { b.keepLast() }
   }
 
   @inlinable
   mutating func removeFirst() -> (A, B) { (a.removeFirst(), b.removeFirst()) }
 
   @inlinable
-  func latest() -> (A, B) { (a[a.count - 1], b[b.count - 1]) }
+  func latest() -> (A, B) { (a.last!, b.last!) }
 
   @inlinable
   mutating func removeAll() {
@@ -69,9 +70,9 @@ struct ZipBuffers2<A, B>: ZipBuffers {
 /// The buffers of a `zip` or `combineLatest` of three upstreams.
 @usableFromInline
 struct ZipBuffers3<A, B, C>: ZipBuffers {
-  @usableFromInline var a: [A] = []
-  @usableFromInline var b: [B] = []
-  @usableFromInline var c: [C] = []
+  @usableFromInline var a = FIFO<A>()
+  @usableFromInline var b = FIFO<B>()
+  @usableFromInline var c = FIFO<C>()
 
   @inlinable
   init() {}
@@ -91,9 +92,9 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
   @inlinable
   mutating func keepLatest(_ index: Int) {
     switch index {
-    case 0: a.zipKeepLatest()
-    case 1: b.zipKeepLatest()
-    default: c.zipKeepLatest()
+    case 0: a.keepLast()
+    case 1: b.keepLast()
+    default: c.keepLast()
     }
   }
 
@@ -101,7 +102,7 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
   mutating func removeFirst() -> (A, B, C) { (a.removeFirst(), b.removeFirst(), c.removeFirst()) }
 
   @inlinable
-  func latest() -> (A, B, C) { (a[a.count - 1], b[b.count - 1], c[c.count - 1]) }
+  func latest() -> (A, B, C) { (a.last!, b.last!, c.last!) }
 
   @inlinable
   mutating func removeAll() {
@@ -114,10 +115,10 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
 /// The buffers of a `zip` or `combineLatest` of four upstreams.
 @usableFromInline
 struct ZipBuffers4<A, B, C, D>: ZipBuffers {
-  @usableFromInline var a: [A] = []
-  @usableFromInline var b: [B] = []
-  @usableFromInline var c: [C] = []
-  @usableFromInline var d: [D] = []
+  @usableFromInline var a = FIFO<A>()
+  @usableFromInline var b = FIFO<B>()
+  @usableFromInline var c = FIFO<C>()
+  @usableFromInline var d = FIFO<D>()
 
   @inlinable
   init() {}
@@ -138,10 +139,10 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
   @inlinable
   mutating func keepLatest(_ index: Int) {
     switch index {
-    case 0: a.zipKeepLatest()
-    case 1: b.zipKeepLatest()
-    case 2: c.zipKeepLatest()
-    default: d.zipKeepLatest()
+    case 0: a.keepLast()
+    case 1: b.keepLast()
+    case 2: c.keepLast()
+    default: d.keepLast()
     }
   }
 
@@ -151,7 +152,7 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
   }
 
   @inlinable
-  func latest() -> (A, B, C, D) { (a[a.count - 1], b[b.count - 1], c[c.count - 1], d[d.count - 1]) }
+  func latest() -> (A, B, C, D) { (a.last!, b.last!, c.last!, d.last!) }
 
   @inlinable
   mutating func removeAll() {
@@ -193,11 +194,7 @@ package struct ZipBuffersArray<Input>: ZipBuffers {
   package func isEmpty(_ index: Int) -> Bool { queues[index].isEmpty }
 
   @inlinable
-  package mutating func keepLatest(_ index: Int) {
-    guard queues[index].count > 1, let latest = queues[index].last else { return }
-    queues[index].removeAll()
-    queues[index].append(latest)
-  }
+  package mutating func keepLatest(_ index: Int) { queues[index].keepLast() }
 
   @inlinable
   package mutating func removeFirst() -> [Input] {

@@ -4,9 +4,13 @@
 /// queues every value and emits when each upstream has one queued, finishing as soon as an upstream has
 /// finished with its queue empty; `combineLatest` keeps the latest value of each upstream, emits when each has
 /// one and downstream has demand, and finishes when every upstream has finished. Either fails as soon as one
-/// upstream fails. Downstream demand is passed to every upstream. Downstream is called by one thread at a time:
-/// a value produced while another thread delivers is queued in a ``DeliveryQueue``, and that thread (the
-/// drainer) delivers it.
+/// upstream fails. Downstream demand is passed to every upstream.
+///
+/// `ZipSubscription` calls downstream under its delivery lock, as Combine does. `zip` handles each upstream event
+/// under that lock, so an event from another thread waits for a delivery in progress, and one from inside
+/// downstream is handled at once, nested: a delivery in progress while an event is handled is always one on the
+/// same thread. `combineLatest` decides under this machine's lock alone: a value that arrives while a combination
+/// is being delivered, on any thread, becomes its upstream's latest without being emitted.
 @usableFromInline
 package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline
@@ -22,8 +26,8 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline
   enum Phase {
     case running
-    /// The outcome is known: the completion waits for the drainer to deliver the values before it.
-    case completing(Subscribers.Completion<Failure>)
+    /// `zip` only: the outcome is `.finished`, which waits for the delivery in progress to return.
+    case finishing
     /// The completion went downstream, or downstream cancelled.
     case terminated
   }
@@ -38,8 +42,8 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   @usableFromInline var buffers: Buffers
   @usableFromInline var demand = Subscribers.Demand.none
   @usableFromInline var requested = Subscribers.Demand.none
-  /// Values waiting for the drainer; it is draining while a thread delivers downstream.
-  @usableFromInline var outbox = DeliveryQueue<Value>()
+  /// The deliveries of values in progress: nested ones for `zip`, at most one for `combineLatest`.
+  @usableFromInline var deliveries = 0
   /// Demand downstream requested while a value was being delivered: as in Combine, it is handled with the demand
   /// that delivery returns once it is over (the upstream whose value completed the output gets it as its return
   /// value, the others as a request).
@@ -71,101 +75,149 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   }
 
   @usableFromInline
-  enum DrainStep {
+  enum ValueAction {
+    /// `zip`: deliver this output now, then report with `delivered(_:)`.
     case deliver(Value)
-    case complete(Subscribers.Completion<Failure>, cancelling: [any Subscription])
-    /// Cancel these upstreams; the drainer sends the completion.
-    case cancel([any Subscription])
-    case idle
+    /// `combineLatest`: a combination is owed; take it with `combination()` under the delivery lock, deliver it,
+    /// then report with `delivered(_:)`.
+    case claimed
+    case none
   }
 
-  /// A value from upstream `index`, which `store` adds to the buffers; `.deliver` makes the caller the drainer.
+  /// A value from upstream `index`, which `store` adds to the buffers.
   @inlinable
-  mutating func received(_ index: Int, _ store: (inout Buffers) -> Void) -> DrainStep {
-    guard case .running = phase, !isFinished[index] else { return .idle }
+  mutating func received(_ index: Int, _ store: (inout Buffers) -> Void) -> ValueAction {
+    switch phase {
+    case .running: break
+    case .finishing, .terminated: return .none
+    }
+    guard !isFinished[index] else { return .none }
     store(&buffers)
-    let output: Value
     switch mode {
     case .zip:
-      guard buffers.everyUpstreamHasAValue else { return .idle }
-      output = buffers.removeFirst()
+      // As in Combine, a complete tuple goes downstream whatever the demand: upstreams are asked for no more.
+      guard buffers.everyUpstreamHasAValue else { return .none }
+      let output = buffers.removeFirst()
       demand -= 1
-      if zipIsExhausted() { phase = .completing(.finished) }
+      deliveries += 1
+      if zipIsExhausted() { phase = .finishing }
+      return .deliver(output)
     case .combineLatest:
       buffers.keepLatest(index)
-      guard demand > 0, buffers.everyUpstreamHasAValue else { return .idle }
-      output = buffers.latest()
+      guard deliveries == 0, demand > 0, buffers.everyUpstreamHasAValue else { return .none }
       demand -= 1
+      deliveries += 1
+      return .claimed
     }
-    guard let first = outbox.push(output) else { return .idle }
-    return .deliver(first)
   }
 
+  /// The combination a `.claimed` value owes, or `nil` if the subscription ended before its delivery began.
   @inlinable
-  mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> DrainStep {
-    guard case .running = phase, !isFinished[index] else { return .idle }
+  func combination() -> Value? {
+    switch phase {
+    case .running: buffers.latest()
+    case .finishing, .terminated: nil
+    }
+  }
+
+  /// What to do once a delivery has returned.
+  @usableFromInline
+  struct DeliveredAction {
+    /// The demand to pass on: what downstream returned and what it requested meanwhile.
+    @usableFromInline var more = Subscribers.Demand.none
+    /// The upstreams (by index) to pass `more` to.
+    @usableFromInline var forward: [(Int, any Subscription)] = []
+    @usableFromInline var completion = CompletionAction.none
+
+    @inlinable
+    init() {}
+  }
+
+  /// Records that a value was delivered and downstream asked for `additional` more.
+  @inlinable
+  mutating func delivered(_ additional: Subscribers.Demand) -> DeliveredAction {
+    deliveries -= 1
+    var action = DeliveredAction()
+    switch phase {
+    case .running:
+      action.more = additional + requestedWhileDelivering
+      requestedWhileDelivering = .none
+      guard action.more > 0 else { return action }
+      demand += additional
+      requested += additional
+      action.forward = subscriptions.indices.compactMap { index in subscriptions[index].map { (index, $0) } }
+    case .finishing:
+      // The delivery that was in progress when `zip` ran out of values is over: the completion follows it.
+      action.completion = terminate(with: .finished)
+    case .terminated:
+      break
+    }
+    return action
+  }
+
+  @usableFromInline
+  enum CompletionAction {
+    /// Cancel these upstreams, then deliver the completion.
+    case complete(Subscribers.Completion<Failure>, cancelling: [any Subscription])
+    case none
+  }
+
+  /// A completion from upstream `index`.
+  @inlinable
+  mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    switch phase {
+    case .running: break
+    case .finishing, .terminated: return .none
+    }
+    guard !isFinished[index] else { return .none }
     isFinished[index] = true
     finishedCount += 1
-    // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
-    if case .failure = completion, mode == .zip {
-    } else {
+    switch (completion, mode) {
+    case (.failure, .zip):
+      // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
+      return terminate(with: completion)
+    case (.failure, .combineLatest):
       subscriptions[index] = nil
-    }
-    switch completion {
-    case .failure:
-      outbox.removeAll()
-      phase = .completing(completion)
-      if outbox.isDraining {
-        defer { subscriptions = subscriptions.map { _ in nil } }
-        return .cancel(subscriptions.compactMap { $0 })
+      return terminate(with: completion)
+    case (.finished, .zip):
+      subscriptions[index] = nil
+      guard buffers.isEmpty(index) else { return .none }
+      // As in Combine, a finish that arrives while a value is delivered (from inside downstream) completes after
+      // that delivery returns.
+      guard deliveries == 0 else {
+        phase = .finishing
+        return .none
       }
-    case .finished:
-      switch mode {
-      case .zip: if buffers.isEmpty(index) { phase = .completing(.finished) }
-      case .combineLatest: if finishedCount == count { phase = .completing(.finished) }
-      }
+      return terminate(with: .finished)
+    case (.finished, .combineLatest):
+      subscriptions[index] = nil
+      return finishedCount == count ? terminate(with: .finished) : .none
     }
-    guard case .completing = phase, !outbox.isDraining else { return .idle }
-    return takeCompletion()
   }
 
   /// Adds downstream demand; returns the upstreams to pass it to.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
-    guard case .running = phase else { return [] }
+    switch phase {
+    case .running: break
+    case .finishing, .terminated: return []
+    }
     demand += more
     requested += more
-    if outbox.isDraining {
+    guard deliveries == 0 else {
       requestedWhileDelivering += more
       return []
     }
     return subscriptions.compactMap { $0 }
   }
 
-  /// Records that the drainer delivered a value and downstream asked for `additional` more; returns the next
-  /// step, the demand to pass on (`additional` and what downstream requested meanwhile), and the upstreams (by
-  /// index) to pass it to.
-  @inlinable
-  mutating func delivered(
-    _ additional: Subscribers.Demand
-  ) -> (DrainStep, more: Subscribers.Demand, forward: [(Int, any Subscription)]) {
-    var forward: [(Int, any Subscription)] = []
-    let more = additional + requestedWhileDelivering
-    requestedWhileDelivering = .none
-    if more > 0, case .running = phase {
-      demand += additional
-      requested += additional
-      forward = subscriptions.indices.compactMap { index in subscriptions[index].map { (index, $0) } }
-    }
-    if let next = outbox.next() { return (.deliver(next), more, forward) }
-    guard case .completing = phase else { return (.idle, more, forward) }
-    return (takeCompletion(), more, forward)
-  }
-
   /// Terminates on downstream's cancel; returns the subscriptions to cancel.
   @inlinable
   mutating func cancel() -> [any Subscription] {
-    if case .terminated = phase { return [] }
+    switch phase {
+    case .running, .finishing: break
+    case .terminated: return []
+    }
     phase = .terminated
     defer { release() }
     return subscriptions.compactMap { $0 }
@@ -178,8 +230,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   }
 
   @inlinable
-  mutating func takeCompletion() -> DrainStep {
-    guard case .completing(let completion) = phase else { return .idle }
+  mutating func terminate(with completion: Subscribers.Completion<Failure>) -> CompletionAction {
     phase = .terminated
     let cancelling = subscriptions.compactMap { $0 }
     release()
@@ -190,6 +241,5 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   mutating func release() {
     subscriptions = subscriptions.map { _ in nil }
     buffers.removeAll()
-    outbox.removeAll()
   }
 }

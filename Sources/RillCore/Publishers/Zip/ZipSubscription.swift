@@ -1,6 +1,13 @@
 /// The subscription that the `zip` and `combineLatest` families present downstream: it runs a `ZipStateMachine`
-/// and acts on its answers outside the lock.
-// SAFETY: all mutable state is in `machine`; downstream and upstreams are called outside the lock.
+/// and acts on its answers outside the machine's lock.
+///
+/// Each call to downstream is made under `delivery`, as Combine makes it under a recursive lock. A `zip` tuple goes
+/// downstream on the thread whose value completed it, before that value's `receive` returns: `zip` handles each
+/// upstream event under `delivery`, so another thread's event waits for a delivery in progress and one sent from
+/// inside downstream is handled at once, nested. A `combineLatest` value claims its combination under the machine's
+/// lock, and only the call to downstream waits for `delivery`; a value arriving meanwhile is kept as its
+/// upstream's latest and not emitted, as in Combine. Upstreams are requested and cancelled outside `delivery`.
+// SAFETY: all mutable state is in `machine`; downstream is called under `delivery` only, upstreams under no lock.
 @usableFromInline
 package final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable,
@@ -11,11 +18,14 @@ where Buffers.Output == Downstream.Input {
 
   @usableFromInline let downstream: Downstream
   @usableFromInline let machine: Locked<Machine>
+  @usableFromInline let delivery = DeliveryLock()
+  @usableFromInline let mode: Machine.Mode
   @usableFromInline let name: String
 
   @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
     self.downstream = downstream
+    self.mode = machine.mode
     self.machine = Locked(machine)
     self.name = name
   }
@@ -35,7 +45,7 @@ where Buffers.Output == Downstream.Input {
       machine: Machine(mode: mode, count: count, buffers: buffers),
       name: name
     )
-    downstream.receive(subscription: subscription)
+    subscription.delivery.withLock { downstream.receive(subscription: subscription) }
     return subscription
   }
 
@@ -76,43 +86,51 @@ where Buffers.Output == Downstream.Input {
 
   @inlinable
   func received(_ index: Int, _ store: (inout Buffers) -> Void) -> Subscribers.Demand {
-    guard case .deliver(let output) = machine.withLock({ $0.received(index, store) }) else { return .none }
-    let additional = downstream.receive(output)
-    let (next, more, forward) = machine.withLock { $0.delivered(additional) }
-    var returning = Subscribers.Demand.none
-    for (upstreamIndex, upstream) in forward {
-      if upstreamIndex == index { returning = more } else { upstream.request(more) }
+    let action: Machine.DeliveredAction
+    switch mode {
+    case .zip:
+      // The whole event under the delivery lock, as in Combine: the value that completes a tuple delivers it.
+      guard
+        let delivered = delivery.withLock({ () -> Machine.DeliveredAction? in
+          guard case .deliver(let output) = machine.withLock({ $0.received(index, store) }) else { return nil }
+          let additional = downstream.receive(output)
+          return machine.withLock { $0.delivered(additional) }
+        })
+      else { return .none }
+      action = delivered
+    case .combineLatest:
+      guard case .claimed = machine.withLock({ $0.received(index, store) }) else { return .none }
+      let additional = delivery.withLock { () -> Subscribers.Demand in
+        // Read under the delivery lock: once the stream has ended, no value follows its completion.
+        guard let output = machine.withLock({ $0.combination() }) else { return .none }
+        return downstream.receive(output)
+      }
+      action = machine.withLock { $0.delivered(additional) }
     }
-    drain(next)
+    var returning = Subscribers.Demand.none
+    for (upstreamIndex, upstream) in action.forward {
+      if upstreamIndex == index { returning = action.more } else { upstream.request(action.more) }
+    }
+    perform(action.completion)
     return returning
   }
 
   @inlinable
   func completed(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-    drain(machine.withLock { $0.completed(index, completion) })
+    // Decided under the delivery lock: a completion waits for a delivery in progress on another thread, and `zip`
+    // can tell one in progress on this thread, which the completion follows.
+    perform(delivery.withLock { machine.withLock { $0.completed(index, completion) } })
   }
 
-  /// Delivers downstream, one event at a time, until the machine says to stop.
+  /// Cancels the upstreams, then delivers the completion.
   @inlinable
-  func drain(_ first: Machine.DrainStep) {
-    var step = first
-    while true {
-      switch step {
-      case .deliver(let output):
-        let additional = downstream.receive(output)
-        let (next, more, forward) = machine.withLock { $0.delivered(additional) }
-        for (_, upstream) in forward { upstream.request(more) }
-        step = next
-      case .complete(let completion, let cancelling):
-        for upstream in cancelling { upstream.cancel() }
-        downstream.receive(completion: completion)
-        return
-      case .cancel(let cancelling):
-        for upstream in cancelling { upstream.cancel() }
-        return
-      case .idle:
-        return
-      }
+  func perform(_ action: Machine.CompletionAction) {
+    switch action {
+    case .complete(let completion, let cancelling):
+      for upstream in cancelling { upstream.cancel() }
+      delivery.withLock { downstream.receive(completion: completion) }
+    case .none:
+      break
     }
   }
 }

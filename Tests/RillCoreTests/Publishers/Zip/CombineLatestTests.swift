@@ -85,24 +85,27 @@ import Testing
     #expect(pipe.recorder.completions.isEmpty)
   }
 
+  /// As in Combine, a value sent from inside downstream becomes its upstream's latest without being emitted.
   @Test func reentrantSendRequestAndCancel() {
     let pipe = Pipeline(demand: .max(1))
     let numbers = pipe.numbers
+    let letters = pipe.letters
     let recorder = pipe.recorder
     pipe.recorder.onValue = { _, value in
       if value == "1a" {
         recorder.request(.max(1))
         numbers.send(2)
       }
-      if value == "2a" { recorder.cancel() }
+      if value == "2b" { recorder.cancel() }
       return .none
     }
     numbers.send(1)
-    pipe.letters.send("a")
+    letters.send("a")
+    letters.send("b")
     numbers.send(3)
-    #expect(recorder.values == ["1a", "2a"])
+    #expect(recorder.values == ["1a", "2b"])
     #expect(pipe.recorder.overlappingDeliveries == 0)
-    #expect(pipe.letters.isCancelled)
+    #expect(letters.isCancelled)
   }
 
   @Test func everyArityWithAndWithoutTransform() {
@@ -157,23 +160,5 @@ import Testing
     }
     #expect(finished == nil)
     #expect(cancelled == nil)
-  }
-
-  @Test(.tags(.stress)) func concurrentUpstreamsNeverOverlapAndKeepEachUpstreamsOrder() {
-    let count = 5_000
-    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let recorder = TestSubscriber<(Int, Int, Int), Never>()
-    subjects[0].combineLatest(subjects[1], subjects[2]).subscribe(recorder)
-    for subject in subjects { subject.send(-1) }
-    combiningConcurrently(3) { producer in
-      for value in 0..<count { subjects[producer].send(value) }
-    }
-    #expect(recorder.overlappingDeliveries == 0)
-    let values = recorder.values
-    #expect(values.count == 1 + 3 * count)
-    for column in [values.map(\.0), values.map(\.1), values.map(\.2)] {
-      #expect(column == column.sorted())
-      #expect(column.last == count - 1)
-    }
   }
 }

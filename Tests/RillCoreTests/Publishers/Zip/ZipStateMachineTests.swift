@@ -28,7 +28,7 @@ private struct ZipTestBuffers: ZipBuffers {
 
 extension ZipStateMachine where Buffers == ZipTestBuffers {
   /// Stores `value` (an `Int` for upstream 0, a `String` for upstream 1) as the subscription's children do.
-  fileprivate mutating func received(_ index: Int, _ value: Any) -> DrainStep {
+  fileprivate mutating func received(_ index: Int, _ value: Any) -> ValueAction {
     received(index) { buffers in
       if index == 0 { buffers.numbers.a.append(value as! Int) } else { buffers.numbers.b.append(value as! String) }
     }
@@ -42,9 +42,9 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     Machine(mode: mode, count: 2, buffers: ZipTestBuffers())
   }
 
-  @Test func zipEmitsWhenEveryUpstreamHasAQueuedValue() {
+  @Test func zipEmitsWhenEveryUpstreamHasAQueuedValueWhateverTheDemand() {
     var zip = machine(.zip)
-    guard case .idle = zip.received(0, 1), case .idle = zip.received(0, 2) else {
+    guard case .none = zip.received(0, 1), case .none = zip.received(0, 2) else {
       Issue.record("expected queueing")
       return
     }
@@ -52,20 +52,22 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected a pair")
       return
     }
-    guard case .idle = zip.received(1, "b") else {
-      Issue.record("expected queueing while delivering")
+    // A value from inside downstream that completes a pair is delivered at once, nested.
+    guard case .deliver("2b") = zip.received(1, "b") else {
+      Issue.record("expected the nested pair")
       return
     }
-    guard case (.deliver("2b"), _, _) = zip.delivered(.none), case (.idle, _, _) = zip.delivered(.none) else {
-      Issue.record("expected the drainer to deliver the queued pair")
+    guard case .none = zip.delivered(.none).completion, case .none = zip.delivered(.none).completion else {
+      Issue.record("nothing follows")
       return
     }
+    #expect(zip.deliveries == 0)
   }
 
   @Test func zipFinishesOnceAFinishedUpstreamIsExhausted() {
     var zip = machine(.zip)
     _ = zip.received(0, 1)
-    guard case .idle = zip.completed(0, .finished) else {
+    guard case .none = zip.completed(0, .finished) else {
       Issue.record("a value is still queued")
       return
     }
@@ -73,8 +75,26 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected a pair")
       return
     }
-    guard case (.complete(.finished, _), _, _) = zip.delivered(.none) else {
+    guard case .complete(.finished, _) = zip.delivered(.none).completion else {
       Issue.record("expected finish after the last pair")
+      return
+    }
+  }
+
+  @Test func zipFinishDuringADeliveryFollowsIt() {
+    var zip = machine(.zip)
+    _ = zip.received(0, 1)
+    _ = zip.received(1, "a")
+    guard case .none = zip.completed(0, .finished) else {
+      Issue.record("the finish waits for the delivery in progress")
+      return
+    }
+    guard case .none = zip.received(1, "b") else {
+      Issue.record("nothing more after the finish")
+      return
+    }
+    guard case .complete(.finished, _) = zip.delivered(.max(1)).completion else {
+      Issue.record("expected finish once the delivery returned")
       return
     }
   }
@@ -82,20 +102,43 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
   @Test func combineLatestNeedsDemandAndEveryUpstream() {
     var latest = machine(.combineLatest)
     _ = latest.received(0, 1)
-    guard case .idle = latest.received(1, "a") else {
+    guard case .none = latest.received(1, "a") else {
       Issue.record("no demand yet")
       return
     }
-    _ = latest.request(.max(1))
-    guard case .deliver("2a") = latest.received(0, 2) else {
-      Issue.record("expected the latest pair")
+    _ = latest.request(.max(2))
+    guard case .claimed = latest.received(0, 2) else {
+      Issue.record("expected a claim")
       return
     }
+    #expect(latest.combination() == "2a")
+  }
+
+  @Test func combineLatestKeepsAValueThatArrivesDuringADeliveryWithoutEmittingIt() {
+    var latest = machine(.combineLatest)
+    _ = latest.request(.max(5))
+    _ = latest.received(0, 1)
+    guard case .claimed = latest.received(1, "a") else {
+      Issue.record("expected a claim")
+      return
+    }
+    guard case .none = latest.received(0, 2) else {
+      Issue.record("a delivery is in progress")
+      return
+    }
+    #expect(latest.combination() == "2a")
+    _ = latest.delivered(.none)
+    guard case .claimed = latest.received(1, "b") else {
+      Issue.record("expected a claim")
+      return
+    }
+    #expect(latest.combination() == "2b")
+    #expect(latest.demand == .max(3))
   }
 
   @Test func combineLatestFinishesWhenEveryUpstreamFinishes() {
     var latest = machine(.combineLatest)
-    guard case .idle = latest.completed(0, .finished) else {
+    guard case .none = latest.completed(0, .finished) else {
       Issue.record("one upstream is still alive")
       return
     }
@@ -103,9 +146,10 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected finish")
       return
     }
+    #expect(latest.combination() == nil)
   }
 
-  @Test func failureWhileDeliveringCancelsNowAndCompletesLater() {
+  @Test func failureDuringADeliveryCompletesAtOnce() {
     var zip = machine(.zip)
     let first = TestSubscription()
     let second = TestSubscription()
@@ -113,16 +157,29 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     _ = zip.subscribed(1, second)
     _ = zip.received(0, 1)
     _ = zip.received(1, "a")
-    guard case .cancel(let cancelling) = zip.completed(1, .failure(.boom)) else {
-      Issue.record("expected cancellation while delivering")
+    guard case .complete(.failure(.boom), let cancelling) = zip.completed(1, .failure(.boom)) else {
+      Issue.record("expected the failure, nested")
       return
     }
     // As in Combine, the failed upstream is cancelled too.
     #expect(cancelling.map(\.combineIdentifier) == [first.combineIdentifier, second.combineIdentifier])
-    guard case (.complete(.failure(.boom), _), _, _) = zip.delivered(.max(1)) else {
-      Issue.record("expected the drainer to fail")
+    let after = zip.delivered(.max(1))
+    guard case .none = after.completion, after.forward.isEmpty else {
+      Issue.record("nothing after the failure")
       return
     }
+  }
+
+  @Test func demandRequestedDuringADeliveryGoesWithIt() {
+    var zip = machine(.zip)
+    _ = zip.subscribed(0, TestSubscription())
+    _ = zip.subscribed(1, TestSubscription())
+    _ = zip.received(0, 1)
+    _ = zip.received(1, "a")
+    #expect(zip.request(.max(3)).isEmpty)
+    let after = zip.delivered(.max(1))
+    #expect(after.more == .max(4))
+    #expect(after.forward.map(\.0) == [0, 1])
   }
 
   @Test func demandGoesToEveryUpstreamAndLateSubscribersGetWhatWasRequested() {
