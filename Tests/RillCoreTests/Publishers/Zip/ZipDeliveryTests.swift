@@ -63,7 +63,6 @@ private final class ZipDeliveryLog: @unchecked Sendable {
   return done
 }
 
-
 private typealias Numbers = TestPublisher<Int, CombiningError>
 private typealias Letters = TestPublisher<String, CombiningError>
 
