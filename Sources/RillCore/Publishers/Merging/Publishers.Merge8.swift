@@ -1,0 +1,101 @@
+extension Publishers {
+  /// A publisher created by applying the merge function to eight upstream publishers.
+  ///
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
+  public struct Merge8<
+    A: Publisher,
+    B: Publisher,
+    C: Publisher,
+    D: Publisher,
+    E: Publisher,
+    F: Publisher,
+    G: Publisher,
+    H: Publisher
+  >: Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output,
+    A.Failure == C.Failure,
+    A.Output == C.Output,
+    A.Failure == D.Failure,
+    A.Output == D.Output,
+    A.Failure == E.Failure,
+    A.Output == E.Output,
+    A.Failure == F.Failure,
+    A.Output == F.Output,
+    A.Failure == G.Failure,
+    A.Output == G.Output,
+    A.Failure == H.Failure,
+    A.Output == H.Output
+  {
+    public typealias Output = A.Output
+
+    public typealias Failure = A.Failure
+
+    /// The first upstream publisher.
+    public let a: A
+
+    /// The second upstream publisher.
+    public let b: B
+
+    /// The third upstream publisher.
+    public let c: C
+
+    /// The fourth upstream publisher.
+    public let d: D
+
+    /// The fifth upstream publisher.
+    public let e: E
+
+    /// The sixth upstream publisher.
+    public let f: F
+
+    /// The seventh upstream publisher.
+    public let g: G
+
+    /// The eighth upstream publisher.
+    public let h: H
+
+    /// Creates a publisher created by applying the merge function to eight upstream publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first upstream publisher.
+    ///   - b: The second upstream publisher.
+    ///   - c: The third upstream publisher.
+    ///   - d: The fourth upstream publisher.
+    ///   - e: The fifth upstream publisher.
+    ///   - f: The sixth upstream publisher.
+    ///   - g: The seventh upstream publisher.
+    ///   - h: The eighth upstream publisher.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+      self.g = g
+      self.h = h
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let merger = MergingSubscription.merging(subscriber, count: 8)
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+      e.subscribe(merger.child(4))
+      f.subscribe(merger.child(5))
+      g.subscribe(merger.child(6))
+      h.subscribe(merger.child(7))
+    }
+  }
+}
+
+extension Publishers.Merge8: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}
