@@ -5,9 +5,11 @@ import RillTestSupport
 import RillTesting
 import Testing
 
-/// Loads that once overflowed a subject's queue: values sent behind a subscriber without demand, re-entrant or from
-/// several threads, on the main thread and on Dispatch threads. A subject no longer queues: a value that finds no
-/// demand is dropped at once, as in Combine, so no count of values can grow the stack.
+/// Heavy loads on a subject: many values sent behind a subscriber without demand, re-entrant or from several
+/// threads, on the main thread and on Dispatch threads.
+///
+/// A value that finds no demand is dropped at once, as in Combine, so no count of values grows the stack or a
+/// queue.
 @Suite(.tags(.stress), .timeLimit(.minutes(1)))
 struct SubjectLoadTests {
   /// A subscriber that asks for one value and, inside `receive(_:)` for the first, sends `count` more into the
