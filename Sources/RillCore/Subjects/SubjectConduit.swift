@@ -5,9 +5,7 @@ public import Synchronization
 ///
 /// Calls on a subscription that has ended find no entry and do nothing.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, Sendable
-{
+final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, Sendable {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -90,9 +88,6 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
       ]
     )
   }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {

@@ -99,8 +99,7 @@ extension Publishers {
 extension Publishers.Buffer {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the error closure are called outside the
   // lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -152,8 +151,6 @@ extension Publishers.Buffer {
         children: ["values": values, "state": link, "downstreamDemand": demand, "terminal": completion as Any]
       )
     }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard let demand = state.withLock({ $0.machine.subscribe(subscription) }) else {

@@ -71,8 +71,7 @@ extension Publishers {
 
 extension Publishers.CollectByTime {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -104,8 +103,6 @@ extension Publishers.CollectByTime {
     var description: String { "CollectByTime" }
 
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.subscribed(subscription) }) else {

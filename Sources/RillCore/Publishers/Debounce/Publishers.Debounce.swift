@@ -67,8 +67,7 @@ extension Publishers.Debounce {
   //
   // As in Combine, the timer of a pending value holds the subscription strongly; every way the value stops being
   // pending (a newer value, its emission, the completion, a cancel) cancels that timer.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -99,8 +98,6 @@ extension Publishers.Debounce {
       ]
       return Mirror(self, children: children)
     }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.subscribed(subscription) }) else {

@@ -9,9 +9,7 @@ public import Synchronization
 // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstreams and
 // children outside every lock.
 @usableFromInline
-final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
   @usableFromInline
   typealias Machine = MergingStateMachine<Downstream.Input, Downstream.Failure>
 
@@ -230,9 +228,7 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
 /// The subscriber that `MergingSubscription` attaches to each child publisher.
 @usableFromInline
-struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible
-{
+struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CombineDescribable {
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline

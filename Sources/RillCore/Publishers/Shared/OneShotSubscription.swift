@@ -5,9 +5,7 @@
 /// as it lives.
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
 @usableFromInline
-final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
   /// The subscriber, until the value is delivered or the subscription is cancelled.
   @usableFromInline
   let state: Locked<Downstream?>
@@ -40,9 +38,6 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
   var customMirror: Mirror {
     Mirror(self, children: [(label: nil, value: value)], ancestorRepresentation: .suppressed)
   }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {

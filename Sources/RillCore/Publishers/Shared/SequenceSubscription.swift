@@ -11,7 +11,7 @@ public import Synchronization
 // holds `isDelivering`.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Downstream.Input == Elements.Element {
   @usableFromInline
   struct State {
@@ -122,9 +122,6 @@ where Downstream.Input == Elements.Element {
     guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
     return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {

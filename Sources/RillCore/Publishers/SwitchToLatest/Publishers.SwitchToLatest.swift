@@ -108,8 +108,7 @@ extension Publishers {
 extension Publishers.SwitchToLatest {
   // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstream and
   // children outside every lock.
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Machine = SwitchToLatestStateMachine<Output, Failure>
@@ -131,8 +130,6 @@ extension Publishers.SwitchToLatest {
     var description: String { "SwitchToLatest" }
 
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-    var playgroundDescription: Any { description }
 
     /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
     func start() {
@@ -208,8 +205,7 @@ extension Publishers.SwitchToLatest {
     }
   }
 
-  private struct Child<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  private struct Child<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -220,8 +216,6 @@ extension Publishers.SwitchToLatest {
     var description: String { "SwitchToLatest" }
 
     var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       parent.childSubscribed(index, subscription)

@@ -70,8 +70,7 @@ extension Publishers.Throttle {
   //
   // Scheduled emissions hold the subscription weakly, as Combine's do: a pending emission does not keep a
   // cancelled or abandoned pipeline alive. The downstream is released once the subscription ends.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -90,10 +89,6 @@ extension Publishers.Throttle {
     }
 
     var description: String { "Throttle" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {

@@ -85,8 +85,7 @@ extension Publishers.Timeout {
   // As in Combine, the running clock holds the subscription strongly (every way the subscription ends cancels
   // it), the link to the upstream lasts until the upstream's completion has been delivered, so that a cancel
   // meanwhile still reaches the upstream, and a cancel before the upstream's subscription arrives does nothing.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -109,10 +108,6 @@ extension Publishers.Timeout {
     }
 
     var description: String { "Timeout" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.subscribed(subscription) }) else {
