@@ -105,7 +105,7 @@ extension Publishers.CollectByTime {
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -115,7 +115,7 @@ extension Publishers.CollectByTime {
         tolerance: scheduler.minimumTolerance,
         options: options
       ) { [weak self] in
-        self?.tick()
+        self?.timerFired()
       }
       state.withLock { $0.timerScheduled(timer) }?.cancel()
       downstream.receive(subscription: self)
@@ -125,7 +125,7 @@ extension Publishers.CollectByTime {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      switch state.withLock({ $0.received(input) }) {
+      switch state.withLock({ $0.upstreamValue(input) }) {
       case .ignored:
         return .none
       case .collected:
@@ -165,8 +165,8 @@ extension Publishers.CollectByTime {
       upstream?.cancel()
     }
 
-    private func tick() {
-      drain(state.withLock { $0.tick() })
+    private func timerFired() {
+      drain(state.withLock { $0.timerFired() })
     }
 
     /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so

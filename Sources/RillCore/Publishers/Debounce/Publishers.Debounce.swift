@@ -100,7 +100,7 @@ extension Publishers.Debounce {
     }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -109,7 +109,7 @@ extension Publishers.Debounce {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard let (generation, previous) = state.withLock({ $0.received(input) }) else { return .none }
+      guard let (generation, previous) = state.withLock({ $0.upstreamValue(input) }) else { return .none }
       previous?.cancel()
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: dueTime),
@@ -117,7 +117,7 @@ extension Publishers.Debounce {
         tolerance: scheduler.minimumTolerance,
         options: options
       ) {
-        self.due(generation)
+        self.timerFired(generation)
       }
       state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
       return .none
@@ -141,8 +141,8 @@ extension Publishers.Debounce {
       upstream?.cancel()
     }
 
-    private func due(_ generation: UInt64) {
-      switch state.withLock({ $0.due(generation) }) {
+    private func timerFired(_ generation: UInt64) {
+      switch state.withLock({ $0.timerFired(generation) }) {
       case .deliver(let first, let timer):
         timer?.cancel()
         drain(first)

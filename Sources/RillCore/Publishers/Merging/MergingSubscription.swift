@@ -71,26 +71,26 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
     MergingChildSubscriber(key: Machine.mergedChild(index), parent: self)
   }
 
-  // MARK: Outer upstream (flatMap)
+  // MARK: Upstream (flatMap)
 
   @inlinable
-  func outerSubscribed(_ subscription: any Subscription) {
-    switch machine.withLock({ $0.outerSubscribed(subscription) }) {
+  func upstreamSubscribed(_ subscription: any Subscription) {
+    switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
     case .request(let demand): subscription.request(demand)
     case .cancel: subscription.cancel()
     case .none: break
     }
   }
 
-  /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
+  /// Registers a child for a value of the upstream; returns its key, or `nil` when the value must be ignored.
   @inlinable
-  func outerValue() -> MergingChildKey? {
-    machine.withLock { $0.outerValue() }
+  func upstreamValue() -> MergingChildKey? {
+    machine.withLock { $0.upstreamValue() }
   }
 
   @inlinable
-  func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    perform(machine.withLock { $0.outerCompleted(completion) })
+  func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    perform(machine.withLock { $0.upstreamCompleted(completion) })
   }
 
   // MARK: Children
@@ -152,7 +152,7 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
     case .fail(let error, let cancelling):
       for subscription in cancelling { subscription.cancel() }
       complete(.failure(error))
-    case .requestOuter(let upstream):
+    case .requestUpstream(let upstream):
       upstream.request(.max(1))
     case .none:
       break

@@ -195,9 +195,18 @@ extension Publishers.SwitchToLatest {
     }
 
     private func perform(_ action: Machine.CompletionAction) {
-      if action.silencesValues { valuesSilenced.store(true, ordering: .releasing) }
-      action.cancelling?.cancel()
-      guard let completion = action.completion else { return }
+      let completion: Subscribers.Completion<Failure>
+      switch action {
+      case .none:
+        return
+      case .complete(let sent, let cancelling):
+        cancelling?.cancel()
+        completion = sent
+      case .fail(let sent, let cancelling):
+        valuesSilenced.store(true, ordering: .releasing)
+        cancelling?.cancel()
+        completion = sent
+      }
       delivery.withLock {
         guard !cancelled.load(ordering: .acquiring) else { return }
         downstream.receive(completion: completion)

@@ -91,7 +91,7 @@ extension Publishers.Throttle {
     var description: String { "Throttle" }
 
     func receive(subscription: any Subscription) {
-      guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
+      guard let downstream = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -103,7 +103,7 @@ extension Publishers.Throttle {
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.acceptsEvents }) else { return .none }
       let now = scheduler.now
-      switch state.withLock({ $0.received(input, at: now) }) {
+      switch state.withLock({ $0.upstreamValue(input, at: now) }) {
       case .none:
         break
       case .emitNow:

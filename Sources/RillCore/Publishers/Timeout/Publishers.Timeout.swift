@@ -110,7 +110,7 @@ extension Publishers.Timeout {
     var description: String { "Timeout" }
 
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -121,7 +121,7 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ $0.received(input) }) else { return .none }
+      guard state.withLock({ $0.upstreamValue(input) }) else { return .none }
       restartClock()
       scheduler.schedule(options: options) { self.deliverNext() }
       return .none
@@ -160,7 +160,7 @@ extension Publishers.Timeout {
       ) {
         self.timerFired(generation)
       }
-      state.withLock { $0.clockStarted(timer, for: generation) }?.cancel()
+      state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
     }
 
     private func timerFired(_ generation: UInt64) {
