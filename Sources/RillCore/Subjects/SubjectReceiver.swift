@@ -2,8 +2,7 @@
 ///
 /// It is made where the subscriber's type is known, so that delivery runs specialised code.
 ///
-/// The closure travels in this struct and is called where it is stored: a closure stored in a generic type and
-/// read out as a value of a concrete function type is wrapped in a reabstraction thunk, one allocation per read.
+/// The closure travels in this struct and is called where it is stored (a closure in a struct: WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
 struct SubjectReceiver<Output, Failure: Error> {
   @usableFromInline let deliver: (SubjectSignal<Output, Failure>) -> Subscribers.Demand

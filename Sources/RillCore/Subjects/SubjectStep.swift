@@ -2,8 +2,7 @@
 /// is set in `claimed`, each of which had demand for the value, and the replay subscribers whose bit is set in
 /// `draining`, whose backlog the value joined while they had demand for it.
 ///
-/// A struct of optionals rather than an enum: copies of a generic enum with payloads go through its value
-/// witnesses, with metadata looked up at run time, even in specialised code.
+/// A struct of optionals rather than an enum (WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
 struct SubjectStep<Output, Failure: Error> {
   /// The subject's entries when the value was sent; `nil` when no subscriber is left to call.

@@ -61,10 +61,8 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// a merge drops it.
   @usableFromInline let deliversAfterCompletion: Bool
   @usableFromInline var upstream: UpstreamPhase
-  /// The upstream's subscription while `upstream` is `.subscribed`.
-  ///
-  /// Kept apart from the phase, which is read on every child's completion: a phase with an existential payload is
-  /// copied out to be read.
+  /// The upstream's subscription while `upstream` is `.subscribed`, beside the phase rather than its payload (a tag
+  /// beside optional fields: WritingAnOperator.md, "Hot-path idioms").
   @usableFromInline var upstreamSubscription = MergingHeldSubscription.nothing
   @usableFromInline var children = MergingChildren()
   /// Values that found no demand, oldest first, with the child that sent each.

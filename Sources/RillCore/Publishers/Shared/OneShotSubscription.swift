@@ -17,17 +17,16 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDe
   @usableFromInline
   let name: String
 
-  /// Runs `requestNow` in code specialised for this subscription's types (`request` arrives through
-  /// `any Subscription`, which lands in the unspecialised generic implementation).
+  /// Runs `requestNow` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path idioms").
   @usableFromInline
-  let requestThunk: (OneShotSubscription, Subscribers.Demand) -> Void
+  let specialized: SpecializedEntry<OneShotSubscription>
 
   @inlinable
   init(downstream: Downstream, value: Downstream.Input, name: String) {
     state = Locked(downstream)
     self.value = value
     self.name = name
-    requestThunk = { $0.requestNow($1) }
+    specialized = SpecializedEntry { $0.requestNow($1) }
   }
 
   @usableFromInline
@@ -41,7 +40,7 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDe
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    requestThunk(self, demand)
+    specialized(self, demand)
   }
 
   @inlinable
