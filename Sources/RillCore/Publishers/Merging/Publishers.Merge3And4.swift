@@ -198,3 +198,174 @@ extension Publishers {
 }
 
 extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+
+extension Publishers {
+  /// A publisher created by applying the merge function to four upstream publishers.
+  ///
+  /// It asks each upstream for one element at a time (or for `.unlimited` once downstream demand is unlimited).
+  /// As in Combine, an element that finds demand reaches the subscriber on the thread that sent it, before that
+  /// upstream's call returns, once the subscriber has returned from any other element; one sent from inside the
+  /// subscriber arrives at once, nested; one without demand waits until the subscriber asks for more.
+  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output,
+    A.Failure == C.Failure,
+    A.Output == C.Output,
+    A.Failure == D.Failure,
+    A.Output == D.Output
+  {
+    public typealias Output = A.Output
+
+    public typealias Failure = A.Failure
+
+    /// The first upstream publisher.
+    public let a: A
+
+    /// The second upstream publisher.
+    public let b: B
+
+    /// The third upstream publisher.
+    public let c: C
+
+    /// The fourth upstream publisher.
+    public let d: D
+
+    /// Creates a publisher created by applying the merge function to four upstream publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first upstream publisher.
+    ///   - b: The second upstream publisher.
+    ///   - c: The third upstream publisher.
+    ///   - d: The fourth upstream publisher.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let merger = MergingSubscription.merging(subscriber, count: 4)
+      a.subscribe(merger.child(0))
+      b.subscribe(merger.child(1))
+      c.subscribe(merger.child(2))
+      d.subscribe(merger.child(3))
+    }
+
+    /// Merges this publisher's upstreams with another publisher into a Merge5.
+    ///
+    /// ```
+    /// this:  -1-|
+    /// other: --2|
+    /// merge: -12|
+    /// ```
+    ///
+    /// - Parameter z: A publisher.
+    /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
+    public func merge<Z: Publisher>(
+      with z: Z
+    ) -> Publishers.Merge5<A, B, C, D, Z>
+    where
+      Z.Failure == Failure,
+      Z.Output == Output
+    {
+      Publishers.Merge5(a, b, c, d, z)
+    }
+
+    /// Merges this publisher's upstreams with two publishers into a Merge6.
+    ///
+    /// ```
+    /// this:  -1-|
+    /// other: --2|
+    /// merge: -12|
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - z: A publisher.
+    ///   - y: A publisher.
+    /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
+    public func merge<Z: Publisher, Y: Publisher>(
+      with z: Z,
+      _ y: Y
+    ) -> Publishers.Merge6<A, B, C, D, Z, Y>
+    where
+      Z.Failure == Failure,
+      Z.Output == Output,
+      Y.Failure == Failure,
+      Y.Output == Output
+    {
+      Publishers.Merge6(a, b, c, d, z, y)
+    }
+
+    /// Merges this publisher's upstreams with three publishers into a Merge7.
+    ///
+    /// ```
+    /// this:  -1-|
+    /// other: --2|
+    /// merge: -12|
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - z: A publisher.
+    ///   - y: A publisher.
+    ///   - x: A publisher.
+    /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
+      with z: Z,
+      _ y: Y,
+      _ x: X
+    ) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
+    where
+      Z.Failure == Failure,
+      Z.Output == Output,
+      Y.Failure == Failure,
+      Y.Output == Output,
+      X.Failure == Failure,
+      X.Output == Output
+    {
+      Publishers.Merge7(a, b, c, d, z, y, x)
+    }
+
+    /// Merges this publisher's upstreams with four publishers into a Merge8.
+    ///
+    /// ```
+    /// this:  -1-|
+    /// other: --2|
+    /// merge: -12|
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - z: A publisher.
+    ///   - y: A publisher.
+    ///   - x: A publisher.
+    ///   - w: A publisher.
+    /// - Returns: A publisher that merges the elements of all its upstreams.
+    @inlinable
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
+      with z: Z,
+      _ y: Y,
+      _ x: X,
+      _ w: W
+    ) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
+    where
+      Z.Failure == Failure,
+      Z.Output == Output,
+      Y.Failure == Failure,
+      Y.Output == Output,
+      X.Failure == Failure,
+      X.Output == Output,
+      W.Failure == Failure,
+      W.Output == Output
+    {
+      Publishers.Merge8(a, b, c, d, z, y, x, w)
+    }
+  }
+}
+
+extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
