@@ -64,7 +64,7 @@ extension URLSession {
 
 // SAFETY: all mutable state is in `state`; the downstream, the session and the task are called outside the lock.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskFinishing,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   /// Everything is dropped once the subscription ends (the task completed, or a cancel): `parent` is `nil` then.
   private struct State {
@@ -99,8 +99,6 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     ]
     return Mirror(self, children: children)
   }
-
-  var playgroundDescription: Any { description }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "DataTaskPublisher: a subscriber requested \(demand); demand must be greater than zero")

@@ -9,7 +9,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The recipes of the seeds, run against the loopback server.
+/// Everyday networking pipelines (decoding a response, checking its status, normalising errors, sequencing
+/// requests, fetching one URL at a time, recovering from a bad URL), run end to end against the loopback server.
 @Suite(.serialized) struct RecipeTests {
   private struct TimeStampCheck: Decodable, Hashable {
     let valid: Bool
@@ -28,7 +29,8 @@ import FoundationNetworking
 
   private static let session = URLSession(configuration: .ephemeral)
 
-  /// The seed's `URLResponse()`; Foundation on Linux has no argument-less initializer.
+  /// The response that `replaceError(with:)` puts in place of a failed request; Foundation on Linux has no
+  /// argument-less `URLResponse()`.
   private static let emptyResponse = URLResponse(
     url: URL(string: "about:blank")!,
     mimeType: nil,
@@ -147,7 +149,7 @@ import FoundationNetworking
     let log = FoundationRecorder<String>()
     func step(_ name: String) -> AnyPublisher<Bool, any Error> {
       Future<Bool, any Error> { promise in
-        // The seed's completion-handler API: a Future's promise may be called from any thread.
+        // A completion-handler API wrapped in a Future: the promise is called on URLSession's thread.
         nonisolated(unsafe) let promise = promise
         let task = Self.session.dataTask(with: server.url("/echo/\(name)")) { _, _, error in
           if let error {

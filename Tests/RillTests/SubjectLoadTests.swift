@@ -5,10 +5,11 @@ import RillTestSupport
 import RillTesting
 import Testing
 
-/// Values sent behind a subscriber without demand, re-entrant or from several threads.
+/// Heavy loads on a subject: many values sent behind a subscriber without demand, re-entrant or from several
+/// threads, on the main thread and on Dispatch threads.
 ///
-/// On the main thread and on Dispatch threads. A subject does not queue: a value that finds no demand is dropped at
-/// once, as in Combine, so no count of values can grow the stack.
+/// A value that finds no demand is dropped at once, as in Combine, so no count of values grows the stack or a
+/// queue.
 @Suite(.tags(.stress), .timeLimit(.minutes(1)))
 struct SubjectLoadTests {
   /// A subscriber that asks for one value and, inside `receive(_:)` for the first, sends `count` more into the

@@ -1,7 +1,7 @@
 // Each workload is written once, here, and compiled twice: against Rill (RillWorkloads, where `RILL` is
 // defined) and against OpenCombine (OpenCombineWorkloads, through a symlink to this file). A workload pushes `n`
 // elements through a pipeline and returns a checksum, so the optimiser cannot drop the work. Sinks add to a
-// pointer's pointee, not to a captured `var`, so the closure costs no exclusivity check (PERFORMANCE.md, 9).
+// pointer's pointee, not to a captured `var`, so the closure costs no exclusivity check.
 import Dispatch
 
 #if RILL

@@ -13,7 +13,7 @@
 ///
 /// `Waiter` is whatever the iterator resumes (a continuation); the machine only keeps them in order.
 struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
-  private enum State {
+  private enum Phase {
     /// No subscription yet; `demand` counts the `next()` calls made so far, even those already ended.
     case awaitingSubscription(waiters: [Waiter], demand: Subscribers.Demand)
     /// Each waiter has requested one element from `subscription`.
@@ -24,28 +24,28 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case modifying
   }
 
-  private var state = State.awaitingSubscription(waiters: [], demand: .none)
+  private var phase = Phase.awaitingSubscription(waiters: [], demand: .none)
 
   init() {}
 
   /// How many `next()` calls are waiting.
   var waiterCount: Int {
-    switch state {
+    switch phase {
     case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters): waiters.count
     case .terminal, .modifying: 0
     }
   }
 
-  enum SubscriptionAction {
+  enum UpstreamSubscribedAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
   }
 
-  mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    switch state {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
+    switch phase {
     case .awaitingSubscription(let waiters, let demand):
-      state = .subscribed(subscription, waiters: waiters)
+      phase = .subscribed(subscription, waiters: waiters)
       return demand > 0 ? .request(subscription, demand) : .none
     case .subscribed, .terminal:
       return .cancel(subscription)
@@ -54,26 +54,26 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
-  enum InputAction {
+  enum UpstreamValueAction {
     /// Hand the element to this waiter.
     case resume(Waiter)
     /// Drop the element and end these waiters (possibly none).
     case end([Waiter])
   }
 
-  mutating func received() -> InputAction {
-    switch state {
+  mutating func upstreamValue() -> UpstreamValueAction {
+    switch phase {
     case .awaitingSubscription(let waiters, let demand):
-      state = .awaitingSubscription(waiters: [], demand: demand)
+      phase = .awaitingSubscription(waiters: [], demand: demand)
       return .end(waiters)
     case .subscribed(_, let waiters) where waiters.isEmpty:
       // An element beyond the demand that `next()` requested: the upstream broke the contract. Combine traps;
       // Rill drops it and keeps going (TheContract.md, "Where Combine traps and Rill does not").
       return .end([])
     case .subscribed(let subscription, var waiters):
-      state = .modifying
+      phase = .modifying
       let first = waiters.removeFirst()
-      state = .subscribed(subscription, waiters: waiters)
+      phase = .subscribed(subscription, waiters: waiters)
       return .resume(first)
     case .terminal:
       return .end([])
@@ -88,18 +88,18 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case none
   }
 
-  mutating func completed(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    switch state {
+  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    switch phase {
     case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters):
       guard let first = waiters.first else {
         if case .failure(let failure) = completion {
-          state = .terminal(failure: failure)
+          phase = .terminal(failure: failure)
         } else {
-          state = .terminal(failure: nil)
+          phase = .terminal(failure: nil)
         }
         return .none
       }
-      state = .terminal(failure: nil)
+      phase = .terminal(failure: nil)
       return .complete(first: first, completion, others: waiters.dropFirst())
     case .terminal:
       return .none
@@ -120,19 +120,19 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
   }
 
   mutating func next(_ waiter: Waiter) -> NextAction {
-    switch state {
+    switch phase {
     case .awaitingSubscription(var waiters, let demand):
-      state = .modifying
+      phase = .modifying
       waiters.append(waiter)
-      state = .awaitingSubscription(waiters: waiters, demand: demand + 1)
+      phase = .awaitingSubscription(waiters: waiters, demand: demand + 1)
       return .wait
     case .subscribed(let subscription, var waiters):
-      state = .modifying
+      phase = .modifying
       waiters.append(waiter)
-      state = .subscribed(subscription, waiters: waiters)
+      phase = .subscribed(subscription, waiters: waiters)
       return .request(subscription)
     case .terminal(let failure?):
-      state = .terminal(failure: nil)
+      phase = .terminal(failure: nil)
       return .fail(failure)
     case .terminal(nil):
       return .end
@@ -141,23 +141,18 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
-  /// What a cancel does: end `waiters` and cancel `subscription`, if any.
-  struct CancelAction {
-    var subscription: (any Subscription)?
-    var waiters: [Waiter]
-  }
-
-  mutating func cancelled() -> CancelAction {
-    switch state {
+  /// Ends the sequence; returns the subscription to cancel, if any, and the waiters to end.
+  mutating func cancel() -> (subscription: (any Subscription)?, waiters: [Waiter]) {
+    switch phase {
     case .awaitingSubscription(let waiters, _):
-      state = .terminal(failure: nil)
-      return CancelAction(subscription: nil, waiters: waiters)
+      phase = .terminal(failure: nil)
+      return (nil, waiters)
     case .subscribed(let subscription, let waiters):
-      state = .terminal(failure: nil)
-      return CancelAction(subscription: subscription, waiters: waiters)
+      phase = .terminal(failure: nil)
+      return (subscription, waiters)
     case .terminal:
-      state = .terminal(failure: nil)
-      return CancelAction(subscription: nil, waiters: [])
+      phase = .terminal(failure: nil)
+      return (nil, [])
     case .modifying:
       preconditionFailure("AsyncPublisherStateMachine re-entered")
     }

@@ -127,7 +127,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   var waiterCount: Int { machine.withLock { $0.waiterCount } }
 
   func receive(subscription: any Subscription) {
-    switch machine.withLock({ $0.subscribed(subscription) }) {
+    switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
     case .request(let subscription, let demand): subscription.request(demand)
     case .cancel(let subscription): subscription.cancel()
     case .none: break
@@ -135,7 +135,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    switch machine.withLock({ $0.received() }) {
+    switch machine.withLock({ $0.upstreamValue() }) {
     case .resume(let waiter): waiter.resume(returning: AsyncPublisherHandoff(value: input))
     case .end(let waiters): Self.end(waiters)
     }
@@ -143,7 +143,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    switch machine.withLock({ $0.completed(completion) }) {
+    switch machine.withLock({ $0.upstreamCompleted(completion) }) {
     case .complete(let first, .finished, let others):
       first.resume(returning: AsyncPublisherHandoff(value: nil))
       Self.end(others)
@@ -172,7 +172,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   func cancel() {
-    let action = machine.withLock { $0.cancelled() }
+    let action = machine.withLock { $0.cancel() }
     action.subscription?.cancel()
     Self.end(action.waiters)
   }

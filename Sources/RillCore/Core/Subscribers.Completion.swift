@@ -53,14 +53,3 @@ extension Subscribers.Completion {
     }
   }
 }
-
-extension Subscribers.Completion where Failure == Never {
-  /// A `Never` completion can only be `.finished`: re-types it.
-  func promoted<NewFailure: Error>(
-    to failureType: NewFailure.Type = NewFailure.self
-  )
-    -> Subscribers.Completion<NewFailure>
-  {
-    .finished
-  }
-}

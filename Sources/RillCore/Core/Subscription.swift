@@ -21,9 +21,7 @@ extension Subscriptions {
 }
 
 // SAFETY: stateless.
-private final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+private final class EmptySubscription: Subscription, CombineDescribable, @unchecked Sendable {
   static let singleton = EmptySubscription()
 
   let combineIdentifier = CombineIdentifier()
@@ -34,7 +32,4 @@ private final class EmptySubscription: Subscription, CustomStringConvertible, Cu
 
   var description: String { "Empty" }
 
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-
-  var playgroundDescription: Any { description }
 }

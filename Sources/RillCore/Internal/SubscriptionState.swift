@@ -1,8 +1,7 @@
 /// The lifecycle of an operator's link to its upstream, kept in one place so operators do not rewrite it.
 ///
-/// The phase is a plain tag beside the upstream, so that asking which phase the link is in copies no
-/// existential: a `switch` over an enum whose payload is `any Subscription` copies the whole value first,
-/// a retain and a release through value witnesses on every value an operator checks.
+/// The phase is a tag beside the upstream rather than an enum with the upstream as payload (a tag beside optional
+/// fields: WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
 struct SubscriptionState: CustomStringConvertible {
   @usableFromInline

@@ -138,7 +138,7 @@ private class ObservableObjectSubscriptionBase: @unchecked Sendable {
 // SAFETY: all mutable state is in `state`; the subscriber and the publisher are called, and released, outside the
 // state lock; the subscriber is called under `delivery`.
 private final class ObservableObjectSubscription<Downstream: Subscriber>: ObservableObjectSubscriptionBase,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Subscription, CombineDescribable, @unchecked Sendable
 where Downstream.Input == Void, Downstream.Failure == Never {
   private struct State {
     weak var parent: ObservableObjectPublisher?
@@ -154,8 +154,6 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   var description: String { "ObservableObjectPublisher" }
 
   var customMirror: Mirror { Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any]) }
-
-  var playgroundDescription: Any { description }
 
   /// Held around each call to the subscriber: a `send()` from another thread waits while it is busy, and one from
   /// inside it is delivered at once, as in Combine.

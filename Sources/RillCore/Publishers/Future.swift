@@ -114,7 +114,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 // SAFETY: all mutable state is in `state`; the downstream and the future are called outside the lock.
 private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>, Subscription, CombineDescribable, @unchecked Sendable
 {
   typealias Parent = Future<Downstream.Input, Downstream.Failure>
   typealias Outcome = Result<Downstream.Input, Downstream.Failure>
@@ -148,8 +148,6 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     ]
     return Mirror(self, children: children)
   }
-
-  var playgroundDescription: Any { description }
 
   /// Takes the downstream if the result can be delivered now; the subscription is then terminated.
   private func takeIfReady(_ state: inout State) -> (Downstream, Outcome)? {

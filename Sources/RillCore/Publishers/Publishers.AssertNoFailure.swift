@@ -63,8 +63,7 @@ extension Publishers.AssertNoFailure {
     prefix.isEmpty ? "\(error)" : "\(prefix): \(error)"
   }
 
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Never {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -78,8 +77,6 @@ extension Publishers.AssertNoFailure {
     var description: String { "AssertNoFailure" }
 
     var customMirror: Mirror { Mirror(self, children: ["file": file, "line": line, "prefix": prefix]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)

@@ -119,8 +119,7 @@ extension Publishers.Breakpoint {
     #endif
   }
 
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -133,10 +132,6 @@ extension Publishers.Breakpoint {
     let combineIdentifier = CombineIdentifier()
 
     var description: String { "Breakpoint" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       if receiveSubscription?(subscription) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }

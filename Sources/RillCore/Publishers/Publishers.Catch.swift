@@ -117,7 +117,7 @@ extension Publishers {
 // SAFETY: all mutable state is in `state`; downstream, upstream, the replacement and the handler are called
 // outside the lock.
 private final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
   enum Phase {
     case awaitingUpstream
@@ -228,8 +228,6 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     let (downstream, demand) = state.withLock { ($0.downstream.subscriber, $0.demand) }
     return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
   }
-
-  var playgroundDescription: Any { description }
 
   func receiveUpstream(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in

@@ -126,8 +126,7 @@ struct CollectRule<Input, Failure: Error>: ReducingRule {
 
 extension Publishers.CollectByCount {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -155,8 +154,6 @@ extension Publishers.CollectByCount {
         children: ["downstream": downstream, "upstreamSubscription": upstream as Any, "buffer": buffer, "count": count]
       )
     }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.upstream.subscribe(subscription) }) else {

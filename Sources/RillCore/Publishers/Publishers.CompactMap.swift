@@ -104,8 +104,7 @@ extension Publishers.CompactMap {
   }
 
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -123,12 +122,6 @@ extension Publishers.CompactMap {
 
     @usableFromInline
     var description: String { "CompactMap" }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -249,8 +249,7 @@ extension Publishers.Concatenate {
   private enum SuffixPhase: ConcatenatePhase { static var side: ConcatenateSide { .suffix } }
 
   // SAFETY: all mutable state is in `state`; downstream and upstreams are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private let downstream: Downstream
     private let state: Locked<State>
@@ -261,10 +260,6 @@ extension Publishers.Concatenate {
     }
 
     var description: String { "Concatenate" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.request(demand) }?.request(demand)

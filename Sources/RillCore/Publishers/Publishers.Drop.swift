@@ -54,8 +54,7 @@ extension Publishers.Drop {
   /// elements still to drop. Elements are counted, dropped or passed on, and completions passed on, whatever the link's
   /// phase, as Combine does; a cancel without an upstream subscription does nothing.
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
@@ -75,10 +74,6 @@ extension Publishers.Drop {
     }
 
     var description: String { "Drop" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in

@@ -96,8 +96,7 @@ extension Publishers.DropUntilOutput {
   // subscriptions and holds downstream only weakly from then on (`DownstreamHold`), so no reference cycle through the
   // other publisher outlives it: the other publisher's subscriber holds this object, and downstream may lead back to
   // the other publisher.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
@@ -139,10 +138,6 @@ extension Publishers.DropUntilOutput {
     }
 
     var description: String { "DropUntilOutput" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in

@@ -105,7 +105,7 @@ extension Publishers {
 /// before it does nothing.
 // SAFETY: all mutable state is in `state`; the transform, downstream and upstream are called outside the lock.
 private final class CodingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Downstream.Failure == any Error {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
@@ -141,8 +141,6 @@ where Downstream.Failure == any Error {
     ]
     return Mirror(self, children: children)
   }
-
-  var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in

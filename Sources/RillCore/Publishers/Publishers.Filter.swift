@@ -108,8 +108,7 @@ extension Publishers.Filter {
   }
 
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -127,12 +126,6 @@ extension Publishers.Filter {
 
     @usableFromInline
     var description: String { "Filter" }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -111,8 +111,7 @@ extension Publishers.HandleEvents {
   /// upstream still sends (values, further completions) reaches the subscriber as in Combine, while something else
   /// keeps it alive (see `DownstreamHold`).
   // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -137,10 +136,6 @@ extension Publishers.HandleEvents {
     }
 
     var description: String { "HandleEvents" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     private var events: Events? { state.withLock { $0.events } }
 

@@ -41,8 +41,7 @@ extension Publishers {
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 extension Publishers.IgnoreOutput {
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -51,10 +50,6 @@ extension Publishers.IgnoreOutput {
     let combineIdentifier = CombineIdentifier()
 
     var description: String { "IgnoreOutput" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)

@@ -49,8 +49,7 @@ extension Publishers {
 
 extension Publishers.MapError {
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
 
@@ -67,12 +66,6 @@ extension Publishers.MapError {
 
     @usableFromInline
     var description: String { "MapError" }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -152,8 +152,7 @@ extension Publishers {
 }
 
 /// The pass-through subscriber of the three key-path maps: demand and cancellation go straight upstream.
-private struct MapKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible
+private struct MapKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CombineDescribable
 where Downstream.Failure == Failure {
   let description: String
   let downstream: Downstream
@@ -174,8 +173,6 @@ where Downstream.Failure == Failure {
     let labels = keyPaths.count == 1 ? ["keyPath"] : keyPaths.indices.map { "keyPath\($0)" }
     return Mirror(self, children: zip(labels, keyPaths).map { (label: $0, value: $1 as Any) })
   }
-
-  var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)

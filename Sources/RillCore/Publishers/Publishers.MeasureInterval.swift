@@ -51,8 +51,7 @@ extension Publishers {
 
 extension Publishers.MeasureInterval {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -72,10 +71,6 @@ extension Publishers.MeasureInterval {
     }
 
     var description: String { "MeasureInterval" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let now = scheduler.now

@@ -97,8 +97,7 @@ extension Publishers.Multicast {
   /// value goes to the subject as a request.
   // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
 

@@ -68,8 +68,7 @@ extension Publishers.Print {
   /// sends after the subscription completed or was cancelled (values, further completions) is logged and, as in
   /// Combine, passed on to the subscriber while something else keeps it alive (see `DownstreamHold`).
   // SAFETY: all mutable state is in `state`; the stream, downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -95,10 +94,6 @@ extension Publishers.Print {
     }
 
     var description: String { "Print" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     /// Writes to the user's stream through a concrete type, as `print(_:to:)` needs one.
     private struct Target: TextOutputStream {

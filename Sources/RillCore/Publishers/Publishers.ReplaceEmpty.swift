@@ -46,8 +46,7 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 
 extension Publishers.ReplaceEmpty {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
@@ -68,10 +67,6 @@ extension Publishers.ReplaceEmpty {
     }
 
     var description: String { "ReplaceEmpty" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.link.subscribe(subscription) }) else {

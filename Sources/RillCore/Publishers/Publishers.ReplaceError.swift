@@ -45,8 +45,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 
 extension Publishers.ReplaceError {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Never {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -67,10 +66,6 @@ extension Publishers.ReplaceError {
     }
 
     var description: String { "ReplaceError" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.link.subscribe(subscription) }) else {

@@ -51,8 +51,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 extension Publishers.Retry {
   // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -91,10 +90,6 @@ extension Publishers.Retry {
     }
 
     var description: String { "Retry" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let action = state.withLock { state -> (Downstream?, Subscribers.Demand)? in

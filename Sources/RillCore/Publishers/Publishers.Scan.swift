@@ -139,8 +139,7 @@ extension Publishers {
 extension Publishers.Scan {
   // SAFETY: the running result is in `result`; the closure and downstream are called outside the lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

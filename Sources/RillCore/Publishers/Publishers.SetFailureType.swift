@@ -46,8 +46,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
 
@@ -62,12 +61,6 @@ extension Publishers.SetFailureType {
 
     @usableFromInline
     var description: String { "SetFailureType" }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -55,8 +55,7 @@ extension Publishers {
 
 extension Publishers.SubscribeOn {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -73,10 +72,6 @@ extension Publishers.SubscribeOn {
     }
 
     var description: String { "SubscribeOn" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.subscribe(subscription) }) else {

@@ -5,9 +5,7 @@ public import Synchronization
 ///
 /// Calls on a subscription that has ended find no entry and do nothing.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, Sendable
-{
+final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, Sendable {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -27,22 +25,16 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
   @usableFromInline
   let demandAtEnd = Atomic<UInt>(0)
 
-  /// Runs `request` and `cancel` in code specialised for the subject's types.
-  ///
-  /// The subscriber reaches this class through `any Subscription`, which lands in its unspecialised generic
-  /// implementation; these closures capture nothing and are made where the types are known (in client code that
-  /// inlines the subject's `receive(subscriber:)`), so the work behind the lock does not look up generic metadata
-  /// at run time.
-  ///
-  /// One closure for both, called with `nil` to cancel: an idle subscription keeps one closure, not two.
+  /// Runs `request` and `cancel` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path
+  /// idioms"); one entry for both, `.none` for a cancel, keeps an idle subscription at one closure.
   @usableFromInline
-  let thunk: @Sendable (SubjectConduit, Subscribers.Demand?) -> Void
+  let specialized: SpecializedEntry<SubjectConduit>
 
   @inlinable
   init(core: SubjectCore<Output, Failure>) {
     self.core = core
-    thunk = { conduit, demand in
-      if let demand { conduit.core.request(demand, for: conduit) } else { conduit.core.cancel(conduit) }
+    specialized = SpecializedEntry { conduit, demand in
+      if demand.rawValue != 0 { conduit.core.request(demand, for: conduit) } else { conduit.core.cancel(conduit) }
     }
   }
 
@@ -91,17 +83,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     )
   }
 
-  @usableFromInline
-  var playgroundDescription: Any { description }
-
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
-    thunk(self, demand)
+    specialized(self, demand)
   }
 
   @inlinable
   func cancel() {
-    thunk(self, nil)
+    specialized(self, Subscribers.Demand(rawValue: 0))
   }
 }

@@ -161,13 +161,6 @@ struct SubjectState<Output, Failure: Error> {
     return (entries[index].receiver, current, false)
   }
 
-  /// The next event of a replay subscriber's backlog, after adding the demand `more` it returned for the last one:
-  /// a value if it has demand for one, or else the completion once the subject has completed (the values still
-  /// waiting are dropped, and the subscription ends); a subscriber that has not requested yet keeps its backlog
-  /// and gets the completion after its first request.
-  ///
-  /// Called under the subscriber's delivery lock, so that its backlog goes out in order; the drain ends when it
-  /// returns no value.
   /// Starts draining the backlog of the subscription of `conduit`; returns `false` if it has ended, or if a drain
   /// of it is already in progress: under its delivery lock, that can only be one this drain is nested in.
   @inlinable
@@ -178,6 +171,13 @@ struct SubjectState<Output, Failure: Error> {
     return true
   }
 
+  /// The next event of a replay subscriber's backlog, after adding the demand `more` it returned for the last one:
+  /// a value if it has demand for one, or else the completion once the subject has completed (the values still
+  /// waiting are dropped, and the subscription ends); a subscriber that has not requested yet keeps its backlog
+  /// and gets the completion after its first request.
+  ///
+  /// Called under the subscriber's delivery lock, so that its backlog goes out in order; the drain ends when it
+  /// returns no value.
   @inlinable
   mutating func nextBacklogged(
     for conduit: SubjectConduit<Output, Failure>,

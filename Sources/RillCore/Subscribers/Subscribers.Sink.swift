@@ -9,11 +9,8 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
-    /// The sink's closures.
-    ///
-    /// They travel in this struct rather than as bare function values: a closure stored in a generic type and read
-    /// out as a value of a concrete function type is wrapped in a reabstraction thunk, an allocation per read,
-    /// while a closure called where it is stored is not.
+    /// The sink's closures, in a struct rather than as bare function values (a closure in a struct:
+    /// WritingAnOperator.md, "Hot-path idioms").
     @usableFromInline
     struct Closures {
       @usableFromInline let receiveValue: ValueClosure
@@ -62,9 +59,9 @@ extension Subscribers {
 
     @usableFromInline let state: Locked<State>
 
-    /// Runs ``cancelNow()`` in code specialised for the sink's types, made in `init` in client code: `cancel`
-    /// usually arrives through `AnyCancellable`, which lands in the unspecialised generic implementation.
-    @usableFromInline let cancelThunk: (Sink) -> Void
+    /// Runs ``cancelNow()`` in specialised code, for a cancel through `AnyCancellable` (a specialised entry:
+    /// WritingAnOperator.md, "Hot-path idioms").
+    @usableFromInline let specialized: SpecializedEntry<Sink>
 
     /// The closure to execute on receipt of a value; a no-op once the sink has ended.
     public var receiveValue: (Input) -> Void {
@@ -83,14 +80,14 @@ extension Subscribers {
       receiveValue: @escaping ((Input) -> Void)
     ) {
       state = Locked(State(Closures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)))
-      cancelThunk = { $0.cancelNow() }
+      specialized = SpecializedEntry { sink, _ in sink.cancelNow() }
     }
 
     /// Initializes a sink that ignores completion, without allocating a no-op completion closure.
     @inlinable
     init(ignoringCompletion receiveValue: @escaping ((Input) -> Void)) {
       state = Locked(State(Closures(receiveValue: receiveValue, receiveCompletion: nil)))
-      cancelThunk = { $0.cancelNow() }
+      specialized = SpecializedEntry { sink, _ in sink.cancelNow() }
     }
 
     public var description: String { "Sink" }
@@ -111,7 +108,7 @@ extension Subscribers {
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       state.withLock { $0.closures?.receiveValue }?.call(value)
-      // Spelled out: `.none` is a lazily initialised global, a call per value.
+      // `.none` spelled out: WritingAnOperator.md, "Hot-path idioms".
       return Subscribers.Demand(rawValue: 0)
     }
 
@@ -123,7 +120,7 @@ extension Subscribers {
 
     @inlinable
     public func cancel() {
-      cancelThunk(self)
+      specialized(self, Subscribers.Demand(rawValue: 0))
     }
 
     @inlinable

@@ -5,7 +5,7 @@
 /// needs none (a completion without value, a failure) goes downstream at once. A subscriber that cancels while it
 /// receives the value gets no `.finished` after it.
 struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
-  private enum State {
+  private enum Phase {
     case awaitingDemand(Downstream, Context)
     case fulfilledAwaitingDemand(Downstream, Context, Outcome)
     case running(Downstream, Context)
@@ -13,10 +13,10 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
     case terminal
   }
 
-  private var state: State
+  private var phase: Phase
 
   init(downstream: Downstream, context: Context) {
-    state = .awaitingDemand(downstream, context)
+    phase = .awaitingDemand(downstream, context)
   }
 
   enum RequestAction {
@@ -27,36 +27,36 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
 
   mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
     guard demand > .none else { return .none }
-    switch state {
+    switch phase {
     case .awaitingDemand(let downstream, let context):
-      state = .running(downstream, context)
+      phase = .running(downstream, context)
       return .start(context)
     case .fulfilledAwaitingDemand(let downstream, let context, let outcome):
       // Only a value waits for demand.
-      state = .deliveringValue
+      phase = .deliveringValue
       return .deliver(downstream, context, outcome)
     case .running, .deliveringValue, .terminal:
       return .none
     }
   }
 
-  enum ReceiveAction {
+  enum OutcomeAction {
     case none
     case deliver(Downstream, Context, Outcome)
   }
 
   // `needsDemand`: whether the outcome carries a value, which only goes downstream once asked for.
-  mutating func receive(_ outcome: Outcome, needsDemand: Bool) -> ReceiveAction {
-    switch state {
+  mutating func outcome(_ outcome: Outcome, needsDemand: Bool) -> OutcomeAction {
+    switch phase {
     case .awaitingDemand(let downstream, let context):
       if needsDemand {
-        state = .fulfilledAwaitingDemand(downstream, context, outcome)
+        phase = .fulfilledAwaitingDemand(downstream, context, outcome)
         return .none
       }
-      state = .terminal
+      phase = .terminal
       return .deliver(downstream, context, outcome)
     case .running(let downstream, let context):
-      state = needsDemand ? .deliveringValue : .terminal
+      phase = needsDemand ? .deliveringValue : .terminal
       return .deliver(downstream, context, outcome)
     case .fulfilledAwaitingDemand, .deliveringValue, .terminal:
       return .none
@@ -64,10 +64,10 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
   }
 
   /// Whether `.finished` should follow the value just delivered: not when the subscriber cancelled meanwhile.
-  mutating func valueDelivered() -> Bool {
-    switch state {
+  mutating func delivered() -> Bool {
+    switch phase {
     case .deliveringValue:
-      state = .terminal
+      phase = .terminal
       return true
     case .awaitingDemand, .fulfilledAwaitingDemand, .running, .terminal:
       return false
@@ -80,12 +80,12 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
   }
 
   mutating func cancel() -> CancelAction {
-    switch state {
+    switch phase {
     case .running(_, let context):
-      state = .terminal
+      phase = .terminal
       return .didCancel(context)
     case .awaitingDemand, .fulfilledAwaitingDemand, .deliveringValue:
-      state = .terminal
+      phase = .terminal
       return .none
     case .terminal:
       return .none

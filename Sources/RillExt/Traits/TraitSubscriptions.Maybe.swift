@@ -78,7 +78,7 @@ extension TraitSubscriptions {
     public func receive(_ result: MaybeResult<Downstream.Input, Downstream.Failure>) {
       let needsDemand: Bool
       if case .success = result { needsDemand = true } else { needsDemand = false }
-      switch machine.withLock({ $0.receive(result, needsDemand: needsDemand) }) {
+      switch machine.withLock({ $0.outcome(result, needsDemand: needsDemand) }) {
       case .none: break
       case .deliver(let downstream, let context, let result): complete(downstream, context, result)
       }
@@ -103,7 +103,7 @@ extension TraitSubscriptions {
         downstream.receive(completion: .finished)
       case .success(let value):
         _ = downstream.receive(value)
-        if machine.withLock({ $0.valueDelivered() }) { downstream.receive(completion: .finished) }
+        if machine.withLock({ $0.delivered() }) { downstream.receive(completion: .finished) }
       case .failure(let error):
         downstream.receive(completion: .failure(error))
       }

@@ -97,7 +97,7 @@ extension TraitSubscriptions {
     public func receive(_ result: Result<Downstream.Input, Downstream.Failure>) {
       let needsDemand: Bool
       if case .success = result { needsDemand = true } else { needsDemand = false }
-      switch machine.withLock({ $0.receive(result, needsDemand: needsDemand) }) {
+      switch machine.withLock({ $0.outcome(result, needsDemand: needsDemand) }) {
       case .none: break
       case .deliver(let downstream, let context, let result): complete(downstream, context, result)
       }
@@ -120,7 +120,7 @@ extension TraitSubscriptions {
       switch result {
       case .success(let value):
         _ = downstream.receive(value)
-        if machine.withLock({ $0.valueDelivered() }) { downstream.receive(completion: .finished) }
+        if machine.withLock({ $0.delivered() }) { downstream.receive(completion: .finished) }
       case .failure(let error):
         downstream.receive(completion: .failure(error))
       }

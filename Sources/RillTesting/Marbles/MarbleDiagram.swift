@@ -69,10 +69,6 @@ struct MarbleDiagram {
   /// The number of ticks the diagram spans.
   let length: Int
 
-  var subscriptionTick: Int? { events.first { $0.symbol == .subscribe }?.tick }
-
-  var cancellationTick: Int? { events.first { $0.symbol == .cancel }?.tick }
-
   /// Parses a diagram: each symbol outside brackets is one tick, a bracketed group is one tick.
   ///
   /// A source diagram must keep the publisher contract: nothing after its completion, at most one `>` and one

@@ -14,13 +14,13 @@ import Testing
       return
     }
     let subscription = TestSubscription()
-    guard case .request(_, let demand) = machine.subscribed(subscription) else {
+    guard case .request(_, let demand) = machine.upstreamSubscribed(subscription) else {
       Issue.record("the subscription should be asked for the waiters' demand")
       return
     }
     #expect(demand == .max(2))
     #expect(machine.waiterCount == 2)
-    guard case .resume(1) = machine.received(), case .resume(2) = machine.received() else {
+    guard case .resume(1) = machine.upstreamValue(), case .resume(2) = machine.upstreamValue() else {
       Issue.record("elements should go to the oldest waiter first")
       return
     }
@@ -29,11 +29,11 @@ import Testing
 
   @Test func aSubscriptionWithNobodyWaitingIsNotAskedForAnything() {
     var machine = Machine()
-    guard case .none = machine.subscribed(TestSubscription()) else {
+    guard case .none = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("no demand, no request")
       return
     }
-    guard case .cancel = machine.subscribed(TestSubscription()) else {
+    guard case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("a second subscription should be cancelled")
       return
     }
@@ -47,12 +47,12 @@ import Testing
     var machine = Machine()
     _ = machine.next(1)
     _ = machine.next(2)
-    guard case .end(let ended) = machine.received() else {
+    guard case .end(let ended) = machine.upstreamValue() else {
       Issue.record("an early element should end the waiters")
       return
     }
     #expect(ended == [1, 2])
-    guard case .request(_, .max(2)) = machine.subscribed(TestSubscription()) else {
+    guard case .request(_, .max(2)) = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("the ended waiters' demand should still be requested")
       return
     }
@@ -60,11 +60,11 @@ import Testing
 
   @Test func aCompletionGoesToTheOldestWaiterAndEndsTheOthers() {
     var machine = Machine()
-    _ = machine.subscribed(TestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.next(1)
     _ = machine.next(2)
     _ = machine.next(3)
-    guard case .complete(1, .failure(.boom), let others) = machine.completed(.failure(.boom)) else {
+    guard case .complete(1, .failure(.boom), let others) = machine.upstreamCompleted(.failure(.boom)) else {
       Issue.record("the oldest waiter should get the failure")
       return
     }
@@ -77,7 +77,9 @@ import Testing
 
   @Test func aFailureWithNobodyWaitingIsKeptForOneCall() {
     var machine = Machine()
-    guard case .none = machine.completed(.failure(.boom)), case .none = machine.completed(.failure(.other)) else {
+    guard case .none = machine.upstreamCompleted(.failure(.boom)),
+      case .none = machine.upstreamCompleted(.failure(.other))
+    else {
       Issue.record("a completion with nobody waiting has nothing to do")
       return
     }
@@ -90,15 +92,15 @@ import Testing
   @Test func cancellingEndsTheWaitersAndHandsBackTheSubscriptionOnce() {
     var machine = Machine()
     let subscription = TestSubscription()
-    _ = machine.subscribed(subscription)
+    _ = machine.upstreamSubscribed(subscription)
     _ = machine.next(1)
-    let first = machine.cancelled()
+    let first = machine.cancel()
     #expect(first.subscription?.combineIdentifier == subscription.combineIdentifier)
     #expect(first.waiters == [1])
-    let second = machine.cancelled()
+    let second = machine.cancel()
     #expect(second.subscription == nil)
     #expect(second.waiters == [])
-    guard case .end = machine.next(2), case .cancel = machine.subscribed(TestSubscription()) else {
+    guard case .end = machine.next(2), case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("after a cancel the sequence has ended and subscriptions are cancelled")
       return
     }

@@ -2,7 +2,9 @@ import RillCore
 import RillTesting
 import Testing
 
-/// The scenarios of the seed on the shadow subscription graph: each subscription has its own state.
+/// Each subscriber gets its own chain of subscriptions (Combine's shadow subscription graph), so two sinks on one
+/// `scan` each get their own running total, whether the upstream is a subject, a sequence, a `Deferred` or a
+/// hand-written publisher; hand-written publishers and subscribers also work with Rill's.
 @Suite struct ShadowGraphTests {
   private func makeSink(
     _ log: @escaping (TestSubscriber<Int, Never>.Event) -> Void

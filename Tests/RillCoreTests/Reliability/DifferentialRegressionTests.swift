@@ -3,8 +3,8 @@ import Testing
 
 /// Cases found by the differential tests against OpenCombine (Differential/), kept as regular tests.
 @Suite struct DifferentialRegressionTests {
-  /// Seed 6760071291456555664: when downstream demand turned unlimited, flatMap asked its children for more in
-  /// hash order, so the children's remaining values arrived in an order that changed from run to run.
+  /// Seed 6760071291456555664: when downstream demand turns unlimited, flatMap asks its children for more in the
+  /// order they subscribed, so their remaining values arrive in the same order on every run.
   @Test func flatMapUpgradesChildrenToUnlimitedInSubscriptionOrder() {
     let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .none)
     (1...16).publisher.flatMap { [$0, $0 + 100].publisher }.subscribe(recorder)
@@ -16,10 +16,9 @@ import Testing
   /// Seed 12537068626483854966 (base seed 7), reduced to `A.flatMap { _ in B }.tryDrop(while:)` whose predicate
   /// throws on 2, with no initial demand, over `A.send(2); B.send(2); request(.unlimited)`.
   ///
-  /// `flatMap` asked its child for `.unlimited` before it delivered the child's queued value; `tryDrop` then threw
-  /// on it and cancelled. Combine delivers the queued values first and only then asks the children for `.unlimited`
-  /// (as OpenCombine, modelled on it, does), so a subscriber that stops at a queued value never makes a child
-  /// produce more. Unlike Combine, Rill does not ask the children it has cancelled meanwhile.
+  /// `flatMap` delivers the child's queued value before it asks its child for `.unlimited`, as Combine and
+  /// OpenCombine do: `tryDrop` throws on that value and cancels, so the child is never asked for more. Unlike
+  /// Combine, Rill does not ask the children it has cancelled meanwhile.
   @Test func flatMapDeliversItsQueuedValuesBeforeAskingItsChildrenForUnlimitedDemand() {
     let log = RegressionLog()
     let a = RegressionSource(name: "A", log: log)
@@ -46,12 +45,12 @@ import Testing
     #expect(recorder.violations == [])
   }
 
-  /// Seed 13781954069069331856 (open question 9 of Differential/README.md), settled: not a bug.
+  /// Seed 13781954069069331856, where Rill and OpenCombine agree and Combine does the same.
   ///
   /// When the other publisher of `drop(untilOutputFrom:)` has already failed, each resubscription by `retry` fails
   /// while the trigger is being subscribed to; the upstream subscription that arrives afterwards is asked for the
   /// demand downstream requested meanwhile, as Combine's behaviour suite shows (`DropUntilOutputTests.
-  /// testLateSubscription`), and OpenCombine does the same. Rill used to cancel it at once.
+  /// testLateSubscription`), rather than cancelled at once.
   @Test func dropUntilOutputUnderRetryAsksTheUpstreamSubscriptionThatArrivesAfterTheFailureForThePendingDemand() {
     let log = RegressionLog()
     let a = RegressionSource(name: "A", log: log)

@@ -25,17 +25,17 @@ import Testing
   @Test func deliversOneOutcomeAndFinishesAfterTheValue() {
     var machine = Machine(downstream: "down", context: "ctx")
     _ = machine.request(.max(1))
-    guard case .deliver(let downstream, _, let outcome) = machine.receive(1, needsDemand: true) else {
+    guard case .deliver(let downstream, _, let outcome) = machine.outcome(1, needsDemand: true) else {
       Issue.record("did not deliver")
       return
     }
     #expect(downstream == "down" && outcome == 1)
-    guard case .none = machine.receive(2, needsDemand: true) else {
+    guard case .none = machine.outcome(2, needsDemand: true) else {
       Issue.record("delivered twice")
       return
     }
-    let finishes = machine.valueDelivered()
-    let finishesAgain = machine.valueDelivered()
+    let finishes = machine.delivered()
+    let finishesAgain = machine.delivered()
     #expect(finishes && !finishesAgain)
     guard case .none = machine.cancel() else {
       Issue.record("cancelled finished work")
@@ -46,18 +46,18 @@ import Testing
   @Test func aCancelDuringTheValueSilencesTheFinish() {
     var machine = Machine(downstream: "down", context: "ctx")
     _ = machine.request(.max(1))
-    _ = machine.receive(1, needsDemand: true)
+    _ = machine.outcome(1, needsDemand: true)
     guard case .none = machine.cancel() else {
       Issue.record("cancelled delivered work")
       return
     }
-    let finishes = machine.valueDelivered()
+    let finishes = machine.delivered()
     #expect(!finishes)
   }
 
   @Test func anEarlyValueWaitsForDemandAndAnEarlyCompletionDoesNot() {
     var machine = Machine(downstream: "down", context: "ctx")
-    guard case .none = machine.receive(1, needsDemand: true) else {
+    guard case .none = machine.outcome(1, needsDemand: true) else {
       Issue.record("value sent without demand")
       return
     }
@@ -65,11 +65,11 @@ import Testing
       Issue.record("value lost")
       return
     }
-    let finishes = machine.valueDelivered()
+    let finishes = machine.delivered()
     #expect(outcome == 1 && finishes)
 
     var other = Machine(downstream: "down", context: "ctx")
-    guard case .deliver = other.receive(0, needsDemand: false) else {
+    guard case .deliver = other.outcome(0, needsDemand: false) else {
       Issue.record("completion held")
       return
     }
@@ -97,7 +97,7 @@ import Testing
       return
     }
     #expect(context == "ctx")
-    guard case .none = running.receive(1, needsDemand: true) else {
+    guard case .none = running.outcome(1, needsDemand: true) else {
       Issue.record("delivered after cancel")
       return
     }

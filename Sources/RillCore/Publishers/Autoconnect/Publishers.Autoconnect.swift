@@ -102,8 +102,7 @@ extension Publishers.Autoconnect {
   /// Forwards every event from the connectable publisher to the downstream subscriber unchanged, as Combine does;
   /// the subscription it passes down counts the subscriber out of the connection when cancelled.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
 

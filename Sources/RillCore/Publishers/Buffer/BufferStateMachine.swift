@@ -16,7 +16,7 @@ struct BufferStateMachine<Output, Failure: Error> {
     case fail
   }
 
-  enum ReceiveAction {
+  enum UpstreamValueAction {
     /// The value was ignored (no upstream, or already ending).
     case ignore
     /// The value was queued or dropped; run the drain loop.
@@ -102,12 +102,12 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Records the upstream subscription; returns what to request from it, or `nil` to cancel it.
-  mutating func subscribe(_ subscription: any Subscription) -> Subscribers.Demand? {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard !isDone, link.subscribe(subscription) else { return nil }
     return keepsFull ? .max(size) : .unlimited
   }
 
-  mutating func receive(_ value: Output) -> ReceiveAction {
+  mutating func upstreamValue(_ value: Output) -> UpstreamValueAction {
     guard !isDone else { return .ignore }
     switch ending {
     case .open:
@@ -157,7 +157,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Records upstream's completion; returns whether to run the drain loop.
-  mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Bool {
+  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .open = ending, link.terminate() != nil, !isDone else { return false }
     switch completion {
     case .failure(let error) where isDraining:
@@ -200,7 +200,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Adds the demand downstream returned for a delivered value.
-  mutating func delivered(more: Subscribers.Demand) {
+  mutating func delivered(_ more: Subscribers.Demand) {
     demand += more
   }
 

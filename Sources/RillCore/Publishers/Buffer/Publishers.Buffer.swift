@@ -99,8 +99,7 @@ extension Publishers {
 extension Publishers.Buffer {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the error closure are called outside the
   // lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -153,10 +152,8 @@ extension Publishers.Buffer {
       )
     }
 
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      guard let demand = state.withLock({ $0.machine.subscribe(subscription) }) else {
+      guard let demand = state.withLock({ $0.machine.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -168,7 +165,7 @@ extension Publishers.Buffer {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      switch state.withLock({ $0.machine.receive(input) }) {
+      switch state.withLock({ $0.machine.upstreamValue(input) }) {
       case .ignore:
         return .none
       case .drain:
@@ -182,7 +179,7 @@ extension Publishers.Buffer {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      if state.withLock({ $0.machine.complete(completion) }) {
+      if state.withLock({ $0.machine.upstreamCompleted(completion) }) {
         drain(refillUpstream: false)
       }
     }
@@ -221,7 +218,7 @@ extension Publishers.Buffer {
         case .deliver(let value):
           delivered += 1
           let more = downstream.receive(value)
-          state.withLock { $0.machine.delivered(more: more) }
+          state.withLock { $0.machine.delivered(more) }
         case .complete(let completion):
           // As in Combine, the subscription keeps its downstream after the completion, until it is freed.
           downstream.receive(completion: completion)

@@ -35,17 +35,8 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   typealias Output = [Value]
   typealias Event = DeliveryEvent<Output, Failure>
 
-  /// What to do when the upstream completes.
-  struct CompletionAction {
-    /// The clock's timer to cancel.
-    var timer: (any Cancellable)?
-    /// How many scheduler actions to schedule, one per queued event: the last array if there is demand for it, then
-    /// the completion unless it is held with what is left.
-    var actions: Int
-  }
-
   /// What to do with a value from the upstream.
-  enum ValueAction {
+  enum UpstreamValueAction {
     /// The value was not taken in: the subscription has not started or has ended.
     case ignored
     /// The value was collected.
@@ -76,7 +67,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Accepts the upstream subscription, after which the caller starts the clock.
   ///
   /// Returns `false` for a second one, or one after the subscription ended, which the caller cancels.
-  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .running(Running(upstream: subscription))
     return true
@@ -91,7 +82,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// Collects a value; when the buffer is full and the downstream has demand, queues an array for a scheduler action.
-  mutating func received(_ value: Value) -> ValueAction {
+  mutating func upstreamValue(_ value: Value) -> UpstreamValueAction {
     guard var running = takeRunning() else { return .ignored }
     defer { phase = .running(running) }
     running.buffer.append(value)
@@ -107,7 +98,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// The clock ticked; queues an array if anything was collected and the downstream has demand, and returns it if the
   /// caller must deliver it now.
-  mutating func tick() -> Event? {
+  mutating func timerFired() -> Event? {
     switch phase {
     case .awaitingSubscription:
       preconditionFailure("CollectByTime: the clock ticked before the upstream subscribed")
@@ -120,11 +111,15 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
     }
   }
 
-  /// The upstream completed; `nil` when it had already, or the subscription has ended.
+  /// The upstream completed; returns the clock's timer to cancel and how many scheduler actions to schedule, one per
+  /// queued event (the last array if there is demand for it, then the completion unless it is held with what is
+  /// left), or `nil` when the upstream had completed already or the subscription has ended.
   ///
   /// A failure drops what was collected. On `.finished`, what is left is queued first, as far as demand allows;
   /// the rest is held, with the completion, until the downstream requests more.
-  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction? {
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (timer: (any Cancellable)?, actions: Int)? {
     switch phase {
     case .awaitingSubscription:
       phase = .finished
@@ -134,20 +129,20 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
       guard case .finished = completion, !running.buffer.isEmpty else {
         phase = .completing
         outbox.enqueue(.completion(completion))
-        return CompletionAction(timer: running.timer, actions: 1)
+        return (running.timer, 1)
       }
       guard let batch = takeBatch(from: &running.buffer) else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return CompletionAction(timer: running.timer, actions: 0)
+        return (running.timer, 0)
       }
       outbox.enqueue(.value(batch))
       guard running.buffer.isEmpty else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return CompletionAction(timer: running.timer, actions: 1)
+        return (running.timer, 1)
       }
       phase = .completing
       outbox.enqueue(.completion(completion))
-      return CompletionAction(timer: running.timer, actions: 2)
+      return (running.timer, 2)
     case .holding, .completing, .finished:
       return nil
     }

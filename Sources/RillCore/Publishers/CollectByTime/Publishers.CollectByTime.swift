@@ -71,8 +71,7 @@ extension Publishers {
 
 extension Publishers.CollectByTime {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -105,10 +104,8 @@ extension Publishers.CollectByTime {
 
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -118,7 +115,7 @@ extension Publishers.CollectByTime {
         tolerance: scheduler.minimumTolerance,
         options: options
       ) { [weak self] in
-        self?.tick()
+        self?.timerFired()
       }
       state.withLock { $0.timerScheduled(timer) }?.cancel()
       downstream.receive(subscription: self)
@@ -128,7 +125,7 @@ extension Publishers.CollectByTime {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      switch state.withLock({ $0.received(input) }) {
+      switch state.withLock({ $0.upstreamValue(input) }) {
       case .ignored:
         return .none
       case .collected:
@@ -168,8 +165,8 @@ extension Publishers.CollectByTime {
       upstream?.cancel()
     }
 
-    private func tick() {
-      drain(state.withLock { $0.tick() })
+    private func timerFired() {
+      drain(state.withLock { $0.timerFired() })
     }
 
     /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so

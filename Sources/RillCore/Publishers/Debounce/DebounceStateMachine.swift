@@ -27,7 +27,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   typealias Output = Value
   typealias Event = DeliveryEvent<Output, Failure>
 
-  enum DueAction {
+  enum TimerFiredAction {
     /// The value is queued for delivery: cancel its timer, whose interval would fire again, then deliver `first`
     /// and what follows it, unless `first` is `nil` because another call is delivering (it delivers the value).
     case deliver(first: Event?, cancelling: (any Cancellable)?)
@@ -49,7 +49,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// Accepts the upstream subscription; `false` for a second one, or one after a cancel, which the caller cancels.
-  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .running(upstream: subscription, pending: nil)
     return true
@@ -59,7 +59,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// Returns its generation, for its timer, and the previous value's timer to cancel; `nil` when the value is
   /// ignored.
-  mutating func received(_ value: Value) -> (generation: UInt64, cancelling: (any Cancellable)?)? {
+  mutating func upstreamValue(_ value: Value) -> (generation: UInt64, cancelling: (any Cancellable)?)? {
     guard case .running(let upstream, let previous) = phase else { return nil }
     generation &+= 1
     phase = .running(upstream: upstream, pending: Pending(value: value, generation: generation, timer: nil))
@@ -79,7 +79,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// The value takes its place in the delivery order now, under the lock that makes it due, so a value made due
   /// later on another thread of the scheduler cannot overtake it.
-  mutating func due(_ generation: UInt64) -> DueAction {
+  mutating func timerFired(_ generation: UInt64) -> TimerFiredAction {
     guard case .running(let upstream, let pending?) = phase, pending.generation == generation else { return .none }
     phase = .running(upstream: upstream, pending: nil)
     guard demand > 0 else { return .drop(cancelling: pending.timer) }

@@ -67,8 +67,7 @@ extension Publishers.Debounce {
   //
   // As in Combine, the timer of a pending value holds the subscription strongly; every way the value stops being
   // pending (a newer value, its emission, the completion, a cancel) cancels that timer.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -100,10 +99,8 @@ extension Publishers.Debounce {
       return Mirror(self, children: children)
     }
 
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -112,7 +109,7 @@ extension Publishers.Debounce {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard let (generation, previous) = state.withLock({ $0.received(input) }) else { return .none }
+      guard let (generation, previous) = state.withLock({ $0.upstreamValue(input) }) else { return .none }
       previous?.cancel()
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: dueTime),
@@ -120,7 +117,7 @@ extension Publishers.Debounce {
         tolerance: scheduler.minimumTolerance,
         options: options
       ) {
-        self.due(generation)
+        self.timerFired(generation)
       }
       state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
       return .none
@@ -144,8 +141,8 @@ extension Publishers.Debounce {
       upstream?.cancel()
     }
 
-    private func due(_ generation: UInt64) {
-      switch state.withLock({ $0.due(generation) }) {
+    private func timerFired(_ generation: UInt64) {
+      switch state.withLock({ $0.timerFired(generation) }) {
       case .deliver(let first, let timer):
         timer?.cancel()
         drain(first)

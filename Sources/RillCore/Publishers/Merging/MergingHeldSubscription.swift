@@ -1,8 +1,5 @@
-/// A subscription or nothing.
-///
-/// An enum of its own rather than `(any Subscription)?`: the optional existential is copied and destroyed through
-/// the standard library's generic value witnesses, which are slow on the per-value path; this enum's are compiled
-/// for its concrete layout.
+/// A subscription or nothing: `(any Subscription)?` in an enum of its own (a tag beside optional fields:
+/// WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
 enum MergingHeldSubscription {
   case nothing

@@ -1,4 +1,4 @@
-/// The state of one `flatMap` or `merge` subscription: an optional outer upstream that produces children, the
+/// The state of one `flatMap` or `merge` subscription: an optional upstream of publishers that produces children, the
 /// children, the values waiting for downstream demand, and the calls to downstream in progress.
 ///
 /// It is a plain value with one mutating method per event; each returns what the caller must do after unlocking.
@@ -18,18 +18,18 @@
 /// only then are the children asked for `.unlimited`, so a subscriber that cancels on a buffered value never makes a
 /// child produce values nobody will take. So are `flatMap`'s rules around completion: a child's value that arrives
 /// after a failure still reaches downstream while there is demand (only downstream's cancel silences the children;
-/// a merge drops the value), the outer upstream's values and finish count before its subscription, and each finish
-/// of a child, also a repeated one, asks a bounded outer upstream for one more publisher.
+/// a merge drops the value), the upstream's values and finish count before its subscription, and each finish
+/// of a child, also a repeated one, asks a bounded upstream for one more publisher.
 ///
-/// Its parts are phases and small types: the outer upstream's ``OuterPhase``, the ``MergingChildren`` and their
+/// Its parts are phases and small types: the upstream's ``UpstreamPhase``, the ``MergingChildren`` and their
 /// subscriptions, the buffer and the ``Lifecycle``.
 @usableFromInline
 struct MergingStateMachine<Value, Failure: Error> {
-  /// Where the upstream that produces children is: `flatMap`'s outer upstream, or none for a merge.
+  /// Where the upstream that produces children is: `flatMap`'s upstream, or none for a merge.
   @usableFromInline
-  enum OuterPhase {
+  enum UpstreamPhase {
     case awaitingSubscription
-    /// Subscribed; the subscription is in `outerSubscription`.
+    /// Subscribed; the subscription is in `upstreamSubscription`.
     case subscribed
     /// Finished, failed or cancelled: no more children will come.
     case finished
@@ -60,12 +60,10 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Whether a child's value that arrives after the completion still reaches downstream, as in Combine's `flatMap`;
   /// a merge drops it.
   @usableFromInline let deliversAfterCompletion: Bool
-  @usableFromInline var outer: OuterPhase
-  /// The outer upstream's subscription while `outer` is `.subscribed`.
-  ///
-  /// Kept apart from the phase, which is read on every child's completion: a phase with an existential payload is
-  /// copied out to be read.
-  @usableFromInline var outerSubscription = MergingHeldSubscription.nothing
+  @usableFromInline var upstream: UpstreamPhase
+  /// The upstream's subscription while `upstream` is `.subscribed`, beside the phase rather than its payload (a tag
+  /// beside optional fields: WritingAnOperator.md, "Hot-path idioms").
+  @usableFromInline var upstreamSubscription = MergingHeldSubscription.nothing
   @usableFromInline var children = MergingChildren()
   /// Values that found no demand, oldest first, with the child that sent each.
   @usableFromInline var buffer = FIFO<(child: MergingChildKey, value: Value)>()
@@ -106,15 +104,15 @@ struct MergingStateMachine<Value, Failure: Error> {
   init(maxPublishers: Subscribers.Demand) {
     self.maxPublishers = maxPublishers
     deliversAfterCompletion = true
-    outer = .awaitingSubscription
+    upstream = .awaitingSubscription
   }
 
-  /// Creates the state of a `merge` subscription: `count` children known up front and no outer upstream.
+  /// Creates the state of a `merge` subscription: `count` children known up front and no upstream of publishers.
   @inlinable
   init(mergingCount count: Int) {
     maxPublishers = .unlimited
     deliversAfterCompletion = false
-    outer = .absent
+    upstream = .absent
     children = MergingChildren(count: count)
   }
 
@@ -130,31 +128,31 @@ struct MergingStateMachine<Value, Failure: Error> {
     !isTerminated && finishIfDone()
   }
 
-  // MARK: Outer upstream
+  // MARK: Upstream
 
   /// What to do with a subscription the caller holds: ask it for demand, cancel it, or nothing.
   @usableFromInline
-  enum OuterSubscriptionAction {
+  enum UpstreamSubscribedAction {
     case request(Subscribers.Demand)
     case cancel
     case none
   }
 
   @inlinable
-  mutating func outerSubscribed(_ subscription: any Subscription) -> OuterSubscriptionAction {
-    guard !isTerminated, case .awaitingSubscription = outer else { return .cancel }
-    outer = .subscribed
-    outerSubscription = .held(subscription)
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
+    guard !isTerminated, case .awaitingSubscription = upstream else { return .cancel }
+    upstream = .subscribed
+    upstreamSubscription = .held(subscription)
     // As in Combine, also a `maxPublishers` of `.none` is requested as it is.
     return .request(maxPublishers)
   }
 
-  /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
+  /// Registers a child for a value of the upstream; returns its key, or `nil` when the value must be ignored.
   ///
-  /// As in Combine, a value that arrives before the outer subscription counts.
+  /// As in Combine, a value that arrives before the upstream's subscription counts.
   @inlinable
-  mutating func outerValue() -> MergingChildKey? {
-    guard !isTerminated, outer.mayProduceChildren else { return nil }
+  mutating func upstreamValue() -> MergingChildKey? {
+    guard !isTerminated, upstream.mayProduceChildren else { return nil }
     return children.add()
   }
 
@@ -164,22 +162,22 @@ struct MergingStateMachine<Value, Failure: Error> {
     case finish
     /// Cancel these subscriptions, then send the failure downstream.
     case fail(Failure, cancelling: [any Subscription])
-    /// Ask the outer upstream for one more value.
-    case requestOuter(any Subscription)
+    /// Ask the upstream for one more value.
+    case requestUpstream(any Subscription)
     case none
   }
 
-  /// As in Combine, a completion that arrives before the outer subscription counts.
+  /// As in Combine, a completion that arrives before the upstream's subscription counts.
   @inlinable
-  mutating func outerCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, outer.mayProduceChildren else { return .none }
-    outer = .finished
-    outerSubscription = .nothing
+  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    guard !isTerminated, upstream.mayProduceChildren else { return .none }
+    upstream = .finished
+    upstreamSubscription = .nothing
     switch completion {
     case .finished:
       return finishIfDone() ? .finish : .none
     case .failure(let error):
-      return terminate(failure: error, except: nil, cancellingOuter: false)
+      return terminate(failure: error, except: nil, cancellingUpstream: false)
     }
   }
 
@@ -187,13 +185,13 @@ struct MergingStateMachine<Value, Failure: Error> {
 
   /// What to do with the child's subscription, which the caller holds.
   @usableFromInline
-  enum ChildSubscriptionAction {
+  enum ChildSubscribedAction {
     case request(Subscribers.Demand)
     case cancel
   }
 
   @inlinable
-  mutating func childSubscribed(_ child: MergingChildKey, _ subscription: any Subscription) -> ChildSubscriptionAction {
+  mutating func childSubscribed(_ child: MergingChildKey, _ subscription: any Subscription) -> ChildSubscribedAction {
     guard !isTerminated, children.subscribed(child, subscription) else { return .cancel }
     return .request(demand == .unlimited ? .unlimited : .max(1))
   }
@@ -226,9 +224,9 @@ struct MergingStateMachine<Value, Failure: Error> {
     return .deliver(value, returning: .max(1))
   }
 
-  /// As in Combine, each finish of a child that does not end the stream asks a bounded outer upstream for one more
+  /// As in Combine, each finish of a child that does not end the stream asks a bounded upstream for one more
   /// publisher, also a repeated finish; and a failure fails the stream, also one from a child that has finished,
-  /// and cancels the other children and the outer upstream.
+  /// and cancels the other children and the upstream.
   @inlinable
   mutating func childCompleted(
     _ child: MergingChildKey,
@@ -239,12 +237,12 @@ struct MergingStateMachine<Value, Failure: Error> {
     switch completion {
     case .finished:
       if finishIfDone() { return .finish }
-      if let upstream = outerToAskForMore() { return .requestOuter(upstream) }
+      if let upstream = upstreamToAskForMore() { return .requestUpstream(upstream) }
       return .none
     case .failure(let error):
-      // Unlike Combine, which lets go of the outer upstream without cancelling it, a child's failure cancels it:
+      // Unlike Combine, which lets go of the upstream without cancelling it, a child's failure cancels it:
       // an upstream left running can keep itself alive with nobody left to cancel it.
-      return terminate(failure: error, except: child.id, cancellingOuter: true)
+      return terminate(failure: error, except: child.id, cancellingUpstream: true)
     }
   }
 
@@ -329,7 +327,7 @@ struct MergingStateMachine<Value, Failure: Error> {
     guard !isCancelled else { return [] }
     lifecycle = .cancelled
     buffer.removeAll()
-    return releaseAll(except: nil, cancellingOuter: true)
+    return releaseAll(except: nil, cancellingUpstream: true)
   }
 
   // MARK: Helpers
@@ -371,46 +369,46 @@ struct MergingStateMachine<Value, Failure: Error> {
     return keys.compactMap { children.subscription(of: $0) }
   }
 
-  /// The outer upstream to ask for one more publisher now that a child has finished: only when `maxPublishers`
-  /// bounds them and the outer upstream is still subscribed.
+  /// The upstream to ask for one more publisher now that a child has finished: only when `maxPublishers`
+  /// bounds them and the upstream is still subscribed.
   @inlinable @inline(__always)
-  func outerToAskForMore() -> (any Subscription)? {
-    guard maxPublishers != .unlimited, case .subscribed = outer else { return nil }
-    return outerSubscription.subscription
+  func upstreamToAskForMore() -> (any Subscription)? {
+    guard maxPublishers != .unlimited, case .subscribed = upstream else { return nil }
+    return upstreamSubscription.subscription
   }
 
-  /// Decides the finish once the outer upstream and every child have finished and the buffer has been delivered;
+  /// Decides the finish once the upstream and every child have finished and the buffer has been delivered;
   /// the caller sends `.finished`.
   ///
   /// While the drainer is at work it decides: it may have taken the last buffered value and not delivered it yet.
   @inlinable
   mutating func finishIfDone() -> Bool {
-    guard !outer.mayProduceChildren, children.isEmpty, buffer.isEmpty, !isDraining else { return false }
+    guard !upstream.mayProduceChildren, children.isEmpty, buffer.isEmpty, !isDraining else { return false }
     lifecycle = .terminated
     return true
   }
 
   /// Decides a failure: drops the buffer, as Combine does, and cancels the live children but `except`, and the
-  /// outer upstream if `cancellingOuter`.
+  /// upstream if `cancellingUpstream`.
   @inlinable
-  mutating func terminate(failure: Failure, except id: Int?, cancellingOuter: Bool) -> CompletionAction {
+  mutating func terminate(failure: Failure, except id: Int?, cancellingUpstream: Bool) -> CompletionAction {
     lifecycle = .terminated
     buffer.removeAll()
-    return .fail(failure, cancelling: releaseAll(except: id, cancellingOuter: cancellingOuter))
+    return .fail(failure, cancelling: releaseAll(except: id, cancellingUpstream: cancellingUpstream))
   }
 
-  /// Forgets every child and the outer upstream; returns the subscriptions to cancel: the live children's but
-  /// `except`, oldest first, then the outer upstream's if `cancellingOuter`.
+  /// Forgets every child and the upstream; returns the subscriptions to cancel: the live children's but
+  /// `except`, oldest first, then the upstream's if `cancellingUpstream`.
   @inlinable
-  mutating func releaseAll(except id: Int?, cancellingOuter: Bool) -> [any Subscription] {
+  mutating func releaseAll(except id: Int?, cancellingUpstream: Bool) -> [any Subscription] {
     var cancelling = children.subscriptions(except: id)
     children.removeAll()
     upgradeAfterDrain = []
-    if cancellingOuter, case .subscribed = outer, case .held(let upstream) = outerSubscription {
-      cancelling.append(upstream)
+    if cancellingUpstream, case .subscribed = upstream, case .held(let subscription) = upstreamSubscription {
+      cancelling.append(subscription)
     }
-    outer = .finished
-    outerSubscription = .nothing
+    upstream = .finished
+    upstreamSubscription = .nothing
     return cancelling
   }
 }

@@ -9,9 +9,7 @@ public import Synchronization
 // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstreams and
 // children outside every lock.
 @usableFromInline
-final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
   @usableFromInline
   typealias Machine = MergingStateMachine<Downstream.Input, Downstream.Failure>
 
@@ -73,26 +71,26 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     MergingChildSubscriber(key: Machine.mergedChild(index), parent: self)
   }
 
-  // MARK: Outer upstream (flatMap)
+  // MARK: Upstream (flatMap)
 
   @inlinable
-  func outerSubscribed(_ subscription: any Subscription) {
-    switch machine.withLock({ $0.outerSubscribed(subscription) }) {
+  func upstreamSubscribed(_ subscription: any Subscription) {
+    switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
     case .request(let demand): subscription.request(demand)
     case .cancel: subscription.cancel()
     case .none: break
     }
   }
 
-  /// Registers a child for an outer value; returns its key, or `nil` when the value must be ignored.
+  /// Registers a child for a value of the upstream; returns its key, or `nil` when the value must be ignored.
   @inlinable
-  func outerValue() -> MergingChildKey? {
-    machine.withLock { $0.outerValue() }
+  func upstreamValue() -> MergingChildKey? {
+    machine.withLock { $0.upstreamValue() }
   }
 
   @inlinable
-  func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    perform(machine.withLock { $0.outerCompleted(completion) })
+  func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    perform(machine.withLock { $0.upstreamCompleted(completion) })
   }
 
   // MARK: Children
@@ -154,7 +152,7 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
     case .fail(let error, let cancelling):
       for subscription in cancelling { subscription.cancel() }
       complete(.failure(error))
-    case .requestOuter(let upstream):
+    case .requestUpstream(let upstream):
       upstream.request(.max(1))
     case .none:
       break
@@ -230,9 +228,7 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CustomStr
 
 /// The subscriber that `MergingSubscription` attaches to each child publisher.
 @usableFromInline
-struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible
-{
+struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CombineDescribable {
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline

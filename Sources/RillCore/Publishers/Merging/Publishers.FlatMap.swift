@@ -173,8 +173,7 @@ extension Publishers {
 
 extension Publishers.FlatMap {
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -202,20 +201,20 @@ extension Publishers.FlatMap {
 
     @inlinable
     func receive(subscription: any Subscription) {
-      parent.outerSubscribed(subscription)
+      parent.upstreamSubscribed(subscription)
     }
 
     /// Registers a child for `input`, then subscribes to it.
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let key = parent.outerValue() else { return .none }
+      guard let key = parent.upstreamValue() else { return .none }
       transform(input).subscribe(MergingChildSubscriber(key: key, parent: parent))
       return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      parent.outerCompleted(completion)
+      parent.upstreamCompleted(completion)
     }
   }
 }

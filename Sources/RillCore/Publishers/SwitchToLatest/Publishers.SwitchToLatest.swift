@@ -108,8 +108,7 @@ extension Publishers {
 extension Publishers.SwitchToLatest {
   // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstream and
   // children outside every lock.
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Machine = SwitchToLatestStateMachine<Output, Failure>
@@ -131,8 +130,6 @@ extension Publishers.SwitchToLatest {
     var description: String { "SwitchToLatest" }
 
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-    var playgroundDescription: Any { description }
 
     /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
     func start() {
@@ -198,9 +195,18 @@ extension Publishers.SwitchToLatest {
     }
 
     private func perform(_ action: Machine.CompletionAction) {
-      if action.silencesValues { valuesSilenced.store(true, ordering: .releasing) }
-      action.cancelling?.cancel()
-      guard let completion = action.completion else { return }
+      let completion: Subscribers.Completion<Failure>
+      switch action {
+      case .none:
+        return
+      case .complete(let sent, let cancelling):
+        cancelling?.cancel()
+        completion = sent
+      case .fail(let sent, let cancelling):
+        valuesSilenced.store(true, ordering: .releasing)
+        cancelling?.cancel()
+        completion = sent
+      }
       delivery.withLock {
         guard !cancelled.load(ordering: .acquiring) else { return }
         downstream.receive(completion: completion)
@@ -208,8 +214,7 @@ extension Publishers.SwitchToLatest {
     }
   }
 
-  private struct Child<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  private struct Child<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -220,8 +225,6 @@ extension Publishers.SwitchToLatest {
     var description: String { "SwitchToLatest" }
 
     var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
-
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       parent.childSubscribed(index, subscription)

@@ -12,7 +12,7 @@
 /// subscription it hands over afterwards is kept.
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// Where the upstream of publishers is.
-  private enum Upstream {
+  private enum UpstreamPhase {
     case awaitingSubscription
     case subscribed(any Subscription)
     /// It finished while a child was current: that child's finish completes downstream.
@@ -22,7 +22,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// The latest child publisher.
-  private enum Child {
+  private enum ChildPhase {
     case none
     /// Child `index` has been subscribed to and has not handed over its subscription yet.
     case subscribing(index: Int)
@@ -40,7 +40,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   private enum Phase {
-    case active(upstream: Upstream, child: Child)
+    case active(upstream: UpstreamPhase, child: ChildPhase)
     /// A child failed: its failure is on its way downstream, and nothing else is.
     case failed
     /// Downstream cancelled: nothing more reaches it.
@@ -56,13 +56,13 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// The demand downstream has asked for that no value has taken yet.
   var outstandingDemand: Subscribers.Demand { demand }
 
-  enum UpstreamSubscriptionAction {
+  enum UpstreamSubscribedAction {
     case requestUnlimited(any Subscription)
     case cancel(any Subscription)
   }
 
   /// Accepts the upstream's subscription; a second one, or one after the end, is cancelled.
-  mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscriptionAction {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
     guard case .active(.awaitingSubscription, let child) = phase else { return .cancel(subscription) }
     phase = .active(upstream: .subscribed(subscription), child: child)
     return .requestUnlimited(subscription)
@@ -82,14 +82,14 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     return (index, previous)
   }
 
-  /// What to do for a completion: cancel `cancelling`, if any, then send `completion`, if any, downstream.
-  struct CompletionAction {
-    var cancelling: (any Subscription)?
-    var completion: Subscribers.Completion<Failure>?
-    /// Whether no child's value may reach downstream any more: a child failed.
-    var silencesValues = false
-
-    static var none: CompletionAction { CompletionAction(cancelling: nil, completion: nil) }
+  /// What to do for a completion of the upstream or of a child.
+  enum CompletionAction {
+    case none
+    /// Cancel `cancelling`, if any, then send `completion` downstream.
+    case complete(Subscribers.Completion<Failure>, cancelling: (any Subscription)?)
+    /// A child failed: let no child's value reach downstream any more, cancel `cancelling`, if any, then send the
+    /// failure downstream.
+    case fail(Subscribers.Completion<Failure>, cancelling: (any Subscription)?)
   }
 
   /// The upstream completed.
@@ -105,17 +105,17 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
       return .none
     case (.finished, .none), (.finished, .ended):
       phase = .active(upstream: .completionSent, child: child)
-      return CompletionAction(cancelling: nil, completion: completion)
+      return .complete(completion, cancelling: nil)
     case (.failure, .running(let index, let subscription)):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return CompletionAction(cancelling: subscription, completion: completion)
+      return .complete(completion, cancelling: subscription)
     case (.failure, _):
       phase = .active(upstream: .completionSent, child: child)
-      return CompletionAction(cancelling: nil, completion: completion)
+      return .complete(completion, cancelling: nil)
     }
   }
 
-  enum ChildSubscriptionAction {
+  enum ChildSubscribedAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
@@ -123,7 +123,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Child `index` handed over its subscription: kept if the child is current and holds none, asked for the
   /// outstanding demand.
-  mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscriptionAction {
+  mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscribedAction {
     guard case .active(let upstream, let child) = phase, child.index == index else { return .cancel(subscription) }
     switch child {
     case .subscribing, .ended:
@@ -155,13 +155,13 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
       return .none
     case (.finished, .finished):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return CompletionAction(cancelling: nil, completion: completion)
+      return .complete(completion, cancelling: nil)
     case (.failure, .subscribed(let subscription)):
       phase = .failed
-      return CompletionAction(cancelling: subscription, completion: completion, silencesValues: true)
+      return .fail(completion, cancelling: subscription)
     case (.failure, .awaitingSubscription), (.failure, .finished):
       phase = .failed
-      return CompletionAction(cancelling: nil, completion: completion, silencesValues: true)
+      return .fail(completion, cancelling: nil)
     }
   }
 

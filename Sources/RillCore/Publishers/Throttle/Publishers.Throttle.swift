@@ -70,8 +70,7 @@ extension Publishers.Throttle {
   //
   // Scheduled emissions hold the subscription weakly, as Combine's do: a pending emission does not keep a
   // cancelled or abandoned pipeline alive. The downstream is released once the subscription ends.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -91,12 +90,8 @@ extension Publishers.Throttle {
 
     var description: String { "Throttle" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
+      guard let downstream = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -108,7 +103,7 @@ extension Publishers.Throttle {
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.acceptsEvents }) else { return .none }
       let now = scheduler.now
-      switch state.withLock({ $0.received(input, at: now) }) {
+      switch state.withLock({ $0.upstreamValue(input, at: now) }) {
       case .none:
         break
       case .emitNow:

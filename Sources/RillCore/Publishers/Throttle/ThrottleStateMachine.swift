@@ -42,7 +42,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   typealias Event = DeliveryEvent<Output, Failure>
 
   /// What to do about a value taken in.
-  enum ReceiveAction: Equatable {
+  enum UpstreamValueAction: Equatable {
     /// Dropped (no demand, or an emission is already pending), or made the pending value of the emission already
     /// scheduled.
     case none
@@ -88,7 +88,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
 
   /// Accepts the upstream subscription and returns the subscriber to hand it to; `nil` for a second one, or one
   /// after a cancel, which the caller cancels.
-  mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = phase else { return nil }
     phase = .running(Running(upstream: subscription, downstream: downstream))
     return downstream
@@ -97,7 +97,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   /// A value taken in at `now`.
   ///
   /// The demand is spent when its emission is scheduled, not when it is delivered.
-  mutating func received(_ value: Value, at now: Time) -> ReceiveAction {
+  mutating func upstreamValue(_ value: Value, at now: Time) -> UpstreamValueAction {
     guard case .running(var running) = phase, running.demand > 0 else { return .none }
     guard running.pending == nil else {
       if latest {

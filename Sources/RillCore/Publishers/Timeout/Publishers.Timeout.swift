@@ -85,8 +85,7 @@ extension Publishers.Timeout {
   // As in Combine, the running clock holds the subscription strongly (every way the subscription ends cancels
   // it), the link to the upstream lasts until the upstream's completion has been delivered, so that a cancel
   // meanwhile still reaches the upstream, and a cancel before the upstream's subscription arrives does nothing.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -110,12 +109,8 @@ extension Publishers.Timeout {
 
     var description: String { "Timeout" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
-
     func receive(subscription: any Subscription) {
-      guard state.withLock({ $0.subscribed(subscription) }) else {
+      guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -126,7 +121,7 @@ extension Publishers.Timeout {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard state.withLock({ $0.received(input) }) else { return .none }
+      guard state.withLock({ $0.upstreamValue(input) }) else { return .none }
       restartClock()
       scheduler.schedule(options: options) { self.deliverNext() }
       return .none
@@ -165,7 +160,7 @@ extension Publishers.Timeout {
       ) {
         self.timerFired(generation)
       }
-      state.withLock { $0.clockStarted(timer, for: generation) }?.cancel()
+      state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
     }
 
     private func timerFired(_ generation: UInt64) {

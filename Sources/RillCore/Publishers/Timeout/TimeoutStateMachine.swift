@@ -44,7 +44,7 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// A value arrived: it takes its place in the delivery order now, and a scheduler action releases it.
   ///
   /// Returns `false` when the value is ignored (before the subscription, after the completion or the end).
-  mutating func received(_ value: Value) -> Bool {
+  mutating func upstreamValue(_ value: Value) -> Bool {
     guard acceptsEvents else { return false }
     outbox.enqueue(.value(value))
     return true
@@ -74,7 +74,7 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Accepts the upstream subscription, after which the caller starts the clock.
   ///
   /// Returns `false` for a second one, or one after the subscription ended, which the caller cancels.
-  mutating func subscribed(_ subscription: any Subscription) -> Bool {
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .running(Running(upstream: subscription))
     return true
@@ -99,7 +99,7 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Keeps the timer scheduled for the start of `generation`; returns it to cancel if the clock has restarted or
   /// stopped since.
-  mutating func clockStarted(_ timer: any Cancellable, for generation: UInt64) -> (any Cancellable)? {
+  mutating func timerScheduled(_ timer: any Cancellable, for generation: UInt64) -> (any Cancellable)? {
     guard generation == self.generation, case .running(var running) = phase else { return timer }
     running.timer = timer
     phase = .running(running)

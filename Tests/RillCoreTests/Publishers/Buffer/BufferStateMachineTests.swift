@@ -8,7 +8,7 @@ import Testing
 
   private func subscribed(size: Int, keepsFull: Bool, whenFull: Machine.FullAction) -> Machine {
     var machine = Machine(size: size, keepsFull: keepsFull, whenFull: whenFull)
-    _ = machine.subscribe(TestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     machine.downstreamSubscribed()
     return machine
   }
@@ -28,22 +28,22 @@ import Testing
 
   @Test func initialDemandPerPrefetchStrategy() {
     var keepFull = Machine(size: 4, keepsFull: true, whenFull: .dropNewest)
-    let first = keepFull.subscribe(TestSubscription())
-    let second = keepFull.subscribe(TestSubscription())
+    let first = keepFull.upstreamSubscribed(TestSubscription())
+    let second = keepFull.upstreamSubscribed(TestSubscription())
     #expect(first == .max(4))
     #expect(second == nil)
     var byRequest = Machine(size: 4, keepsFull: false, whenFull: .dropNewest)
-    let unlimited = byRequest.subscribe(TestSubscription())
+    let unlimited = byRequest.upstreamSubscribed(TestSubscription())
     #expect(unlimited == .unlimited)
   }
 
   @Test func deliversOnlyWithDemand() {
     var machine = subscribed(size: 3, keepsFull: false, whenFull: .dropNewest)
-    for value in 1...3 { _ = machine.receive(value) }
+    for value in 1...3 { _ = machine.upstreamValue(value) }
     #expect(drainAll(&machine).isEmpty)
     _ = machine.request(.max(2))
     #expect(drainAll(&machine) == ["1", "2"])
-    _ = machine.complete(.finished)
+    _ = machine.upstreamCompleted(.finished)
     #expect(drainAll(&machine).isEmpty)
     _ = machine.request(.max(1))
     #expect(drainAll(&machine) == ["3"])
@@ -53,13 +53,13 @@ import Testing
 
   @Test func aFailureDuringADrainGoesOutBeforeTheRestOfTheBatch() {
     var machine = subscribed(size: 5, keepsFull: false, whenFull: .dropNewest)
-    for value in 1...5 { _ = machine.receive(value) }
+    for value in 1...5 { _ = machine.upstreamValue(value) }
     _ = machine.request(.max(3))
     let claimed = machine.startDraining()
     #expect(claimed)
     var steps: [String] = []
     if case .deliver(let value) = machine.nextStep() { steps.append("\(value)") }
-    _ = machine.complete(.failure(OpsMiscError()))
+    _ = machine.upstreamCompleted(.failure(OpsMiscError()))
     loop: while true {
       switch machine.nextStep() {
       case .deliver(let value): steps.append("\(value)")
@@ -77,10 +77,10 @@ import Testing
     var early = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
     let earlyCancel = early.cancel()
     #expect(earlyCancel.releasesDownstream == false)
-    let demand = early.subscribe(TestSubscription())
+    let demand = early.upstreamSubscribed(TestSubscription())
     #expect(demand == .unlimited)
     var late = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
-    _ = late.complete(.failure(OpsMiscError()))
+    _ = late.upstreamCompleted(.failure(OpsMiscError()))
     #expect(drainAll(&late) == ["^"])
     let lateCancel = late.cancel()
     #expect(lateCancel.releasesDownstream == false)
@@ -94,12 +94,12 @@ import Testing
     var oldest = subscribed(size: 2, keepsFull: false, whenFull: .dropOldest)
     var failing = subscribed(size: 2, keepsFull: false, whenFull: .fail)
     for value in 1...3 {
-      _ = newest.receive(value)
-      _ = oldest.receive(value)
+      _ = newest.upstreamValue(value)
+      _ = oldest.upstreamValue(value)
     }
-    _ = failing.receive(1)
-    _ = failing.receive(2)
-    guard case .makeError = failing.receive(3) else {
+    _ = failing.upstreamValue(1)
+    _ = failing.upstreamValue(2)
+    guard case .makeError = failing.upstreamValue(3) else {
       Issue.record("a full buffer should ask for the custom error")
       return
     }
@@ -127,8 +127,8 @@ import Testing
 
   @Test func nothingIsDeliveredBeforeDownstreamIsReady() {
     var machine = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
-    _ = machine.subscribe(TestSubscription())
-    _ = machine.complete(.failure(OpsMiscError()))
+    _ = machine.upstreamSubscribed(TestSubscription())
+    _ = machine.upstreamCompleted(.failure(OpsMiscError()))
     let early = machine.startDraining()
     #expect(!early)
     machine.downstreamSubscribed()

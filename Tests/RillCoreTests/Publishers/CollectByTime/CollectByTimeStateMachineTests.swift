@@ -17,7 +17,7 @@ import Testing
   private func running(limit: Int = .max, demand: Subscribers.Demand = .none) -> Started {
     var machine = Machine(limit: limit)
     let upstream = TestSubscription()
-    let accepted = machine.subscribed(upstream)
+    let accepted = machine.upstreamSubscribed(upstream)
     #expect(accepted)
     let timer = Timer()
     let stale = machine.timerScheduled(timer)
@@ -52,13 +52,13 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
-    let second = machine.subscribed(TestSubscription())
+    let second = machine.upstreamSubscribed(TestSubscription())
     #expect(!second)
   }
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(limit: .max)
-    #expect(machine.received(1) == .ignored)
+    #expect(machine.upstreamValue(1) == .ignored)
     #expect(machine.buffer.isEmpty)
   }
 
@@ -67,54 +67,54 @@ import Testing
     var machine = Machine(limit: .max)
     let action = machine.upstreamCompleted(.finished)
     #expect(action == nil)
-    let accepted = machine.subscribed(TestSubscription())
+    let accepted = machine.upstreamSubscribed(TestSubscription())
     #expect(!accepted)
   }
 
   @Test func eachTickTakesWhatWasCollectedWhenThereIsDemand() {
     var (machine, _, _) = running(demand: .max(1))
-    #expect(drained(machine.tick(), &machine).isEmpty)
-    _ = machine.received(1)
-    _ = machine.received(2)
+    #expect(drained(machine.timerFired(), &machine).isEmpty)
+    _ = machine.upstreamValue(1)
+    _ = machine.upstreamValue(2)
     #expect(machine.buffer == [1, 2])
-    #expect(drained(machine.tick(), &machine) == ["[1, 2]"])
+    #expect(drained(machine.timerFired(), &machine) == ["[1, 2]"])
     #expect(machine.demand == .none)
-    _ = machine.received(3)
-    #expect(drained(machine.tick(), &machine).isEmpty)
+    _ = machine.upstreamValue(3)
+    #expect(drained(machine.timerFired(), &machine).isEmpty)
     #expect(machine.buffer == [3])
     _ = machine.request(.max(1))
-    #expect(drained(machine.tick(), &machine) == ["[3]"])
+    #expect(drained(machine.timerFired(), &machine) == ["[3]"])
   }
 
   /// As in Combine, a full buffer is taken at once and queued for a scheduler action, not delivered by the caller.
   @Test func aFullBufferIsQueuedForTheScheduler() {
     var (machine, _, _) = running(limit: 2, demand: .max(1))
-    #expect(machine.received(1) == .collected)
-    #expect(machine.received(2) == .scheduleDelivery)
+    #expect(machine.upstreamValue(1) == .collected)
+    #expect(machine.upstreamValue(2) == .scheduleDelivery)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
     #expect(runActions(1, &machine) == ["[1, 2]"])
-    #expect(machine.received(3) == .collected)
-    #expect(machine.received(4) == .collected)
+    #expect(machine.upstreamValue(3) == .collected)
+    #expect(machine.upstreamValue(4) == .collected)
     #expect(machine.buffer == [3, 4])
-    _ = machine.received(5)
+    _ = machine.upstreamValue(5)
     _ = machine.request(.max(1))
-    #expect(drained(machine.tick(), &machine) == ["[3, 4]"])
+    #expect(drained(machine.timerFired(), &machine) == ["[3, 4]"])
     #expect(machine.buffer == [5])
   }
 
   /// An array is queued as it is taken: one taken while another is being delivered follows it.
   @Test func arraysTakenDuringADeliveryAreQueuedInOrder() {
     var (machine, _, _) = running(limit: 2, demand: .unlimited)
-    _ = machine.received(1)
-    #expect(machine.received(2) == .scheduleDelivery)
+    _ = machine.upstreamValue(1)
+    #expect(machine.upstreamValue(2) == .scheduleDelivery)
     #expect(describe(machine.release()) == "[1, 2]")
-    _ = machine.received(3)
-    let ticked = machine.tick()
+    _ = machine.upstreamValue(3)
+    let ticked = machine.timerFired()
     #expect(ticked == nil)
-    _ = machine.received(4)
-    #expect(machine.received(5) == .scheduleDelivery)
-    #expect(machine.received(6) == .collected)
+    _ = machine.upstreamValue(4)
+    #expect(machine.upstreamValue(5) == .scheduleDelivery)
+    #expect(machine.upstreamValue(6) == .collected)
     #expect(describe(machine.next()) == "[3]")
     #expect(describe(machine.next()) == "nil")
     #expect(runActions(1, &machine) == ["[4, 5]"])
@@ -125,10 +125,10 @@ import Testing
   /// the tick's array, so each action releases one and the order holds.
   @Test func aTickDeliversAnArrayQueuedBeforeIt() {
     var (machine, _, _) = running(limit: 2, demand: .unlimited)
-    _ = machine.received(1)
-    #expect(machine.received(2) == .scheduleDelivery)
-    _ = machine.received(3)
-    #expect(drained(machine.tick(), &machine) == ["[1, 2]"])
+    _ = machine.upstreamValue(1)
+    #expect(machine.upstreamValue(2) == .scheduleDelivery)
+    _ = machine.upstreamValue(3)
+    #expect(drained(machine.timerFired(), &machine) == ["[1, 2]"])
     #expect(runActions(1, &machine) == ["[3]"])
     #expect(runActions(1, &machine).isEmpty)
   }
@@ -145,7 +145,7 @@ import Testing
 
   @Test func aFailureDropsWhatWasCollected() {
     var (machine, _, timer) = running(demand: .unlimited)
-    _ = machine.received(1)
+    _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action?.timer as? Timer === timer)
     #expect(action?.actions == 1)
@@ -153,13 +153,13 @@ import Testing
     #expect(machine.buffer.isEmpty)
     let again = machine.upstreamCompleted(.finished)
     #expect(again == nil)
-    #expect(machine.received(2) == .ignored)
-    #expect(machine.tick() == nil)
+    #expect(machine.upstreamValue(2) == .ignored)
+    #expect(machine.timerFired() == nil)
   }
 
   @Test func finishingEmitsWhatIsLeftThenCompletes() {
     var (machine, upstream, _) = running(demand: .max(1))
-    _ = machine.received(1)
+    _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
     #expect(action?.actions == 2)
     #expect(describe(machine.release()) == "[1]")
@@ -182,12 +182,12 @@ import Testing
   /// Without demand, what is left waits with the completion until the downstream asks for it.
   @Test func finishingWithoutDemandHoldsWhatIsLeft() {
     var (machine, _, _) = running()
-    _ = machine.received(1)
+    _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
     #expect(action?.actions == 0)
     #expect(machine.buffer == [1])
-    #expect(machine.tick() == nil)
-    #expect(machine.received(2) == .ignored)
+    #expect(machine.timerFired() == nil)
+    #expect(machine.upstreamValue(2) == .ignored)
     #expect(machine.flushHeld() == nil)
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
@@ -198,7 +198,7 @@ import Testing
   /// With `.byTimeOrCount`, what is left may take several arrays, one per demand.
   @Test func heldValuesAreReleasedOneArrayPerDemand() {
     var (machine, _, _) = running(limit: 2)
-    for value in 1...5 { _ = machine.received(value) }
+    for value in 1...5 { _ = machine.upstreamValue(value) }
     _ = machine.request(.max(1))
     let action = machine.upstreamCompleted(.finished)
     #expect(action?.actions == 1)
@@ -215,7 +215,7 @@ import Testing
 
   @Test func aTimerScheduledAfterTheEndIsHandedBack() {
     var machine = Machine(limit: .max)
-    _ = machine.subscribed(TestSubscription())
+    _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.cancel()
     let timer = Timer()
     let handedBack = machine.timerScheduled(timer)
@@ -226,28 +226,28 @@ import Testing
     var machine = Machine(limit: .max)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
-    let accepted = machine.subscribed(TestSubscription())
+    let accepted = machine.upstreamSubscribed(TestSubscription())
     #expect(!accepted)
   }
 
   @Test func cancelWhileCollectingHandsBackTheUpstreamAndTheTimer() {
     var (machine, upstream, timer) = running(limit: 1, demand: .unlimited)
-    #expect(machine.received(1) == .scheduleDelivery)
+    #expect(machine.upstreamValue(1) == .scheduleDelivery)
     #expect(describe(machine.release()) == "[1]")
-    #expect(machine.received(2) == .scheduleDelivery)
+    #expect(machine.upstreamValue(2) == .scheduleDelivery)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
     #expect(describe(machine.release()) == "nil")
-    #expect(machine.received(3) == .ignored)
-    #expect(machine.tick() == nil)
+    #expect(machine.upstreamValue(3) == .ignored)
+    #expect(machine.timerFired() == nil)
   }
 
   @Test func cancelWhileHoldingDropsWhatIsHeld() {
     var (machine, _, _) = running()
-    _ = machine.received(1)
+    _ = machine.upstreamValue(1)
     _ = machine.upstreamCompleted(.finished)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
@@ -258,7 +258,7 @@ import Testing
 
   @Test func cancelWhileCompletingDropsTheQueuedCompletion() {
     var (machine, _, _) = running(demand: .max(1))
-    _ = machine.received(1)
+    _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
     #expect(action?.actions == 2)
     #expect(describe(machine.release()) == "[1]")
@@ -270,7 +270,7 @@ import Testing
   /// A cancel before the scheduler runs drops what was queued for it: the action finds nothing to deliver.
   @Test func cancelDropsWhatWaitsForTheScheduler() {
     var (machine, _, _) = running(limit: 1, demand: .unlimited)
-    #expect(machine.received(1) == .scheduleDelivery)
+    #expect(machine.upstreamValue(1) == .scheduleDelivery)
     _ = machine.cancel()
     #expect(runActions(1, &machine).isEmpty)
   }

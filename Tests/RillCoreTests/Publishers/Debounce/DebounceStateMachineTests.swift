@@ -14,32 +14,32 @@ import Testing
   private func running() -> (Machine, TestSubscription) {
     var machine = Machine()
     let upstream = TestSubscription()
-    let accepted = machine.subscribed(upstream)
+    let accepted = machine.upstreamSubscribed(upstream)
     #expect(accepted)
     return (machine, upstream)
   }
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _) = running()
-    let acceptsSecond = machine.subscribed(TestSubscription())
+    let acceptsSecond = machine.upstreamSubscribed(TestSubscription())
     #expect(!acceptsSecond)
   }
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
     var machine = Machine()
-    let early = machine.received("a")
+    let early = machine.upstreamValue("a")
     #expect(early == nil)
     #expect(machine.pendingValue == nil)
   }
 
   @Test func aNewValueReplacesThePendingOneAndHandsBackItsTimer() {
     var (machine, _) = running()
-    let first = machine.received("a")!
+    let first = machine.upstreamValue("a")!
     #expect(first.cancelling == nil)
     let timer = Timer()
     let stale = machine.timerScheduled(timer, for: first.generation)
     #expect(stale == nil)
-    let second = machine.received("b")!
+    let second = machine.upstreamValue("b")!
     #expect(second.generation != first.generation)
     #expect(second.cancelling as? Timer === timer)
     #expect(machine.pendingValue == "b")
@@ -47,8 +47,8 @@ import Testing
 
   @Test func theTimerOfAReplacedValueIsHandedBackAtOnce() {
     var (machine, _) = running()
-    let first = machine.received("a")!
-    _ = machine.received("b")
+    let first = machine.upstreamValue("a")!
+    _ = machine.upstreamValue("b")
     let late = Timer()
     let handedBack = machine.timerScheduled(late, for: first.generation)
     #expect(handedBack as? Timer === late)
@@ -56,15 +56,15 @@ import Testing
 
   @Test func aDueValueIsDeliveredOnlyWithDemand() {
     var (machine, _) = running()
-    let first = machine.received("a")!
-    guard case .drop = machine.due(first.generation) else {
+    let first = machine.upstreamValue("a")!
+    guard case .drop = machine.timerFired(first.generation) else {
       Issue.record("expected the value to be dropped without demand")
       return
     }
     #expect(machine.pendingValue == nil)
     machine.request(.max(1))
-    let second = machine.received("b")!
-    guard case .deliver(.value("b"), _) = machine.due(second.generation) else {
+    let second = machine.upstreamValue("b")!
+    guard case .deliver(.value("b"), _) = machine.timerFired(second.generation) else {
       Issue.record("expected b to be delivered")
       return
     }
@@ -74,13 +74,13 @@ import Testing
   @Test func aValueMadeDueDuringADeliveryIsQueuedBehindIt() {
     var (machine, _) = running()
     machine.request(.unlimited)
-    let first = machine.received("a")!
-    guard case .deliver(.value("a"), _) = machine.due(first.generation) else {
+    let first = machine.upstreamValue("a")!
+    guard case .deliver(.value("a"), _) = machine.timerFired(first.generation) else {
       Issue.record("expected a to be delivered at once")
       return
     }
-    let second = machine.received("b")!
-    guard case .deliver(nil, _) = machine.due(second.generation) else {
+    let second = machine.upstreamValue("b")!
+    guard case .deliver(nil, _) = machine.timerFired(second.generation) else {
       Issue.record("expected b to be queued behind a")
       return
     }
@@ -94,9 +94,9 @@ import Testing
   @Test func aStaleTimerDoesNothing() {
     var (machine, _) = running()
     machine.request(.unlimited)
-    let first = machine.received("a")!
-    _ = machine.received("b")
-    guard case .none = machine.due(first.generation) else {
+    let first = machine.upstreamValue("a")!
+    _ = machine.upstreamValue("b")
+    guard case .none = machine.timerFired(first.generation) else {
       Issue.record("expected a stale timer to do nothing")
       return
     }
@@ -105,7 +105,7 @@ import Testing
 
   @Test func completionDropsThePendingValueAndIsScheduledOnce() {
     var (machine, _) = running()
-    let first = machine.received("a")!
+    let first = machine.upstreamValue("a")!
     let timer = Timer()
     _ = machine.timerScheduled(timer, for: first.generation)
     let completed = machine.upstreamCompleted()
@@ -114,7 +114,7 @@ import Testing
     #expect(machine.pendingValue == nil)
     let schedulesAgain = machine.upstreamCompleted().schedules
     #expect(!schedulesAgain)
-    let afterCompletion = machine.received("b")
+    let afterCompletion = machine.upstreamValue("b")
     #expect(afterCompletion == nil)
   }
 
@@ -139,19 +139,19 @@ import Testing
 
   @Test func cancelHandsBackTheUpstreamAndTheTimerAndEndsEverything() {
     var (machine, upstream) = running()
-    let first = machine.received("a")!
+    let first = machine.upstreamValue("a")!
     let timer = Timer()
     _ = machine.timerScheduled(timer, for: first.generation)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
-    let afterCancel = machine.received("b")
+    let afterCancel = machine.upstreamValue("b")
     #expect(afterCancel == nil)
     let pushedAfterCancel = machine.push(.value("c"))
     #expect(pushedAfterCancel == nil)
     let upstreamAgain = machine.cancel().upstream
     #expect(upstreamAgain == nil)
-    let acceptsAfterCancel = machine.subscribed(TestSubscription())
+    let acceptsAfterCancel = machine.upstreamSubscribed(TestSubscription())
     #expect(!acceptsAfterCancel)
   }
 }

@@ -9,7 +9,7 @@ import Testing
   private func subscribed(maxPublishers: Subscribers.Demand = .unlimited) -> (Machine, TestSubscription) {
     var machine = Machine(maxPublishers: maxPublishers)
     let upstream = TestSubscription()
-    guard case .request(let demand) = machine.outerSubscribed(upstream) else {
+    guard case .request(let demand) = machine.upstreamSubscribed(upstream) else {
       Issue.record("expected a request upstream")
       return (machine, upstream)
     }
@@ -27,7 +27,7 @@ import Testing
     var keys: [MergingChildKey] = []
     var subscriptions: [TestSubscription] = []
     for _ in 0..<count {
-      let key = machine.outerValue()!
+      let key = machine.upstreamValue()!
       let subscription = TestSubscription()
       _ = machine.childSubscribed(key, subscription)
       keys.append(key)
@@ -38,7 +38,7 @@ import Testing
 
   @Test func secondOuterSubscriptionIsCancelled() {
     var (machine, _) = subscribed()
-    guard case .cancel = machine.outerSubscribed(TestSubscription()) else {
+    guard case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("expected cancel")
       return
     }
@@ -47,7 +47,7 @@ import Testing
   @Test func aValueWithDemandTakesItAtOnceAndReturnsOneToItsChild() {
     var (machine, _) = subscribed()
     _ = machine.request(.max(1))
-    let index = machine.outerValue()!
+    let index = machine.upstreamValue()!
     guard case .request(let demand) = machine.childSubscribed(index, TestSubscription()) else {
       Issue.record("expected a request")
       return
@@ -165,7 +165,7 @@ import Testing
   @Test func finishWaitsForTheChildrenAndTheBuffer() {
     var (machine, keys, _) = withChildren(1, demand: .none)
     _ = machine.childValue(keys[0], "a")
-    guard case .none = machine.outerCompleted(.finished) else {
+    guard case .none = machine.upstreamCompleted(.finished) else {
       Issue.record("a child is alive")
       return
     }
@@ -194,7 +194,7 @@ import Testing
   @Test func finishDoesNotWaitForADirectDelivery() {
     var (machine, keys, _) = withChildren(1, demand: .unlimited)
     _ = machine.childValue(keys[0], "a")
-    _ = machine.outerCompleted(.finished)
+    _ = machine.upstreamCompleted(.finished)
     guard case .finish = machine.childCompleted(keys[0], .finished) else {
       Issue.record("expected finish")
       return
@@ -203,8 +203,8 @@ import Testing
 
   @Test func childFinishingAsksOuterForOneMoreWhenLimited() {
     var (machine, upstream) = subscribed(maxPublishers: .max(1))
-    let index = machine.outerValue()!
-    guard case .requestOuter(let subscription) = machine.childCompleted(index, .finished) else {
+    let index = machine.upstreamValue()!
+    guard case .requestUpstream(let subscription) = machine.childCompleted(index, .finished) else {
       Issue.record("expected a request for one more")
       return
     }
@@ -229,7 +229,7 @@ import Testing
   /// As in Combine, a flatMap's child value after the failure is delivered while demand remains, and dropped without.
   @Test func afterAFailureFlatMapDeliversOnlyWithinTheDemand() {
     var (machine, keys, _) = withChildren(2, demand: .max(1))
-    _ = machine.outerCompleted(.failure(.boom))
+    _ = machine.upstreamCompleted(.failure(.boom))
     guard case .deliver = machine.childValue(keys[0], "a") else {
       Issue.record("expected delivery within the demand")
       return
@@ -318,7 +318,7 @@ import Testing
 
   @Test func cancelReturnsEverySubscriptionOnce() {
     var (machine, upstream) = subscribed()
-    let index = machine.outerValue()!
+    let index = machine.upstreamValue()!
     let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
     let cancelling = machine.cancel()
@@ -326,7 +326,7 @@ import Testing
     #expect(cancelling.contains { isSame($0, upstream) })
     let answer = machine.cancel().isEmpty
     #expect(answer)
-    #expect(machine.outerValue() == nil)
+    #expect(machine.upstreamValue() == nil)
     guard case .cancel = machine.childSubscribed(index, TestSubscription()) else {
       Issue.record("expected cancel after termination")
       return
@@ -339,10 +339,10 @@ import Testing
 
   @Test func finishedChildsSlotIsReusedAndItsLateEventsAreIgnored() {
     var (machine, _) = subscribed()
-    let first = machine.outerValue()!
+    let first = machine.upstreamValue()!
     _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
-    let second = machine.outerValue()!
+    let second = machine.upstreamValue()!
     #expect(second.slot == first.slot)
     #expect(second != first)
     guard case .cancel = machine.childSubscribed(first, TestSubscription()) else {
@@ -353,7 +353,7 @@ import Testing
       Issue.record("expected the new child to be asked for values")
       return
     }
-    guard case .none = machine.outerCompleted(.finished) else {
+    guard case .none = machine.upstreamCompleted(.finished) else {
       Issue.record("the new child is alive")
       return
     }
@@ -365,13 +365,13 @@ import Testing
 
   @Test func upgradeAndCancelFollowSubscriptionOrderNotSlotOrder() {
     var (machine, upstream) = subscribed()
-    let first = machine.outerValue()!
-    let second = machine.outerValue()!
+    let first = machine.upstreamValue()!
+    let second = machine.upstreamValue()!
     let secondChild = TestSubscription()
     _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childSubscribed(second, secondChild)
     _ = machine.childCompleted(first, .finished)
-    let third = machine.outerValue()!
+    let third = machine.upstreamValue()!
     let thirdChild = TestSubscription()
     _ = machine.childSubscribed(third, thirdChild)
     #expect(third.slot < second.slot)
@@ -404,7 +404,7 @@ import Testing
   /// As in Combine, a failure from a child that has finished still fails the stream.
   @Test func aFinishedChildsLateFailureFails() {
     var (machine, _) = subscribed()
-    let first = machine.outerValue()!
+    let first = machine.upstreamValue()!
     _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
     guard case .fail(.boom, _) = machine.childCompleted(first, .failure(.boom)) else {

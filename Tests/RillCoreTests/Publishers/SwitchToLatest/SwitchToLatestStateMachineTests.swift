@@ -205,3 +205,26 @@ import Testing
     }
   }
 }
+
+extension SwitchToLatestStateMachine.CompletionAction {
+  /// The completion sent downstream, if any.
+  fileprivate var completion: Subscribers.Completion<Failure>? {
+    switch self {
+    case .none: nil
+    case .complete(let completion, _), .fail(let completion, _): completion
+    }
+  }
+
+  /// The subscription cancelled before the completion, if any.
+  fileprivate var cancelling: (any Subscription)? {
+    switch self {
+    case .none: nil
+    case .complete(_, let cancelling), .fail(_, let cancelling): cancelling
+    }
+  }
+
+  /// Whether no child's value reaches downstream any more.
+  fileprivate var silencesValues: Bool {
+    if case .fail = self { true } else { false }
+  }
+}

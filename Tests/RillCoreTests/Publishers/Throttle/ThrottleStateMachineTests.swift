@@ -16,7 +16,7 @@ import Testing
     let receiver = Receiver()
     var machine = Machine(downstream: receiver, interval: 10, latest: latest)
     let upstream = TestSubscription()
-    let handedTo = machine.subscribed(upstream)
+    let handedTo = machine.upstreamSubscribed(upstream)
     #expect(handedTo === receiver)
     if demand > 0 { machine.request(demand) }
     return (machine, upstream, receiver)
@@ -42,7 +42,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _) = running()
-    let second = machine.subscribed(TestSubscription())
+    let second = machine.upstreamSubscribed(TestSubscription())
     #expect(second == nil)
   }
 
@@ -51,7 +51,7 @@ import Testing
     #expect(!machine.acceptsEvents)
     machine.request(.unlimited)
     #expect(machine.demand == .none)
-    let action = machine.received("a", at: 0)
+    let action = machine.upstreamValue("a", at: 0)
     #expect(action == .none)
     let schedules = machine.upstreamCompleted(.finished)
     #expect(!schedules)
@@ -60,7 +60,7 @@ import Testing
   @Test func theFirstValueIsEmittedAtOnceAndSpendsDemand() {
     var (machine, _, _) = running(demand: .max(2))
     #expect(machine.acceptsEvents)
-    let action = machine.received("a", at: 3)
+    let action = machine.upstreamValue("a", at: 3)
     #expect(action == .emitNow)
     #expect(machine.demand == .max(1))
     #expect(machine.pendingValue == "a")
@@ -71,29 +71,29 @@ import Testing
 
   @Test func aValueWithoutDemandIsDropped() {
     var (machine, _, _) = running(demand: .none)
-    let action = machine.received("a", at: 0)
+    let action = machine.upstreamValue("a", at: 0)
     #expect(action == .none)
     #expect(machine.pendingValue == nil)
   }
 
   @Test func theNextValueWaitsForTheIntervalSinceTheLastEmission() {
     var (machine, _, _) = running()
-    _ = machine.received("a", at: 10)
+    _ = machine.upstreamValue("a", at: 10)
     #expect(emitAll(&machine, at: 10) == ["a"])
-    let early = machine.received("b", at: 12)
+    let early = machine.upstreamValue("b", at: 12)
     #expect(early == .emit(at: 20))
     #expect(emitAll(&machine, at: 20) == ["b"])
-    let onTime = machine.received("c", at: 30)
+    let onTime = machine.upstreamValue("c", at: 30)
     #expect(onTime == .emitNow)
     #expect(emitAll(&machine, at: 30) == ["c"])
-    let late = machine.received("d", at: 45)
+    let late = machine.upstreamValue("d", at: 45)
     #expect(late == .emitNow)
   }
 
   @Test func withLatestANewValueReplacesThePendingOne() {
     var (machine, _, _) = running(latest: true)
-    _ = machine.received("a", at: 0)
-    let second = machine.received("b", at: 1)
+    _ = machine.upstreamValue("a", at: 0)
+    let second = machine.upstreamValue("b", at: 1)
     #expect(second == .none)
     #expect(machine.pendingValue == "b")
     #expect(machine.demand == .unlimited)
@@ -102,8 +102,8 @@ import Testing
 
   @Test func withoutLatestThePendingValueIsKept() {
     var (machine, _, _) = running(latest: false)
-    _ = machine.received("a", at: 0)
-    let second = machine.received("b", at: 1)
+    _ = machine.upstreamValue("a", at: 0)
+    let second = machine.upstreamValue("b", at: 1)
     #expect(second == .none)
     #expect(machine.pendingValue == "a")
   }
@@ -111,11 +111,11 @@ import Testing
   /// Demand is checked first: without it, a value does not replace the pending one even with `latest`.
   @Test func withoutDemandAValueDoesNotReplaceThePendingOne() {
     var (machine, _, _) = running(latest: true, demand: .max(1))
-    _ = machine.received("a", at: 0)
-    _ = machine.received("b", at: 1)
+    _ = machine.upstreamValue("a", at: 0)
+    _ = machine.upstreamValue("b", at: 1)
     #expect(machine.pendingValue == "a")
     machine.request(.max(1))
-    _ = machine.received("c", at: 2)
+    _ = machine.upstreamValue("c", at: 2)
     #expect(machine.pendingValue == "c")
     #expect(machine.demand == .max(1))
   }
@@ -133,7 +133,7 @@ import Testing
     #expect(machine.emissionReadsClock() == nil)
     let emitted = machine.emit(at: 5)
     #expect(emitted == nil)
-    _ = machine.received("a", at: 5)
+    _ = machine.upstreamValue("a", at: 5)
     #expect(emitAll(&machine, at: 5) == ["a"])
     #expect(machine.emissionReadsClock() == nil)
   }
@@ -154,7 +154,7 @@ import Testing
 
   @Test func aCompletionWhileAValueIsPendingFollowsIt() {
     var (machine, _, receiver) = running()
-    _ = machine.received("a", at: 0)
+    _ = machine.upstreamValue("a", at: 0)
     let schedules = machine.upstreamCompleted(.failure(.boom))
     #expect(!schedules)
     #expect(machine.pendingValue == "a")
@@ -169,7 +169,7 @@ import Testing
   @Test func nothingIsTakenInOnceTheUpstreamCompleted() {
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.upstreamCompleted(.finished)
-    let value = machine.received("a", at: 0)
+    let value = machine.upstreamValue("a", at: 0)
     #expect(value == .none)
     let again = machine.upstreamCompleted(.failure(.boom))
     #expect(!again)
@@ -180,10 +180,10 @@ import Testing
 
   @Test func anEmissionWhileAnotherDeliversIsQueuedInOrder() {
     var (machine, _, _) = running()
-    _ = machine.received("a", at: 0)
+    _ = machine.upstreamValue("a", at: 0)
     let first = machine.emit(at: 0)
     #expect(describe(first?.first) == "a")
-    _ = machine.received("b", at: 10)
+    _ = machine.upstreamValue("b", at: 10)
     let second = machine.emit(at: 10)
     #expect(second == nil)
     _ = machine.upstreamCompleted(.finished)
@@ -200,13 +200,13 @@ import Testing
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil)
     #expect(cancelled.downstream === receiver)
-    let late = machine.subscribed(TestSubscription())
+    let late = machine.upstreamSubscribed(TestSubscription())
     #expect(late == nil)
   }
 
   @Test func cancelWhileRunningHandsBackTheUpstreamAndTheSubscriber() {
     var (machine, upstream, receiver) = running()
-    _ = machine.received("a", at: 0)
+    _ = machine.upstreamValue("a", at: 0)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.downstream === receiver)
@@ -221,7 +221,7 @@ import Testing
   /// As in Combine, the upstream is still cancelled while its completion waits for the emission.
   @Test func cancelWhileCompletingStillReachesTheUpstream() {
     var (machine, upstream, receiver) = running()
-    _ = machine.received("a", at: 0)
+    _ = machine.upstreamValue("a", at: 0)
     _ = machine.upstreamCompleted(.finished)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
@@ -231,7 +231,7 @@ import Testing
 
   @Test func cancelDuringDeliveryDropsWhatIsQueued() {
     var (machine, _, _) = running()
-    _ = machine.received("a", at: 0)
+    _ = machine.upstreamValue("a", at: 0)
     _ = machine.upstreamCompleted(.finished)
     let emitted = machine.emit(at: nil)
     #expect(describe(emitted?.first) == "a")

@@ -15,12 +15,12 @@ import Testing
   private func running() -> (Machine, TestSubscription, Timer, generation: UInt64) {
     var machine = Machine()
     let upstream = TestSubscription()
-    let accepted = machine.subscribed(upstream)
+    let accepted = machine.upstreamSubscribed(upstream)
     #expect(accepted)
     let (generation, previous) = machine.restartClock()
     #expect(previous == nil)
     let timer = Timer()
-    let stale = machine.clockStarted(timer, for: generation)
+    let stale = machine.timerScheduled(timer, for: generation)
     #expect(stale == nil)
     return (machine, upstream, timer, generation)
   }
@@ -36,7 +36,7 @@ import Testing
 
   @Test func aSecondSubscriptionIsRefused() {
     var (machine, _, _, _) = running()
-    let second = machine.subscribed(TestSubscription())
+    let second = machine.upstreamSubscribed(TestSubscription())
     #expect(!second)
   }
 
@@ -56,7 +56,7 @@ import Testing
     var machine = Machine()
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)
-    let accepted = machine.subscribed(TestSubscription())
+    let accepted = machine.upstreamSubscribed(TestSubscription())
     #expect(accepted)
     #expect(machine.acceptsEvents)
   }
@@ -68,7 +68,7 @@ import Testing
     #expect(restart.cancelling as? Timer === timer)
     #expect(machine.timer == nil)
     let next = Timer()
-    let stale = machine.clockStarted(next, for: restart.generation)
+    let stale = machine.timerScheduled(next, for: restart.generation)
     #expect(stale == nil)
     #expect(machine.timer as? Timer === next)
   }
@@ -77,7 +77,7 @@ import Testing
     var (machine, _, _, first) = running()
     _ = machine.restartClock()
     let late = Timer()
-    let handedBack = machine.clockStarted(late, for: first)
+    let handedBack = machine.timerScheduled(late, for: first)
     #expect(handedBack as? Timer === late)
   }
 
@@ -145,7 +145,7 @@ import Testing
     let restart = machine.restartClock()
     #expect(restart.cancelling == nil)
     let stale = Timer()
-    let handedBack = machine.clockStarted(stale, for: restart.generation)
+    let handedBack = machine.timerScheduled(stale, for: restart.generation)
     #expect(handedBack as? Timer === stale)
     #expect(!machine.request().restartsClock)
   }
@@ -154,8 +154,8 @@ import Testing
   /// cannot reorder them.
   @Test func eventsAreReleasedInArrivalOrder() {
     var (machine, _, _, _) = running()
-    let acceptsA = machine.received("a")
-    let acceptsB = machine.received("b")
+    let acceptsA = machine.upstreamValue("a")
+    let acceptsB = machine.upstreamValue("b")
     #expect(acceptsA && acceptsB)
     _ = machine.upstreamCompleted(.finished)
     #expect(describe(machine.release()) == "a")
@@ -199,7 +199,7 @@ import Testing
     #expect(request.upstream == nil)
     let again = machine.cancel()
     #expect(again.upstream == nil && again.timer == nil)
-    let acceptsAfterCancel = machine.subscribed(TestSubscription())
+    let acceptsAfterCancel = machine.upstreamSubscribed(TestSubscription())
     #expect(!acceptsAfterCancel)
   }
 
@@ -244,7 +244,7 @@ import Testing
 extension TimeoutStateMachine {
   /// A value arrives and its scheduler action runs at once.
   fileprivate mutating func arrive(_ value: Value) -> Event? {
-    guard received(value) else { return nil }
+    guard upstreamValue(value) else { return nil }
     return release()
   }
 }

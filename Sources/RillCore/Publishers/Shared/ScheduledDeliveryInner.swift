@@ -1,7 +1,5 @@
-/// A function that schedules an action prepared once (``RepeatedActionScheduler``).
-///
-/// It travels in this struct rather than as a bare function value: a function returned through generic code, such
-/// as `Locked.withLock`, is wrapped in reabstraction thunks, an allocation each, while one inside a struct is not.
+/// A function that schedules an action prepared once (``RepeatedActionScheduler``), in a struct rather than as a
+/// bare function value (a closure in a struct: WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
 struct PreparedAction {
   @usableFromInline let schedule: () -> Void

@@ -5,9 +5,7 @@
 /// as it lives.
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
 @usableFromInline
-final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
   /// The subscriber, until the value is delivered or the subscription is cancelled.
   @usableFromInline
   let state: Locked<Downstream?>
@@ -19,17 +17,16 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
   @usableFromInline
   let name: String
 
-  /// Runs `requestNow` in code specialised for this subscription's types (`request` arrives through
-  /// `any Subscription`, which lands in the unspecialised generic implementation).
+  /// Runs `requestNow` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path idioms").
   @usableFromInline
-  let requestThunk: (OneShotSubscription, Subscribers.Demand) -> Void
+  let specialized: SpecializedEntry<OneShotSubscription>
 
   @inlinable
   init(downstream: Downstream, value: Downstream.Input, name: String) {
     state = Locked(downstream)
     self.value = value
     self.name = name
-    requestThunk = { $0.requestNow($1) }
+    specialized = SpecializedEntry { $0.requestNow($1) }
   }
 
   @usableFromInline
@@ -41,12 +38,9 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CustomStr
     Mirror(self, children: [(label: nil, value: value)], ancestorRepresentation: .suppressed)
   }
 
-  @usableFromInline
-  var playgroundDescription: Any { description }
-
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    requestThunk(self, demand)
+    specialized(self, demand)
   }
 
   @inlinable

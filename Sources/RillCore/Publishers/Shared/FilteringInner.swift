@@ -74,7 +74,7 @@ struct FilteringTraits<Memory> {
 // downstream are called outside the lock.
 @usableFromInline
 final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 {
   @usableFromInline typealias Failure = UpstreamFailure
 
@@ -126,9 +126,6 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     let (memory, link) = state.withLock { ($0.memory, $0.link) }
     return Mirror(self, children: traits.mirrorChildren(downstream, memory, link))
   }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 
   @inlinable
   func receive(subscription: any Subscription) {

@@ -11,7 +11,7 @@ public import Synchronization
 // holds `isDelivering`.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Downstream.Input == Elements.Element {
   @usableFromInline
   struct State {
@@ -55,12 +55,10 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   let mirrorsCompletion: Bool
 
-  /// Runs `requestNow` in code specialised for this subscription's types.
-  ///
-  /// Made in `init`, in client code that knows the types: `request` arrives through `any Subscription`, which
-  /// lands in the unspecialised generic implementation, and the delivery loop must not run there.
+  /// Runs `requestNow`, and its delivery loop, in specialised code (a specialised entry: WritingAnOperator.md,
+  /// "Hot-path idioms").
   @usableFromInline
-  let requestThunk: (SequenceSubscription, Subscribers.Demand) -> Void
+  let specialized: SpecializedEntry<SequenceSubscription>
 
   @inlinable
   init(
@@ -77,7 +75,7 @@ where Downstream.Input == Elements.Element {
     self.terminalName = terminalName
     self.mirrorsCompletion = mirrorsCompletion
     self.elements = elements
-    requestThunk = { $0.requestNow($1) }
+    specialized = SpecializedEntry { $0.requestNow($1) }
   }
 
   /// Subscribes `downstream` to `elements`: an empty sequence completes right away, without waiting for demand.
@@ -123,12 +121,9 @@ where Downstream.Input == Elements.Element {
     return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }
 
-  @usableFromInline
-  var playgroundDescription: Any { description }
-
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    requestThunk(self, demand)
+    specialized(self, demand)
   }
 
   @inlinable

@@ -65,7 +65,7 @@ enum ReducingStep<Failure: Error> {
 // SAFETY: all mutable state is in `state`; the rule's closures, upstream and downstream are called outside the lock.
 @usableFromInline
 final class ReducingSubscription<Rule: ReducingRule, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CombineDescribable, @unchecked Sendable
 where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   @usableFromInline typealias Input = Rule.Input
   @usableFromInline typealias Failure = Rule.UpstreamFailure
