@@ -59,14 +59,14 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   }
 
   @usableFromInline
-  enum SubscriptionAction {
+  enum UpstreamSubscribedAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
   }
 
   @inlinable
-  mutating func subscribed(_ index: Int, _ subscription: any Subscription) -> SubscriptionAction {
+  mutating func upstreamSubscribed(_ index: Int, _ subscription: any Subscription) -> UpstreamSubscribedAction {
     guard case .running = phase, subscriptions[index] == nil, !isFinished[index] else {
       return .cancel(subscription)
     }
@@ -75,7 +75,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   }
 
   @usableFromInline
-  enum ValueAction {
+  enum UpstreamValueAction {
     /// `zip`: deliver this output now, then report with `delivered(_:)`.
     case deliver(Value)
     /// `combineLatest`: a combination is owed; take it with `combination()` under the delivery lock, deliver it,
@@ -86,7 +86,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
 
   /// A value from upstream `index`, which `store` adds to the buffers.
   @inlinable
-  mutating func received(_ index: Int, _ store: (inout Buffers) -> Void) -> ValueAction {
+  mutating func upstreamValue(_ index: Int, _ store: (inout Buffers) -> Void) -> UpstreamValueAction {
     switch phase {
     case .running: break
     case .finishing, .terminated: return .none
@@ -164,7 +164,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
 
   /// A completion from upstream `index`.
   @inlinable
-  mutating func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+  mutating func upstreamCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
     switch phase {
     case .running: break
     case .finishing, .terminated: return .none

@@ -76,8 +76,8 @@ where Buffers.Output == Downstream.Input {
   }
 
   @inlinable
-  func subscribed(_ index: Int, _ subscription: any Subscription) {
-    switch machine.withLock({ $0.subscribed(index, subscription) }) {
+  func upstreamSubscribed(_ index: Int, _ subscription: any Subscription) {
+    switch machine.withLock({ $0.upstreamSubscribed(index, subscription) }) {
     case .request(let upstream, let demand): upstream.request(demand)
     case .cancel(let upstream): upstream.cancel()
     case .none: break
@@ -85,21 +85,21 @@ where Buffers.Output == Downstream.Input {
   }
 
   @inlinable
-  func received(_ index: Int, _ store: (inout Buffers) -> Void) -> Subscribers.Demand {
+  func upstreamValue(_ index: Int, _ store: (inout Buffers) -> Void) -> Subscribers.Demand {
     let action: Machine.DeliveredAction
     switch mode {
     case .zip:
       // The whole event under the delivery lock, as in Combine: the value that completes a tuple delivers it.
       guard
         let delivered = delivery.withLock({ () -> Machine.DeliveredAction? in
-          guard case .deliver(let output) = machine.withLock({ $0.received(index, store) }) else { return nil }
+          guard case .deliver(let output) = machine.withLock({ $0.upstreamValue(index, store) }) else { return nil }
           let additional = downstream.receive(output)
           return machine.withLock { $0.delivered(additional) }
         })
       else { return .none }
       action = delivered
     case .combineLatest:
-      guard case .claimed = machine.withLock({ $0.received(index, store) }) else { return .none }
+      guard case .claimed = machine.withLock({ $0.upstreamValue(index, store) }) else { return .none }
       let additional = delivery.withLock { () -> Subscribers.Demand in
         // Read under the delivery lock: once the stream has ended, no value follows its completion.
         guard let output = machine.withLock({ $0.combination() }) else { return .none }
@@ -116,10 +116,10 @@ where Buffers.Output == Downstream.Input {
   }
 
   @inlinable
-  func completed(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstreamCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     // Decided under the delivery lock: a completion waits for a delivery in progress on another thread, and `zip`
     // can tell one in progress on this thread, which the completion follows.
-    perform(delivery.withLock { machine.withLock { $0.completed(index, completion) } })
+    perform(delivery.withLock { machine.withLock { $0.upstreamCompleted(index, completion) } })
   }
 
   /// Cancels the upstreams, then delivers the completion.
@@ -168,16 +168,16 @@ where Buffers.Output == Downstream.Input {
 
   @inlinable
   package func receive(subscription: any Subscription) {
-    parent.subscribed(index, subscription)
+    parent.upstreamSubscribed(index, subscription)
   }
 
   @inlinable
   package func receive(_ input: Input) -> Subscribers.Demand {
-    parent.received(index) { store(&$0, input) }
+    parent.upstreamValue(index) { store(&$0, input) }
   }
 
   @inlinable
   package func receive(completion: Subscribers.Completion<Failure>) {
-    parent.completed(index, completion)
+    parent.upstreamCompleted(index, completion)
   }
 }

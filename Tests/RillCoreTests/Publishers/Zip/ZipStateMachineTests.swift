@@ -28,8 +28,8 @@ private struct ZipTestBuffers: ZipBuffers {
 
 extension ZipStateMachine where Buffers == ZipTestBuffers {
   /// Stores `value` (an `Int` for upstream 0, a `String` for upstream 1) as the subscription's children do.
-  fileprivate mutating func received(_ index: Int, _ value: Any) -> ValueAction {
-    received(index) { buffers in
+  fileprivate mutating func upstreamValue(_ index: Int, _ value: Any) -> UpstreamValueAction {
+    upstreamValue(index) { buffers in
       if index == 0 { buffers.numbers.a.append(value as! Int) } else { buffers.numbers.b.append(value as! String) }
     }
   }
@@ -44,16 +44,16 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func zipEmitsWhenEveryUpstreamHasAQueuedValueWhateverTheDemand() {
     var zip = machine(.zip)
-    guard case .none = zip.received(0, 1), case .none = zip.received(0, 2) else {
+    guard case .none = zip.upstreamValue(0, 1), case .none = zip.upstreamValue(0, 2) else {
       Issue.record("expected queueing")
       return
     }
-    guard case .deliver("1a") = zip.received(1, "a") else {
+    guard case .deliver("1a") = zip.upstreamValue(1, "a") else {
       Issue.record("expected a pair")
       return
     }
     // A value from inside downstream that completes a pair is delivered at once, nested.
-    guard case .deliver("2b") = zip.received(1, "b") else {
+    guard case .deliver("2b") = zip.upstreamValue(1, "b") else {
       Issue.record("expected the nested pair")
       return
     }
@@ -66,12 +66,12 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func zipFinishesOnceAFinishedUpstreamIsExhausted() {
     var zip = machine(.zip)
-    _ = zip.received(0, 1)
-    guard case .none = zip.completed(0, .finished) else {
+    _ = zip.upstreamValue(0, 1)
+    guard case .none = zip.upstreamCompleted(0, .finished) else {
       Issue.record("a value is still queued")
       return
     }
-    guard case .deliver("1a") = zip.received(1, "a") else {
+    guard case .deliver("1a") = zip.upstreamValue(1, "a") else {
       Issue.record("expected a pair")
       return
     }
@@ -83,13 +83,13 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func zipFinishDuringADeliveryFollowsIt() {
     var zip = machine(.zip)
-    _ = zip.received(0, 1)
-    _ = zip.received(1, "a")
-    guard case .none = zip.completed(0, .finished) else {
+    _ = zip.upstreamValue(0, 1)
+    _ = zip.upstreamValue(1, "a")
+    guard case .none = zip.upstreamCompleted(0, .finished) else {
       Issue.record("the finish waits for the delivery in progress")
       return
     }
-    guard case .none = zip.received(1, "b") else {
+    guard case .none = zip.upstreamValue(1, "b") else {
       Issue.record("nothing more after the finish")
       return
     }
@@ -101,13 +101,13 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func combineLatestNeedsDemandAndEveryUpstream() {
     var latest = machine(.combineLatest)
-    _ = latest.received(0, 1)
-    guard case .none = latest.received(1, "a") else {
+    _ = latest.upstreamValue(0, 1)
+    guard case .none = latest.upstreamValue(1, "a") else {
       Issue.record("no demand yet")
       return
     }
     _ = latest.request(.max(2))
-    guard case .claimed = latest.received(0, 2) else {
+    guard case .claimed = latest.upstreamValue(0, 2) else {
       Issue.record("expected a claim")
       return
     }
@@ -117,18 +117,18 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
   @Test func combineLatestKeepsAValueThatArrivesDuringADeliveryWithoutEmittingIt() {
     var latest = machine(.combineLatest)
     _ = latest.request(.max(5))
-    _ = latest.received(0, 1)
-    guard case .claimed = latest.received(1, "a") else {
+    _ = latest.upstreamValue(0, 1)
+    guard case .claimed = latest.upstreamValue(1, "a") else {
       Issue.record("expected a claim")
       return
     }
-    guard case .none = latest.received(0, 2) else {
+    guard case .none = latest.upstreamValue(0, 2) else {
       Issue.record("a delivery is in progress")
       return
     }
     #expect(latest.combination() == "2a")
     _ = latest.delivered(.none)
-    guard case .claimed = latest.received(1, "b") else {
+    guard case .claimed = latest.upstreamValue(1, "b") else {
       Issue.record("expected a claim")
       return
     }
@@ -138,11 +138,11 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func combineLatestFinishesWhenEveryUpstreamFinishes() {
     var latest = machine(.combineLatest)
-    guard case .none = latest.completed(0, .finished) else {
+    guard case .none = latest.upstreamCompleted(0, .finished) else {
       Issue.record("one upstream is still alive")
       return
     }
-    guard case .complete(.finished, _) = latest.completed(1, .finished) else {
+    guard case .complete(.finished, _) = latest.upstreamCompleted(1, .finished) else {
       Issue.record("expected finish")
       return
     }
@@ -153,11 +153,11 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     var zip = machine(.zip)
     let first = TestSubscription()
     let second = TestSubscription()
-    _ = zip.subscribed(0, first)
-    _ = zip.subscribed(1, second)
-    _ = zip.received(0, 1)
-    _ = zip.received(1, "a")
-    guard case .complete(.failure(.boom), let cancelling) = zip.completed(1, .failure(.boom)) else {
+    _ = zip.upstreamSubscribed(0, first)
+    _ = zip.upstreamSubscribed(1, second)
+    _ = zip.upstreamValue(0, 1)
+    _ = zip.upstreamValue(1, "a")
+    guard case .complete(.failure(.boom), let cancelling) = zip.upstreamCompleted(1, .failure(.boom)) else {
       Issue.record("expected the failure, nested")
       return
     }
@@ -172,10 +172,10 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func demandRequestedDuringADeliveryGoesWithIt() {
     var zip = machine(.zip)
-    _ = zip.subscribed(0, TestSubscription())
-    _ = zip.subscribed(1, TestSubscription())
-    _ = zip.received(0, 1)
-    _ = zip.received(1, "a")
+    _ = zip.upstreamSubscribed(0, TestSubscription())
+    _ = zip.upstreamSubscribed(1, TestSubscription())
+    _ = zip.upstreamValue(0, 1)
+    _ = zip.upstreamValue(1, "a")
     #expect(zip.request(.max(3)).isEmpty)
     let after = zip.delivered(.max(1))
     #expect(after.more == .max(4))
@@ -185,9 +185,9 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
   @Test func demandGoesToEveryUpstreamAndLateSubscribersGetWhatWasRequested() {
     var zip = machine(.zip)
     let early = TestSubscription()
-    _ = zip.subscribed(0, early)
+    _ = zip.upstreamSubscribed(0, early)
     #expect(zip.request(.max(2)).count == 1)
-    guard case .request(_, .max(2)) = zip.subscribed(1, TestSubscription()) else {
+    guard case .request(_, .max(2)) = zip.upstreamSubscribed(1, TestSubscription()) else {
       Issue.record("expected the late subscriber to get the demand requested so far")
       return
     }
