@@ -97,12 +97,11 @@ extension RillCore.Publisher where Failure == Never {
   }
 }
 
-/// The shared storage behind one `@Published` property: its value, its publisher and the enclosing object's
-/// `objectWillChange`.
-// SAFETY: all mutable state is in `state`; publishers are called outside the lock.
+/// The shared storage behind one `@Published` property: its publisher, whose current value is the property's
+/// value, as in Combine, and the enclosing object's `objectWillChange`.
+// SAFETY: all mutable state is in `state` and in the subject; publishers are called outside the lock.
 final class PublishedStorage<Value>: @unchecked Sendable {
   private struct State {
-    var value: Value
     var objectWillChange: ObservableObjectPublisher?
     var assignments: [AnyCancellable] = []
   }
@@ -112,17 +111,21 @@ final class PublishedStorage<Value>: @unchecked Sendable {
 
   init(_ value: Value) {
     subject = PublishedSubject(value)
-    state = Locked(State(value: value))
+    state = Locked(State())
   }
 
   /// The property's value; during `set`, subscribers still read the old one, as in a `willSet`.
-  var value: Value { state.withLock { $0.value } }
+  var value: Value { subject.core.current }
 
   /// Emits `objectWillChange`, then the new value, which the property then holds.
+  ///
+  /// As in Combine, the value is stored once it has been delivered: a subscriber reads the old value, a subscriber
+  /// that attaches meanwhile is owed the old value, and when a subscriber sets the property again from inside the
+  /// delivery, the outer value, stored last, is the one the property keeps.
   func set(_ newValue: Value) {
     state.withLock { $0.objectWillChange }?.send()
-    subject.send(newValue)
-    state.withLock { $0.value = newValue }
+    subject.core.send(newValue, updatingCurrent: false)
+    subject.core.replaceCurrent(with: newValue)
   }
 
   func retain(_ cancellable: AnyCancellable) {

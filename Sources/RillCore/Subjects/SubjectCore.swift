@@ -72,12 +72,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
   }
 
-  /// Sends a value, making it the current value when the subject keeps one.
+  /// Sends a value, making it the current value when the subject keeps one and `updatingCurrent` is set.
   @inlinable
-  package func send(_ value: Output) {
+  package func send(_ value: Output, updatingCurrent: Bool = true) {
     var evicted: Output?
-    let first = state.withLock { $0.startValue(value, evicted: &evicted) }
-    // A value that left a replay buffer goes here, outside the lock.
+    let first = state.withLock { $0.startValue(value, updatingCurrent: updatingCurrent, evicted: &evicted) }
+    // The value replaced, or one that left a replay buffer, goes here, outside the lock.
     evicted = nil
     deliver(value, from: first)
   }
@@ -87,10 +87,23 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   func setCurrent(_ value: Output) {
     var evicted: Output?
     let first = state.withLock { state -> State.Step in
+      evicted = state.current.take()
       state.current = value
-      return state.startValue(value, evicted: &evicted)
+      return state.startValue(value, updatingCurrent: false, evicted: &evicted)
     }
+    evicted = nil
     deliver(value, from: first)
+  }
+
+  /// Makes `value` the current value without sending it.
+  @inlinable
+  package func replaceCurrent(with value: Output) {
+    let replaced = state.withLock { state in
+      defer { state.current = value }
+      return state.current.take()
+    }
+    // Released here, outside the lock.
+    _ = replaced
   }
 
   /// Calls the subscribers each step claimed, with `value`, then claims the next ones, until none is left.
@@ -103,8 +116,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         let offset = step.base &+ claimed.trailingZeroBitCount
         claimed &= claimed &- 1
         let more = entries[offset].receiver?(.value(value)) ?? Subscribers.Demand(rawValue: 0)
-        if more.rawValue != 0, let conduit = entries[offset].conduit {
-          state.withLock { $0.add(more, to: conduit) }
+        if more.rawValue != 0, let conduit = entries[offset].conduit, state.withLock({ $0.add(more, to: conduit) }),
+          let receiver = entries[offset].receiver
+        {
+          drain(conduit, receiver)
         }
       }
       var draining = step.draining
@@ -127,8 +142,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// length is delivered at constant stack depth.
   @inlinable
   func drain(_ conduit: SubjectConduit<Output, Failure>, _ receiver: SubjectReceiver<Output, Failure>) {
-    conduit.delivery.withLock {
-      guard state.withLock({ $0.beginDrain(conduit) }) else { return }
+    let ended = conduit.delivery.withLock { () -> State.Ended? in
+      guard state.withLock({ $0.beginDrain(conduit) }) else { return nil }
       var more = Subscribers.Demand(rawValue: 0)
       while true {
         let next = state.withLock { $0.nextBacklogged(for: conduit, adding: more) }
@@ -136,12 +151,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
           more = receiver(.value(value))
         } else {
           if let completion = next.completion { _ = receiver(.completion(completion)) }
-          // The subscriber, the dropped values and maybe the subject are released here, after the lock.
-          withExtendedLifetime(next.ended) {}
-          return
+          return next.ended
         }
       }
     }
+    // The subscriber, the dropped values and maybe the subject are released here, after the delivery lock.
+    withExtendedLifetime(ended) {}
   }
 
   /// The current value of a subject that keeps one.
@@ -199,7 +214,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     if drains { drain(conduit, receiver) }
     guard let value else { return }
     let more = receiver(.value(value))
-    if more.rawValue != 0 { state.withLock { $0.add(more, to: conduit) } }
+    if more.rawValue != 0 { _ = state.withLock { $0.add(more, to: conduit) } }
   }
 
   /// Ends a subscription; a late call for a subscription that has already ended does nothing.

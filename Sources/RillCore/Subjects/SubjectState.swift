@@ -68,11 +68,16 @@ struct SubjectState<Output, Failure: Error> {
 
   /// Starts sending `value`: claims demand from the first subscribers and returns the step that calls them.
   ///
-  /// A value pushed out of a replay subject's buffer is returned in `evicted`, to be released outside the lock.
+  /// The value becomes the current value, if the subject keeps one and `updatingCurrent` is set. The value it
+  /// replaces, or one pushed out of a replay subject's buffer, is returned in `evicted`, to be released outside
+  /// the lock.
   @inlinable
-  mutating func startValue(_ value: Output, evicted: inout Output?) -> Step {
+  mutating func startValue(_ value: Output, updatingCurrent: Bool = true, evicted: inout Output?) -> Step {
     guard completion == nil else { return Step() }
-    if current != nil { current = value }
+    if updatingCurrent, current != nil {
+      evicted = current.take()
+      current = value
+    }
     if replay != nil { evicted = replay!.append(value) }
     guard !entries.isEmpty else { return Step() }
     let end = Swift.min(entries.count, Step.width)
@@ -132,11 +137,16 @@ struct SubjectState<Output, Failure: Error> {
     return true
   }
 
-  /// Adds demand for the subscription of `conduit`, if it is still subscribed.
+  /// Adds the demand a subscriber returned for a value, if it is still subscribed; returns whether the caller must
+  /// drain its backlog: a replay subscriber's values that were queued while it was busy, which no other thread
+  /// delivers.
   @inlinable
-  mutating func add(_ demand: Subscribers.Demand, to conduit: SubjectConduit<Output, Failure>) {
+  @discardableResult
+  mutating func add(_ demand: Subscribers.Demand, to conduit: SubjectConduit<Output, Failure>) -> Bool {
     let index = conduit.index
-    if index >= 0 { demands[index].demand += demand }
+    guard index >= 0 else { return false }
+    demands[index].demand += demand
+    return replay != nil && !backlogs[index].isEmpty && !demands[index].isDraining
   }
 
   /// Adds a subscriber's demand; returns the subscriber and the current value if it is owed that value.

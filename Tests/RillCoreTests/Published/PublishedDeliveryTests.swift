@@ -24,6 +24,25 @@ import Testing
     withExtendedLifetime((first, second)) {}
   }
 
+  /// As in Combine, the property stores a value once it has been delivered: subscribers read the old value, a set
+  /// from inside the delivery is overwritten by the outer one, stored last, and the property and its publisher
+  /// agree on the value kept.
+  @Test func thePropertyAndItsPublisherAgreeAfterASetFromInsideADelivery() {
+    let model = Model()
+    var readInside: [Int] = []
+    let first = model.$count.sink { value in
+      readInside.append(model.count)
+      if value == 1 { model.count = 5 }
+    }
+    model.count = 1
+    var latest: Int?
+    let late = model.$count.sink { latest = $0 }
+    #expect(readInside == [0, 0, 0])
+    #expect(model.count == 1)
+    #expect(latest == 1)
+    withExtendedLifetime((first, late)) {}
+  }
+
   @Test func objectWillChangeFromInsideASubscriberIsDeliveredNested() {
     let publisher = ObservableObjectPublisher()
     var depth = 0

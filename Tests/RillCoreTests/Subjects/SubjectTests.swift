@@ -5,6 +5,32 @@ import Synchronization
 import Testing
 
 @Suite struct SubjectTests {
+  /// The value a `CurrentValueSubject` replaces is released after its lock: a value whose `deinit` reads the
+  /// subject does not deadlock, whether it is replaced by `send(_:)` or by setting `value`.
+  @Test(.timeLimit(.minutes(1))) func aReplacedCurrentValueIsReleasedOutsideTheLock() {
+    final class Token {
+      let onDeinit: () -> Void
+      init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+      deinit { onDeinit() }
+    }
+    var subject: CurrentValueSubject<Token, Never>?
+    var readsInDeinit = 0
+    subject = CurrentValueSubject(
+      Token {
+        _ = subject?.value
+        readsInDeinit += 1
+      }
+    )
+    subject?.send(
+      Token {
+        _ = subject?.value
+        readsInDeinit += 1
+      }
+    )
+    subject?.value = Token {}
+    #expect(readsInDeinit == 2)
+  }
+
   @Test func passthroughDropsValuesWithoutDemand() {
     let subject = PassthroughSubject<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)

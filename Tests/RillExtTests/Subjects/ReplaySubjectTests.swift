@@ -174,6 +174,24 @@ import Testing
     #expect(other.values == [3, 2, 1])
   }
 
+  /// The demand a subscriber returns for a value reaches the values queued for it meanwhile: a send from inside
+  /// `receive(_:)` that found no demand is delivered once the subscriber returns more, with nothing else to wake it.
+  @Test func demandReturnedFromAValueDeliversWhatWasQueuedMeanwhile() {
+    let subject = Self.subject(1)
+    let recorder = Recorder(
+      initialDemand: .max(1),
+      onValue: { [subject] _, value in
+        if value == 1 { subject.send(2) }
+        return .max(1)
+      }
+    )
+    subject.subscribe(recorder)
+    subject.send(1)
+    #expect(recorder.values == [1, 2])
+    subject.send(3)
+    #expect(recorder.values == [1, 2, 3])
+  }
+
   /// A completion sent from inside a delivery reaches the other subscribers at once; the value being sent no longer
   /// reaches those after the sender, as with Combine's subjects.
   @Test func aCompletionSentFromInsideADeliveryReachesTheOtherSubscribersAtOnce() {
