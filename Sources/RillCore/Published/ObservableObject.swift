@@ -93,8 +93,8 @@ extension ObservableObjectPublisher {
 /// send(); send():   -()-()-
 /// ```
 ///
-/// It never fails or finishes. As in Combine, it signals every subscriber on each `send()`, whatever demand the
-/// subscriber has asked for, on the thread that calls `send()` and before `send()` returns; a `send()` from another
+/// It never fails or finishes. As in Combine, it signals every subscriber that has made a request on each `send()`,
+/// whatever demand it asked for, on the thread that calls `send()` and before `send()` returns; a `send()` from another
 /// thread waits while a subscriber is busy, and one from inside a subscriber reaches it at once.
 // SAFETY: all mutable state is in `subscriptions`; subscribers are called outside the lock.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
@@ -143,6 +143,8 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   private struct State {
     weak var parent: ObservableObjectPublisher?
     var downstream: Downstream?
+    /// Whether the subscriber has made a request: as in Combine, it is signalled from its first request on.
+    var isActive = false
   }
 
   private let state: Locked<State>
@@ -162,12 +164,14 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   override func signal() {
     delivery.withLock {
       // Read under the delivery lock, so that a cancel that has returned stops every later call.
-      guard let downstream = state.withLock({ $0.downstream }) else { return }
+      guard let downstream = state.withLock({ $0.isActive ? $0.downstream : nil }) else { return }
       _ = downstream.receive()
     }
   }
 
-  func request(_ demand: Subscribers.Demand) {}
+  func request(_ demand: Subscribers.Demand) {
+    state.withLock { $0.isActive = true }
+  }
 
   func cancel() {
     let (parent, downstream) = state.withLock { state in (state.parent, state.downstream.take()) }
