@@ -9,8 +9,7 @@ extension Publisher {
   /// The subject is created when the first subscriber arrives or on `connect()`, whichever comes first, and is
   /// shared by all subscribers. Upstream is subscribed to only when `connect()` is called.
   ///
-  /// - Parameter createSubject: A closure to create a new ``Subject`` each time a subscriber attaches to the
-  ///   multicast publisher.
+  /// - Parameter createSubject: A closure that creates the shared ``Subject`` when it is first needed.
   /// - Returns: A connectable publisher that uses the subject to deliver elements to its subscribers.
   public func multicast<S: Subject>(
     _ createSubject: @escaping () -> S
@@ -47,7 +46,7 @@ extension Publishers {
     /// The publisher that this publisher receives elements from.
     public let upstream: Upstream
 
-    /// A closure to create a new ``Subject`` each time a subscriber attaches to the multicast publisher.
+    /// A closure that creates the shared ``Subject`` when it is first needed.
     public let createSubject: () -> SubjectType
 
     @usableFromInline let subject = Locked<SubjectType?>(nil)
@@ -57,8 +56,9 @@ extension Publishers {
     ///
     /// - Parameters:
     ///   - upstream: The publisher from which this publisher receives elements.
-    ///   - createSubject: A closure that returns a ``Subject`` each time a subscriber attaches to the multicast
-    ///     publisher.
+    ///   - createSubject: A closure that creates the ``Subject`` the first time a subscriber attaches or the
+    ///     publisher connects; every subscriber shares that subject. If two threads get there at once, it may be
+    ///     called twice, and one of the two subjects is dropped unused.
     public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
       self.upstream = upstream
       self.createSubject = createSubject

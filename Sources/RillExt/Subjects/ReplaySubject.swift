@@ -11,7 +11,8 @@
 /// subscriber receives values only as far as its demand: the rest wait, in order, in a queue of its own, so a slow
 /// subscriber never holds up a fast one. The completion needs no demand and does not wait for the values beyond it:
 /// it reaches each subscriber once the values its demand covers (the demand it returns along the way included) have
-/// gone, and the values still waiting are dropped. As a subscriber to an upstream publisher, the subject requests
+/// gone, and the values still waiting are dropped. A subscriber that has not made its first request yet while values
+/// wait for it gets the completion after that request, and the values it covers, as CombineExt's does. As a subscriber to an upstream publisher, the subject requests
 /// unlimited values.
 ///
 /// It delivers as Combine's subjects do: on the thread that sends, before `send` returns, one call at a time per
