@@ -51,6 +51,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   private struct State {
     var demand = Subscribers.Demand.none
     var waiter: CheckedContinuation<Bool, Never>?
+    /// Whether the first request has started the task that iterates.
+    var isStarted = false
     var task: Task<Void, Never>?
     /// `nil` once cancelled or completed: the subscription lets go of its subscriber, as Combine's do.
     var downstream: Downstream?
@@ -71,8 +73,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     let (waiter, mustStart) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
       guard state.downstream != nil else { return (nil, false) }
       state.demand += demand
-      defer { state.waiter = nil }
-      return (state.waiter, state.task == nil)
+      // A task waiting for demand takes one value of it as it wakes, as `takeDemand()` does when it finds some.
+      let waiter = state.waiter.take()
+      if waiter != nil { state.demand -= 1 }
+      defer { state.isStarted = true }
+      return (waiter, !state.isStarted)
     }
     waiter?.resume(returning: true)
     guard mustStart else { return }

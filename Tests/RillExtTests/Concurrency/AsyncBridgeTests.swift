@@ -126,6 +126,22 @@ private func eventually(_ condition: () -> Bool) async {
     subscriber.cancel()
   }
 
+  /// Demand that arrives while the task waits for some wakes it and is taken one value at a time: no value goes
+  /// beyond what was requested.
+  @Test func demandAddedWhileTheTaskWaitsIsTakenOneValueAtATime() async {
+    let probe = PullProbe()
+    let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(1))
+    CountingSequence(limit: 100, probe: probe).asPublisher().subscribe(subscriber)
+    await eventually { subscriber.values.count == 1 }
+    // Gives the task time to wait for demand; the values must be right however long that takes.
+    try? await Task.sleep(nanoseconds: 20_000_000)
+    subscriber.request(.max(1))
+    await eventually { subscriber.values.count == 2 }
+    try? await Task.sleep(nanoseconds: 20_000_000)
+    #expect(subscriber.values == [1, 2])
+    subscriber.cancel()
+  }
+
   @Test func cancellingTheSubscriptionCancelsTheTask() async {
     let probe = PullProbe()
     let subscriber = AwaitingSubscriber<Int, any Error>(initialDemand: .max(1))
