@@ -191,6 +191,11 @@ extension Publishers.Amb {
 
     private let state = Locked(State())
 
+    /// Held around the hand-out of the subscription and around a completion's delivery: a completion from another
+    /// thread waits until downstream has its subscription, and one sent from inside `receive(subscription:)` is
+    /// delivered at once.
+    private let handOutLock = DeliveryLock()
+
     init(downstream: Downstream) {
       self.downstream = downstream
     }
@@ -206,8 +211,10 @@ extension Publishers.Amb {
 
     /// Gives downstream its subscription, then the completion the winner sent before, if nothing came ahead of it.
     func handOut() {
-      state.withLock { $0.isHandedOut = true }
-      downstream.receive(subscription: self)
+      handOutLock.withLock {
+        state.withLock { $0.isHandedOut = true }
+        downstream.receive(subscription: self)
+      }
       let drains = state.withLock { state in
         defer { state.completionWaitsForHandOut = false }
         return state.completionWaitsForHandOut
@@ -253,7 +260,8 @@ extension Publishers.Amb {
         return (drains, loser)
       }
       loser?.cancel()
-      if drains { requestFromWinner(drain(adding: .none)) }
+      guard drains else { return }
+      requestFromWinner(handOutLock.withLock { drain(adding: .none) })
     }
 
     // MARK: Subscription

@@ -1,5 +1,7 @@
+import Dispatch
 import RillExt
 import RillTesting
+import Synchronization
 import Testing
 
 private typealias Source = TestPublisher<Int, ExtTestError>
@@ -155,6 +157,34 @@ private func race(
     #expect(held.eventDescriptions == ["subscription"])
     held.request(.max(1))
     #expect(held.eventDescriptions == ["subscription", "value(1)", "finished"])
+  }
+
+  /// A completion sent from another thread while downstream is receiving its subscription waits until that call
+  /// has returned: nothing reaches a subscriber before its subscription.
+  @Test(.timeLimit(.minutes(1))) func aCompletionFromAnotherThreadWaitsForTheSubscription() {
+    let first = PassthroughSubject<Int, ExtTestError>()
+    let second = PassthroughSubject<Int, ExtTestError>()
+    let sent = DispatchSemaphore(value: 0)
+    let events = Mutex<[String]>([])
+    first.amb(second).subscribe(
+      AnySubscriber<Int, ExtTestError>(
+        receiveSubscription: { subscription in
+          events.withLock { $0.append("subscription") }
+          subscription.request(.max(1))
+          DispatchQueue.global().async {
+            first.send(completion: .finished)
+            sent.signal()
+          }
+          // Long enough for the completion to get here if nothing held it back; the order is checked below.
+          _ = sent.wait(timeout: .now() + .milliseconds(50))
+          events.withLock { $0.append("subscription returns") }
+        },
+        receiveCompletion: { _ in events.withLock { $0.append("completion") } }
+      )
+    )
+    // Bounded: if the completion came early, the wait above took the signal.
+    _ = sent.wait(timeout: .now() + .seconds(10))
+    #expect(events.withLock { $0 } == ["subscription", "subscription returns", "completion"])
   }
 
   @Test func cancellation() {
