@@ -146,10 +146,17 @@ extension Publishers.RetryWhen {
       guard current else { return .none }
       let more = downstream.receive(input)
       guard more > 0 else { return .none }
-      state.withLock { state in
-        if attempt == state.attempt { state.demand += more }
+      // The demand is downstream's, whichever attempt is running: if a new attempt started during the delivery, it
+      // goes to that one (asked now if it is subscribed, or when it subscribes), not to the attempt that ended.
+      let newer = state.withLock { state -> (isCurrent: Bool, subscription: (any Subscription)?) in
+        state.demand += more
+        guard attempt != state.attempt else { return (true, nil) }
+        guard case .subscribed(let subscription) = state.upstream else { return (false, nil) }
+        return (false, subscription)
       }
-      return more
+      if newer.isCurrent { return more }
+      newer.subscription?.request(more)
+      return .none
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Failure>, attempt: Int) {

@@ -103,6 +103,26 @@ private enum TriggerError: Error {
     #expect(counted.requestedDemands == [.unlimited])
   }
 
+  /// Demand that downstream returns for a value goes to the attempt that is running when it returns: a new attempt
+  /// started from inside the delivery gets it, and the stream goes on.
+  @Test func demandReturnedWhileANewAttemptStartsGoesToTheNewAttempt() {
+    let retry = PassthroughSubject<Void, Never>()
+    let upstream = TestPublisher<Int, ExtTestError>()
+    let subscriber = TestSubscriber<Int, ExtTestError>(
+      initialDemand: .max(1),
+      onValue: { _, value in
+        if value == 1 { retry.send(()) }
+        return .max(1)
+      }
+    )
+    upstream.retryWhen { _ in retry }.subscribe(subscriber)
+    upstream.send(1)
+    #expect(upstream.subscriptions.count == 2)
+    #expect(upstream.subscriptions[1].requestedDemands == [.max(1)])
+    upstream.send(2)
+    #expect(subscriber.values == [1, 2])
+  }
+
   @Test func cancellation() {
     let trigger = TestPublisher<Void, Never>()
     let (upstream, subscriber) = extSubscribe { $0.retryWhen { _ in trigger } }
