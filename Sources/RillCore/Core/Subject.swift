@@ -91,7 +91,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let subject = state.withLock { state -> Downstream? in
-      guard state.link.terminate() != nil else { return nil }
+      guard state.link.endForCompletion() != nil else { return nil }
       defer { state.subject = nil }
       return state.subject
     }

@@ -83,4 +83,14 @@ struct SubscriptionState: CustomStringConvertible {
     phase = .terminal
     return upstream.take()
   }
+
+  /// Ends the link for upstream's completion, if it is subscribed.
+  ///
+  /// Returns the upstream subscription, or `nil`, changing nothing, when the link has ended or has no subscription
+  /// yet: a completion that comes before the subscription is ignored, and the subscription that follows is taken.
+  @inlinable
+  mutating func endForCompletion() -> (any Subscription)? {
+    guard phase == .subscribed else { return nil }
+    return terminate()
+  }
 }

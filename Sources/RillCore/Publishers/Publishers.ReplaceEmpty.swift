@@ -88,7 +88,7 @@ extension Publishers.ReplaceEmpty {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let action = state.withLock { state -> CompletionAction in
-        guard state.link.terminate() != nil else { return .ignore }
+        guard state.link.endForCompletion() != nil else { return .ignore }
         guard case .finished = completion, !state.hasReceivedElement else { return .forward }
         guard state.isDemanded else {
           state.isAwaitingDemand = true

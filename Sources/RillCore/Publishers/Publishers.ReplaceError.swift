@@ -89,7 +89,7 @@ extension Publishers.ReplaceError {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       let action = state.withLock { state -> CompletionAction in
-        guard state.link.terminate() != nil else { return .ignore }
+        guard state.link.endForCompletion() != nil else { return .ignore }
         guard case .failure = completion else { return .finish }
         guard state.demand > 0 else {
           state.isAwaitingDemand = true

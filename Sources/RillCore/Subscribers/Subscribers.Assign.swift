@@ -53,7 +53,7 @@ extension Subscribers {
 
     public func receive(completion: Subscribers.Completion<Never>) {
       let object = state.withLock { state -> Root? in
-        guard state.link.terminate() != nil else { return nil }
+        guard state.link.endForCompletion() != nil else { return nil }
         defer { state.object = nil }
         return state.object
       }

@@ -73,6 +73,47 @@ import Testing
     #expect(!subscription.isCancelled)
   }
 
+  /// The operators and subscribers that own their subscription ignore an early completion and take the subscription
+  /// that comes after it, as Combine's do.
+  @Test func owningOperatorsIgnoreAnEarlyCompletion() {
+    func check<P: Publisher>(_ name: String, _ makeOperator: (SubscriberHolder<Int, Never>) -> P) {
+      let recorder = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
+      let upstream = held(makeOperator, recorder: recorder)
+      upstream.send(completion: .finished)
+      let subscription = TestSubscription()
+      upstream.send(subscription: subscription)
+      #expect(recorder.events.count == 1, "\(name): only the subscription")
+      #expect(!subscription.isCancelled, "\(name)")
+    }
+    check("count") { $0.count() }
+    check("collect") { $0.collect() }
+    check("reduce") { $0.reduce(0, +) }
+    check("replaceEmpty") { $0.replaceEmpty(with: 0) }
+    check("replaceError") { $0.setFailureType(to: CoreTestError.self).replaceError(with: 0) }
+    check("buffer") { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) }
+
+    final class Box { var value = 0 }
+    let box = Box()
+    let assign = Subscribers.Assign(object: box, keyPath: \Box.value)
+    assign.receive(completion: .finished)
+    let assignSubscription = TestSubscription()
+    assign.receive(subscription: assignSubscription)
+    #expect(!assignSubscription.isCancelled)
+    #expect(assign.receive(5) == .none)
+    #expect(box.value == 5)
+
+    let subject = PassthroughSubject<Int, Never>()
+    let upstream = SubscriberHolder<Int, Never>()
+    let link = upstream.subscribe(subject)
+    upstream.send(completion: .finished)
+    let subjectSubscription = TestSubscription()
+    upstream.send(subscription: subjectSubscription)
+    let sink = subject.sink { _ in }
+    #expect(!subjectSubscription.isCancelled)
+    #expect(subjectSubscription.requestedDemands == [.unlimited])
+    withExtendedLifetime((link, sink)) {}
+  }
+
   @Test func encodeForwardsEarlyElementsAndCompletions() {
     let recorder = TestSubscriber<String, any Error>(initialDemand: .none, onValue: { _, _ in .max(42) })
     let upstream = held({ $0.encode(encoder: DescribingEncoder()) }, recorder: recorder)

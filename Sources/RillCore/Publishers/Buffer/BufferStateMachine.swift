@@ -158,7 +158,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// Records upstream's completion; returns whether to run the drain loop.
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .open = ending, link.terminate() != nil, !isDone else { return false }
+    guard case .open = ending, link.endForCompletion() != nil, !isDone else { return false }
     switch completion {
     case .failure(let error) where isDraining:
       ending = .interrupting(error)

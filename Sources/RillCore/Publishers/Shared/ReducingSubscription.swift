@@ -175,7 +175,7 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   @inlinable
   func receive(completion: Subscribers.Completion<Rule.UpstreamFailure>) {
     let action = state.withLock { state -> EndAction? in
-      guard state.upstream.terminate() != nil, case .reducing(let partial) = state.phase else { return nil }
+      guard state.upstream.endForCompletion() != nil, case .reducing(let partial) = state.phase else { return nil }
       switch completion {
       case .finished:
         return end(&state, with: partial.flatMap { rule.result($0) })
