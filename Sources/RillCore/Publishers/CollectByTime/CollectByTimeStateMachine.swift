@@ -131,18 +131,18 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
         outbox.enqueue(.completion(completion))
         return (running.timer, 1)
       }
-      guard let batch = takeBatch(from: &running.buffer) else {
-        phase = .holding(buffer: running.buffer, completion: completion)
-        return (running.timer, 0)
+      var actions = 0
+      while let batch = takeBatch(from: &running.buffer) {
+        outbox.enqueue(.value(batch))
+        actions += 1
       }
-      outbox.enqueue(.value(batch))
       guard running.buffer.isEmpty else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return (running.timer, 1)
+        return (running.timer, actions)
       }
       phase = .completing
       outbox.enqueue(.completion(completion))
-      return (running.timer, 2)
+      return (running.timer, actions + 1)
     case .holding, .completing, .finished:
       return nil
     }
@@ -164,18 +164,23 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return (upstream, true)
   }
 
-  /// Queues what is held for want of demand, as far as demand allows: an array, then, once nothing is left, the
-  /// completion; returns the first event when the caller must deliver it now.
+  /// Queues what is held for want of demand, as far as demand allows: an array per value of demand, then, once
+  /// nothing is left, the completion; returns the first event when the caller must deliver it now.
   mutating func flushHeld() -> Event? {
     guard case .holding(var buffer, let completion) = phase else { return nil }
     // Leaves the phase first, so that the buffer is changed in place, not copied.
     phase = .completing
-    let batch = takeBatch(from: &buffer)
+    var first: Event?
+    while let batch = takeBatch(from: &buffer) {
+      let event = queue(batch, then: nil)
+      if first == nil { first = event }
+    }
     guard buffer.isEmpty else {
       phase = .holding(buffer: buffer, completion: completion)
-      return queue(batch, then: nil)
+      return first
     }
-    return queue(batch, then: completion)
+    let event = queue(nil, then: completion)
+    return first ?? event
   }
 
   /// Downstream cancelled: drops what was collected and what waits to be delivered, and returns the upstream and the

@@ -149,6 +149,29 @@ import Testing
     #expect(subscriber.stampedEvents == ["[1]", "finished"])
   }
 
+  /// Every array the demand covers goes out once the upstream has finished, then the completion: at the finish, and
+  /// when a later request releases what was held for want of demand.
+  @Test func everyArrayTheDemandCoversIsDeliveredAfterTheUpstreamFinishes() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
+    upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
+    for value in 1...3 { upstream.send(value) }
+    subscriber.subscription?.request(.max(2))
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 0)
+    #expect(subscriber.stampedEvents == ["[1, 2]", "[3]", "finished"])
+
+    let held = TestPublisher<Int, Never>()
+    let late = TestSubscriber<[Int], Never>(initialDemand: .none)
+    held.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(late)
+    for value in 1...3 { held.send(value) }
+    held.send(completion: .finished)
+    late.subscription?.request(.max(2))
+    scheduler.advance(by: 0)
+    #expect(late.stampedEvents == ["[1, 2]", "[3]", "finished"])
+  }
+
   @Test func cancelStopsTimerAndUpstream() {
     let scheduler = TestScheduler()
     let upstream = TestPublisher<Int, Never>()
