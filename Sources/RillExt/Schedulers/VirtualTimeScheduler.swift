@@ -137,7 +137,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///
   /// - Parameters:
   ///   - date: The time of the first run; a past date means now.
-  ///   - interval: The time between runs; it must be greater than zero.
+  ///   - interval: The time between runs; a zero or negative interval is taken as one nanosecond.
   ///   - tolerance: Ignored: virtual time is exact.
   ///   - options: Ignored.
   ///   - action: The action to run.
@@ -149,7 +149,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    precondition(interval > .zero, "VirtualTimeScheduler: a repeating action needs an interval greater than zero")
+    // A zero interval (`debounce(for: 0)`, say) repeats one nanosecond later, as the real schedulers clamp it.
+    let interval = interval > .zero ? interval : .nanoseconds(1)
     let sequence = state.withLock { $0.enqueue(date: date, interval: interval, action: action) }
     return AnyCancellable { [weak self] in
       // The removed entry is released after the lock, in case releasing its action runs code that calls back.

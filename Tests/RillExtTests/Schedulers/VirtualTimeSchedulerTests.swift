@@ -85,6 +85,20 @@ private final class Counter: Sendable {
     #expect(scheduler.scheduledActionCount == 0)
   }
 
+  /// A zero interval, which `debounce(for: 0)` and `timeout(0)` ask for, repeats a nanosecond later instead of
+  /// trapping.
+  @Test func aZeroIntervalDebounceCoalescesToTheNextInstant() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    var values: [Int] = []
+    let cancellable = subject.debounce(for: 0, scheduler: scheduler).sink { values.append($0) }
+    subject.send(1)
+    subject.send(2)
+    scheduler.advance()
+    #expect(values == [2])
+    cancellable.cancel()
+  }
+
   @Test func releasingTheCancellableCancelsAndFreesTheAction() {
     let scheduler = DispatchQueue.test
     weak var captured: AnyObject?
