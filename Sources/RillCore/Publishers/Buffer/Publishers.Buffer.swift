@@ -157,7 +157,9 @@ extension Publishers.Buffer {
         subscription.cancel()
         return
       }
-      subscription.request(demand)
+      // A buffer of size 0 that keeps itself full asks for nothing: Combine asks for `.max(0)`, which most upstreams
+      // trap on, blaming a subscriber.
+      if demand > 0 { subscription.request(demand) }
       guard let downstream = state.withLock({ $0.downstream }) else { return }
       downstream.receive(subscription: self)
       state.withLock { $0.machine.downstreamSubscribed() }

@@ -376,6 +376,17 @@ import Testing
     )
   }
 
+  /// A buffer of size 0 that keeps itself full asks its upstream for nothing, so an upstream that traps on a request
+  /// for `.none`, such as `Just`, is never asked for one.
+  @Test func aKeepFullBufferOfSizeZeroAsksForNothing() {
+    let upstream = Upstream()
+    let recorder = Recorder()
+    upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.requestedDemands.isEmpty)
+    let cancellable = Just(1).buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest).sink { _ in }
+    cancellable.cancel()
+  }
+
   /// A negative size with `.keepFull` traps naming `size`, not blaming a subscriber's demand.
   @Test func negativeKeepFullSizeTrapsNamingTheSize() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
