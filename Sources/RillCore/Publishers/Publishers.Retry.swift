@@ -160,8 +160,9 @@ extension Publishers.Retry {
           upstream.subscribe(self)
           again = state.withLock { state in
             defer { state.needsResubscribe = false }
-            state.isResubscribing = state.needsResubscribe
-            return state.needsResubscribe
+            // A cancel that has returned meanwhile ends the loop: no new attempt starts after it.
+            state.isResubscribing = state.needsResubscribe && state.downstream != nil
+            return state.isResubscribing
           }
         }
       }

@@ -2,7 +2,34 @@ import RillCore
 import RillTesting
 import Testing
 
+/// An upstream that fails at once, then runs `afterFailing` (a cancel of the subscription below, say).
+private struct FailThenRun: Publisher {
+  typealias Output = Int
+  typealias Failure = OpsMiscError
+  let afterFailing: () -> Void
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == OpsMiscError {
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .failure(OpsMiscError(1)))
+    afterFailing()
+  }
+}
+
 @Suite struct RetryTests {
+  /// A cancel that returns while a failed attempt is being subscribed again ends the retries: no attempt starts
+  /// after it.
+  @Test func noAttemptStartsAfterACancelThatReturnedDuringAnAttempt() {
+    var attempts = 0
+    let recorder = TestSubscriber<Int, OpsMiscError>()
+    let upstream = Deferred {
+      attempts += 1
+      return FailThenRun { if attempts == 2 { recorder.subscription?.cancel() } }
+    }
+    upstream.retry(10).subscribe(recorder)
+    #expect(attempts == 2)
+    #expect(recorder.events == [.subscription])
+  }
+
   typealias Upstream = TestPublisher<Int, OpsMiscError>
 
   @Test func republishesValuesAndFinish() {
