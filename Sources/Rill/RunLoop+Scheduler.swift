@@ -101,6 +101,9 @@ extension RunLoop: Scheduler {
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     let work = RillScheduledAction(action)
     perform { work.run() }
+    // `perform` queues the block without waking a run loop that sleeps; a timer that is due now wakes it, and the
+    // run loop then runs the queued blocks, in order.
+    add(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, forMode: .default)
   }
 
   /// Performs the action on the run loop at some time after the specified date.

@@ -260,6 +260,29 @@ import Testing
     #expect(ticks >= 2)
   }
 
+  /// An action scheduled from another thread wakes a run loop that sleeps: it runs at the next opportunity, not when
+  /// something else happens to wake the run loop.
+  @Test(.timeLimit(.minutes(1))) func anActionScheduledFromAnotherThreadWakesASleepingRunLoop() {
+    // SAFETY: written before `ready` is signalled, read after it is waited for.
+    final class Box: @unchecked Sendable { var runLoop: RunLoop? }
+    let box = Box()
+    let ready = DispatchSemaphore(value: 0)
+    let ran = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      box.runLoop = RunLoop.current
+      // A timer far in the future keeps the run loop running, asleep.
+      let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
+      RunLoop.current.add(keepAlive, forMode: .default)
+      ready.signal()
+      _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(10))
+      keepAlive.invalidate()
+    }
+    thread.start()
+    ready.wait()
+    box.runLoop?.schedule { ran.signal() }
+    #expect(ran.wait(timeout: .now() + 5) == .success)
+  }
+
   @Test func receiveOnRunLoop() {
     var received: [Int] = []
     var finished = false
