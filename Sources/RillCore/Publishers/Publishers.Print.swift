@@ -67,7 +67,8 @@ extension Publishers.Print {
   /// and a cancel before it is logged and nothing else: the subscription is still taken when it comes. What upstream
   /// sends after the subscription completed or was cancelled (values, further completions) is logged and, as in
   /// Combine, passed on to the subscriber while something else keeps it alive (see `DownstreamHold`).
-  // SAFETY: all mutable state is in `state`; the stream, downstream and upstream are called outside the lock.
+  // SAFETY: all mutable state is in `state`, except `stream`, which is only touched under `printing`; the stream,
+  // downstream and upstream are called outside the state lock.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
@@ -84,7 +85,12 @@ extension Publishers.Print {
     }
 
     private let prefix: String
-    private let stream: (any TextOutputStream)?
+    /// This subscription's copy of the user's stream, as in Combine: written in place, one whole line at a time,
+    /// under `printing`.
+    private var stream: (any TextOutputStream)?
+    /// Held around each line written to `stream`, as Combine holds a lock there: lines logged from two threads do
+    /// not interleave.
+    private let printing = DeliveryLock()
     private let state: Locked<State>
 
     init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
@@ -105,12 +111,15 @@ extension Publishers.Print {
     }
 
     private func log(_ message: String) {
-      guard let stream else {
-        Swift.print(prefix + message)
-        return
+      printing.withLock {
+        guard let current = stream.take() else {
+          Swift.print(prefix + message)
+          return
+        }
+        var target = Target(stream: current)
+        Swift.print(prefix + message, to: &target)
+        stream = target.stream
       }
-      var target = Target(stream: stream)
-      Swift.print(prefix + message, to: &target)
     }
 
     private static func describe(_ demand: Subscribers.Demand) -> String {

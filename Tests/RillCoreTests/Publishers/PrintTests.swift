@@ -30,6 +30,29 @@ import Testing
     #expect(upstream.requestedDemands == [.max(2)])
   }
 
+  /// As in Combine, a subscription writes to its own copy of the stream, in place: a stream with state keeps it
+  /// from line to line.
+  @Test func aStreamKeepsItsStateFromLineToLine() {
+    final class Lines { var written: [String] = [] }
+    struct Numbering: TextOutputStream {
+      let lines: Lines
+      var writes = 0
+      mutating func write(_ string: String) {
+        writes += 1
+        if string != "\n", !string.isEmpty { lines.written.append("\(writes) \(string)") }
+      }
+    }
+    let lines = Lines()
+    let cancellable = Just(1).print("p", to: Numbering(lines: lines)).sink { _ in }
+    #expect(
+      lines.written == [
+        "2 p: receive subscription: (Just)", "5 p: request unlimited", "8 p: receive value: (1)",
+        "11 p: receive finished",
+      ]
+    )
+    cancellable.cancel()
+  }
+
   @Test func logsWithoutPrefix() {
     let stream = OpsMiscTextStream()
     let upstream = Upstream()
