@@ -158,6 +158,33 @@ import Testing
     #expect(weakSink == nil)
   }
 
+  /// A sequence's subscription lets go of the sequence once it has finished or been cancelled, even while its
+  /// subscriber keeps it.
+  @Test func aSequenceSubscriptionReleasesItsElementsAfterCompletionAndCancel() {
+    final class Element {}
+    weak var finished: Element?
+    weak var cancelled: Element?
+    var subscriptions: [any Subscription] = []
+    func keeping(_ demand: Subscribers.Demand) -> AnySubscriber<Element, Never> {
+      AnySubscriber(receiveSubscription: {
+        subscriptions.append($0)
+        $0.request(demand)
+      })
+    }
+    do {
+      let first = Element()
+      finished = first
+      [first].publisher.subscribe(keeping(.unlimited))
+      let second = Element()
+      cancelled = second
+      [Element(), second].publisher.subscribe(keeping(.max(1)))
+      subscriptions[1].cancel()
+    }
+    #expect(subscriptions.count == 2)
+    #expect(finished == nil)
+    #expect(cancelled == nil)
+  }
+
   @Test func assignReleasesItsObjectAfterCompletionAndCancel() {
     final class Model {
       var value = 0

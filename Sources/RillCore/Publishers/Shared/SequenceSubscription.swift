@@ -25,12 +25,17 @@ where Downstream.Input == Elements.Element {
     var demand = Subscribers.Demand.none
     @usableFromInline
     var isDelivering = false
+    /// What the subscription shows while it delivers: the sequence, as its description and as its mirror's child;
+    /// released once the subscription has finished or been cancelled.
+    @usableFromInline
+    var elements: Elements?
 
     @inlinable
-    init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+    init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element, elements: Elements) {
       self.downstream = downstream
       self.iterator = iterator
       self.next = next
+      self.elements = elements
     }
   }
 
@@ -42,10 +47,6 @@ where Downstream.Input == Elements.Element {
 
   @usableFromInline
   let completion: Subscribers.Completion<Downstream.Failure>
-
-  /// What the subscription shows while it delivers: the sequence, as its description and as its mirror's child.
-  @usableFromInline
-  let elements: Elements
 
   /// What the subscription is called once it has finished or been cancelled, as in Combine.
   @usableFromInline
@@ -70,11 +71,10 @@ where Downstream.Input == Elements.Element {
     mirrorsCompletion: Bool,
     elements: Elements
   ) {
-    state = Locked(State(downstream: downstream, iterator: iterator, next: first))
+    state = Locked(State(downstream: downstream, iterator: iterator, next: first, elements: elements))
     self.completion = completion
     self.terminalName = terminalName
     self.mirrorsCompletion = mirrorsCompletion
-    self.elements = elements
     specialized = SpecializedEntry { $0.requestNow($1) }
   }
 
@@ -108,15 +108,16 @@ where Downstream.Input == Elements.Element {
     downstream.receive(subscription: subscription)
   }
 
+  /// The sequence while the subscription delivers; `nil` once it has finished or been cancelled.
   @usableFromInline
-  var isTerminated: Bool { state.withLock { $0.downstream == nil } }
+  var elements: Elements? { state.withLock { $0.downstream == nil ? nil : $0.elements } }
 
   @usableFromInline
-  var description: String { isTerminated ? terminalName : String(describing: elements) }
+  var description: String { elements.map { String(describing: $0) } ?? terminalName }
 
   @usableFromInline
   var customMirror: Mirror {
-    let sequence: Any = isTerminated ? [Downstream.Input]() : elements
+    let sequence: Any = elements ?? [Downstream.Input]()
     guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
     return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }
@@ -210,23 +211,25 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func finish() {
-    let downstream = state.withLock { state -> Downstream? in
+    let (downstream, elements) = state.withLock { state -> (Downstream?, Elements?) in
       defer { state.downstream = nil }
-      return state.downstream
+      return (state.downstream, state.elements.take())
     }
+    // The sequence is released here, outside the lock.
+    _ = elements
     downstream?.receive(completion: completion)
   }
 
   @inlinable
   func cancel() {
     isCancelled.store(true, ordering: .releasing)
-    let released = state.withLock { state -> (Downstream?, Elements.Iterator?) in
+    let released = state.withLock { state -> (Downstream?, Elements.Iterator?, Elements.Element?, Elements?) in
       defer {
         state.downstream = nil
         state.iterator = nil
         state.next = nil
       }
-      return (state.downstream, state.iterator)
+      return (state.downstream, state.iterator, state.next, state.elements.take())
     }
     _ = released
   }
