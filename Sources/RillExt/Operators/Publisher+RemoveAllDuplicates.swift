@@ -12,8 +12,16 @@ extension Publisher where Output: Hashable {
   ///
   /// - Returns: A publisher of the first occurrence of each value.
   public func removeAllDuplicates() -> Publishers.Filter<Self> {
-    let seen = Locked(Set<Output>())
-    return filter { value in seen.withLock { $0.insert(value).inserted } }
+    // The values published so far, by hash value: the value's `hash(into:)` and `==` run outside the lock, on a copy
+    // of the values with its hash.
+    let seen = Locked([Int: [Output]]())
+    return filter { value in
+      let hash = value.hashValue
+      let sameHash = seen.withLock { $0[hash] } ?? []
+      guard !sameHash.contains(value) else { return false }
+      seen.withLock { $0[hash, default: []].append(value) }
+      return true
+    }
   }
 }
 

@@ -180,15 +180,18 @@ extension CheckImmediatePublisher {
     }
 
     func cancel() {
-      let subscription: (any Subscription)? = state.withLock { state in
+      let (subscription, upstream) = state.withLock { state -> ((any Subscription)?, Upstream?) in
         defer { state = .terminal }
         switch state {
-        case .subscribing(_, let subscription): return subscription
-        case .subscribed(let subscription): return subscription
-        case .awaitingRequest, .terminal: return nil
+        case .subscribing(_, let subscription): return (subscription, nil)
+        case .subscribed(let subscription): return (subscription, nil)
+        // Released after the lock: a publisher that ends its subscribers as it goes (a relay) may call back.
+        case .awaitingRequest(let upstream): return (nil, upstream)
+        case .terminal: return (nil, nil)
         }
       }
       subscription?.cancel()
+      withExtendedLifetime(upstream) {}
     }
 
     func receive(subscription: any Subscription) {

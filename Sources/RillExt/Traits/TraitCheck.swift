@@ -65,16 +65,20 @@ where Downstream.Input == Upstream.Output {
   }
 
   func cancel() {
-    let action: Action = state.withLock { state in
+    let (action, upstream) = state.withLock { state -> (Action, Upstream?) in
       defer { state = .terminal }
       switch state {
       case .awaitingElement(let subscription), .awaitingCompletion(_, let subscription):
-        return .cancel(subscription)
-      case .awaitingRequest, .awaitingSubscription, .terminal:
-        return .none
+        return (.cancel(subscription), nil)
+      case .awaitingRequest(let upstream):
+        // Released after the lock: a publisher that ends its subscribers as it goes (a relay) may call back.
+        return (.none, upstream)
+      case .awaitingSubscription, .terminal:
+        return (.none, nil)
       }
     }
     perform(action)
+    withExtendedLifetime(upstream) {}
   }
 
   func receive(subscription: any Subscription) {
