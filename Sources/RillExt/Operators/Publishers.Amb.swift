@@ -267,7 +267,8 @@ extension Publishers.Amb {
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Amb: a subscriber requested \(demand); demand must be greater than zero")
+      // As in CombineExt, a request of `.none` does nothing.
+      guard demand > 0 else { return }
       let (drains, forward) = state.withLock { state in (state.buffer.request(demand), state.add(demand)) }
       let more = drains ? drain(adding: .none) : .none
       requestFromWinner(forward + more)

@@ -119,7 +119,8 @@ extension Publishers.Dematerialize {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Dematerialize: a subscriber requested \(demand); demand must be greater than zero")
+      // As in CombineExt, a request of `.none` does nothing.
+      guard demand > 0 else { return }
       let upstream = state.withLock { phase -> (any Subscription)? in
         guard case .subscribed(let upstream) = phase else { return nil }
         return upstream

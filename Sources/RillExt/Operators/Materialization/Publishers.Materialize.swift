@@ -124,7 +124,8 @@ extension Publishers.Materialize {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "Materialize: a subscriber requested \(demand); demand must be greater than zero")
+      // As in CombineExt, a request of `.none` does nothing.
+      guard demand > 0 else { return }
       let action = state.withLock { state -> RequestAction? in
         switch state.phase {
         case .subscribed(let upstream):

@@ -270,7 +270,8 @@ extension Publishers.WithLatestFrom {
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "WithLatestFrom: a subscriber requested \(demand); demand must be greater than zero")
+      // As in CombineExt, a request of `.none` does nothing.
+      guard demand > 0 else { return }
       machine.withLock { $0.request(demand) }?.request(demand)
     }
 
