@@ -88,6 +88,9 @@ extension Timer {
     }
 
     /// Starts the timer, if it is not running yet, and returns a cancellable that stops it.
+    ///
+    /// As in Combine, the timer runs until that cancellable is cancelled, even if it is not kept: releasing it does
+    /// not stop the timer.
     public func connect() -> any Cancellable {
       let fire = RillTimerTarget(self)
       // Combine's first tick comes one interval after `connect()`; Linux Foundation's
@@ -104,12 +107,10 @@ extension Timer {
       if started {
         runLoop.add(timer, forMode: mode)
       }
-      return AnyCancellable { [weak self] in
-        self?.disconnect()
-      }
+      return RillTimerConnection(self)
     }
 
-    private func disconnect() {
+    fileprivate func disconnect() {
       state.withLock { state -> Timer? in
         defer { state.timer = nil }
         return state.timer
@@ -123,6 +124,20 @@ extension Timer {
         subscription.fire(date)
       }
     }
+  }
+}
+
+/// What `connect()` returns: it stops the timer when cancelled, and, unlike an `AnyCancellable`, not when released.
+// SAFETY: immutable; `TimerPublisher` is thread-safe.
+private final class RillTimerConnection: Cancellable, @unchecked Sendable {
+  weak var publisher: Timer.TimerPublisher?
+
+  init(_ publisher: Timer.TimerPublisher) {
+    self.publisher = publisher
+  }
+
+  func cancel() {
+    publisher?.disconnect()
   }
 }
 

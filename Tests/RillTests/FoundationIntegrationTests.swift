@@ -29,6 +29,17 @@ import FoundationNetworking
     #expect(publisher.mode == .default)
   }
 
+  /// As in Combine, the timer runs until the connection is cancelled, even when the connection is not kept.
+  @Test func theTimerRunsWithoutItsConnectionBeingKept() {
+    let publisher = Timer.publish(every: 0.01, on: .current, in: .default)
+    var dates: [Date] = []
+    let cancellable = publisher.sink { dates.append($0) }
+    _ = publisher.connect()
+    foundationSpinRunLoop { dates.count >= 3 }
+    #expect(dates.count >= 3)
+    cancellable.cancel()
+  }
+
   /// The first tick comes one interval after `connect()`, not at once.
   @Test func firstTickComesOneIntervalAfterConnect() {
     let interval = 0.2
