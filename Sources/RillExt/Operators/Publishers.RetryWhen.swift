@@ -94,6 +94,10 @@ extension Publishers.RetryWhen {
 
     private let state = Locked(State())
 
+    /// Held around each call to downstream, as Combine holds one: a value from the running attempt and a completion
+    /// from the trigger on another thread reach downstream one at a time, and nothing follows the completion.
+    private let delivery = DeliveryLock()
+
     init(downstream: Downstream, upstream: Upstream) {
       self.downstream = downstream
       self.upstream = upstream
@@ -144,7 +148,11 @@ extension Publishers.RetryWhen {
         return true
       }
       guard current else { return .none }
-      let more = downstream.receive(input)
+      let more = delivery.withLock { () -> Subscribers.Demand in
+        // Read under the delivery lock: a completion that went out meanwhile ends the stream.
+        guard !state.withLock({ $0.isTerminal }) else { return .none }
+        return downstream.receive(input)
+      }
       guard more > 0 else { return .none }
       // The demand is downstream's, whichever attempt is running: if a new attempt started during the delivery, it
       // goes to that one (asked now if it is subscribed, or when it subscribes), not to the attempt that ended.
@@ -169,7 +177,7 @@ extension Publishers.RetryWhen {
         }
         guard let cancelling else { return }
         for subscription in cancelling { subscription.cancel() }
-        downstream.receive(completion: .finished)
+        delivery.withLock { downstream.receive(completion: .finished) }
       case .failure(let error):
         let current = state.withLock { state -> Bool in
           guard attempt == state.attempt, !state.isTerminal, case .subscribed = state.upstream else { return false }
@@ -212,7 +220,7 @@ extension Publishers.RetryWhen {
       }
       guard let cancelling else { return }
       for subscription in cancelling { subscription.cancel() }
-      downstream.receive(completion: downstreamCompletion)
+      delivery.withLock { downstream.receive(completion: downstreamCompletion) }
     }
 
     // MARK: Subscription

@@ -1,5 +1,7 @@
+import Dispatch
 import RillExt
 import RillTesting
+import Synchronization
 import Testing
 
 private enum TriggerError: Error {
@@ -121,6 +123,33 @@ private enum TriggerError: Error {
     #expect(upstream.subscriptions[1].requestedDemands == [.max(1)])
     upstream.send(2)
     #expect(subscriber.values == [1, 2])
+  }
+
+  /// A completion from the trigger on another thread waits for a value being delivered: downstream gets one call at
+  /// a time, and nothing after the completion.
+  @Test(.timeLimit(.minutes(1))) func aCompletionFromTheTriggerWaitsForAValueBeingDelivered() {
+    let upstream = PassthroughSubject<Int, ExtTestError>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let events = Mutex<[String]>([])
+    let sent = DispatchSemaphore(value: 0)
+    let cancellable = upstream.retryWhen { _ in trigger }.sink(
+      receiveCompletion: { _ in events.withLock { $0.append("completion") } },
+      receiveValue: { value in
+        events.withLock { $0.append("value \(value)") }
+        DispatchQueue.global().async {
+          trigger.send(completion: .finished)
+          sent.signal()
+        }
+        // Long enough for the completion to get here if nothing held it back; the order is checked below.
+        _ = sent.wait(timeout: .now() + .milliseconds(50))
+        events.withLock { $0.append("value returns") }
+      }
+    )
+    upstream.send(1)
+    // Bounded: if the completion came early, the wait above took the signal.
+    _ = sent.wait(timeout: .now() + .seconds(10))
+    #expect(events.withLock { $0 } == ["value 1", "value returns", "completion"])
+    cancellable.cancel()
   }
 
   @Test func cancellation() {
