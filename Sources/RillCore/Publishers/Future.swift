@@ -210,15 +210,16 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
   }
 
   func cancel() {
-    let (parent, waiting) = state.withLock { state -> (Parent?, Bool) in
-      guard state.downstream != nil else { return (nil, false) }
-      state.downstream = nil
+    let (parent, waiting, downstream) = state.withLock { state -> (Parent?, Bool, Downstream?) in
+      guard let downstream = state.downstream.take() else { return (nil, false, nil) }
       state.hasDemand = false
       defer { state.parent = nil }
-      return (state.parent, state.result == nil)
+      return (state.parent, state.result == nil, downstream)
     }
     if waiting, let parent {
       parent.disassociate(self)
     }
+    // The subscriber is released here, outside the lock.
+    _ = downstream
   }
 }
