@@ -11,8 +11,9 @@ extension Publisher {
   /// the subscription and one more for each element. With `.byTimeOrCount` a full buffer is emitted without waiting
   /// for the clock, and the upstream is asked for `count` elements per array requested. When the upstream
   /// finishes, what is left is emitted before `.finished`; a failure drops it. As in Combine (since iOS 13.3 and
-  /// macOS 10.15.2), everything is delivered on the scheduler: a full buffer and the completion too, never from
-  /// inside the upstream's call.
+  /// macOS 10.15.2), what the upstream brings is delivered on the scheduler: a full buffer and the completion too,
+  /// never from inside the upstream's call. What was kept after the upstream finished, for want of demand, goes out
+  /// with the request that brings the demand, on the requesting thread, followed by the completion.
   ///
   /// - Parameters:
   ///   - strategy: The timing group strategy used by the operator to collect and publish elements.
