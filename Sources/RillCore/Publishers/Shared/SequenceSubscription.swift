@@ -110,7 +110,7 @@ where Downstream.Input == Elements.Element {
 
   /// The sequence while the subscription delivers; `nil` once it has finished or been cancelled.
   @usableFromInline
-  var elements: Elements? { state.withLock { $0.downstream == nil ? nil : $0.elements } }
+  var elements: Elements? { state.withLock { $0.elements } }
 
   @usableFromInline
   var description: String { elements.map { String(describing: $0) } ?? terminalName }
