@@ -233,7 +233,7 @@ extension Publisher {
   ///   - e: A publisher.
   ///   - f: A publisher.
   ///   - g: A publisher.
-  ///   - h: An publisher.
+  ///   - h: A publisher.
   /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
   @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
