@@ -132,11 +132,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   }
 }
 
-/// A type-erased scheduler with the time and options types of scheduler `S`.
+/// A type-erased scheduler with the time and options types of `Scheduler`.
 ///
 /// `AnySchedulerOf<DispatchQueue>` accepts `DispatchQueue.main`, a `DispatchQueue.test` virtual-time scheduler, or
 /// `DispatchQueue.immediate`, each erased with `eraseToAnyScheduler()`.
-public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+public typealias AnySchedulerOf<Scheduler> = AnyScheduler<
+  Scheduler.SchedulerTimeType, Scheduler.SchedulerOptions
+> where Scheduler: _CombineScheduler
 
 extension Scheduler {
   /// Wraps this scheduler in an ``AnyScheduler``, hiding its concrete type.

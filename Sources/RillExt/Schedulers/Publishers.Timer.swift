@@ -9,7 +9,7 @@ extension Scheduler {
   /// ```
   ///
   /// Unlike Foundation's `Timer.publish(every:on:in:)`, it runs on any scheduler, so a test can drive it with
-  /// a ``VirtualTimeScheduler``:
+  /// a ``TestScheduler``:
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test
@@ -22,7 +22,7 @@ extension Scheduler {
   ///
   /// - Parameters:
   ///   - interval: The time between values; it must be greater than zero.
-  ///   - tolerance: How late each value may be; `nil`, the default, means the scheduler's minimum tolerance.
+  ///   - tolerance: How late each value may be; `nil`, the default, means zero.
   ///   - options: Options for the scheduler.
   /// - Returns: A timer publisher on this scheduler.
   public func timerPublisher(
@@ -47,21 +47,21 @@ extension Publishers {
   /// subscribers, which a later ``connect()`` serves again. Cancelling a subscription removes its subscriber.
   ///
   /// The timer is `Sendable` when its scheduler is.
-  public final class Timer<Context: Scheduler>: ConnectablePublisher {
-    public typealias Output = Context.SchedulerTimeType
+  public final class Timer<Scheduler: _CombineScheduler>: ConnectablePublisher {
+    public typealias Output = Scheduler.SchedulerTimeType
     public typealias Failure = Never
 
     /// The time between values.
-    public let interval: Context.SchedulerTimeType.Stride
+    public let interval: Scheduler.SchedulerTimeType.Stride
 
-    /// How late each value may be; `nil` means the scheduler's minimum tolerance.
-    public let tolerance: Context.SchedulerTimeType.Stride?
+    /// How late each value may be; `nil` means zero.
+    public let tolerance: Scheduler.SchedulerTimeType.Stride?
 
     /// The scheduler the timer runs on.
-    public let scheduler: Context
+    public let scheduler: Scheduler
 
     /// Options for the scheduler.
-    public let options: Context.SchedulerOptions?
+    public let options: Scheduler.SchedulerOptions?
 
     private struct State {
       var subscriptions: [ObjectIdentifier: TimerSubscription<Output>] = [:]
@@ -77,14 +77,14 @@ extension Publishers {
     ///
     /// - Parameters:
     ///   - interval: The time between values; it must be greater than zero.
-    ///   - tolerance: How late each value may be; `nil`, the default, means the scheduler's minimum tolerance.
+    ///   - tolerance: How late each value may be; `nil`, the default, means zero.
     ///   - scheduler: The scheduler to run on.
     ///   - options: Options for the scheduler.
     public init(
-      every interval: Context.SchedulerTimeType.Stride,
-      tolerance: Context.SchedulerTimeType.Stride? = nil,
-      scheduler: Context,
-      options: Context.SchedulerOptions? = nil
+      every interval: Scheduler.SchedulerTimeType.Stride,
+      tolerance: Scheduler.SchedulerTimeType.Stride? = nil,
+      scheduler: Scheduler,
+      options: Scheduler.SchedulerOptions? = nil
     ) {
       self.interval = interval
       self.tolerance = tolerance
@@ -114,7 +114,7 @@ extension Publishers {
         let repetition = scheduler.schedule(
           after: scheduler.now.advanced(by: interval),
           interval: interval,
-          tolerance: tolerance ?? scheduler.minimumTolerance,
+          tolerance: tolerance ?? .zero,
           options: options
         ) { [weak self] in
           self?.fire()
@@ -154,7 +154,7 @@ extension Publishers {
 
 // SAFETY: all mutable state is in `state`; the scheduler and the subscribers are called outside the lock, and the
 // scheduler, the one part that is called from every thread that connects or cancels, is `Sendable`.
-extension Publishers.Timer: @unchecked Sendable where Context: Sendable {}
+extension Publishers.Timer: @unchecked Sendable where Scheduler: Sendable {}
 
 extension Publishers.Timer: CustomStringConvertible {
   /// `"Timer"`, as Foundation's timer publisher describes itself.

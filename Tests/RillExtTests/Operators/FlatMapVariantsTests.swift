@@ -124,7 +124,7 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     let delayed = Inner()
     var made = 0
     let (source, late) = extSubscribe { upstream in
-      upstream.flatMapFirst { _ -> Publishers.SubscribeOn<Inner, TestScheduler> in
+      upstream.flatMapFirst { _ -> Publishers.SubscribeOn<Inner, RillTesting.TestScheduler> in
         made += 1
         return delayed.subscribe(on: scheduler)
       }

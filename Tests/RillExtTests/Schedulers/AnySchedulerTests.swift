@@ -57,7 +57,7 @@ import Testing
 
   @Test func theClosureInitializerCallsEachClosure() {
     var calls: [String] = []
-    let erased = AnySchedulerOf<TestScheduler>(
+    let erased = AnySchedulerOf<RillTesting.TestScheduler>(
       minimumTolerance: { 7 },
       now: { 42 },
       scheduleImmediately: { _, action in

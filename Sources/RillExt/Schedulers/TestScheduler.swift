@@ -4,9 +4,9 @@ public import Rill
 
 /// A scheduler with any time type whose clock moves only when a test tells it to.
 ///
-/// It is what combine-schedulers calls `TestScheduler`: code hard-wired to a dispatch queue, run loop or operation
-/// queue takes `DispatchQueue.test`, `RunLoop.test` or `OperationQueue.test` (each a ``TestSchedulerOf``) in a
-/// test, and the test moves time with ``advance(by:)-7zhde``, ``advance(to:)-13tko`` or ``run()-1sg7g``:
+/// It is combine-schedulers' `TestScheduler`: code hard-wired to a dispatch queue, run loop or operation queue takes
+/// `DispatchQueue.test`, `RunLoop.test` or `OperationQueue.test` (each a ``TestSchedulerOf``) in a test, and the
+/// test moves time with ``advance(by:)-7zhde``, ``advance(to:)-13tko`` or ``run()-1sg7g``:
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -17,16 +17,17 @@ public import Rill
 /// scheduler.advance(by: .seconds(2))       // fired == ["now", "two"]
 /// ```
 ///
-/// Its name is not combine-schedulers' `TestScheduler` because RillTesting already has a `TestScheduler`, with a
-/// time type of its own counted in ticks for marble tests; a second generic type of that name would make
-/// `TestScheduler` ambiguous in every test that imports both modules. ``TestSchedulerOf`` keeps combine-schedulers'
-/// spelling where users write it.
+/// RillTesting has a `TestScheduler` of its own, without generic parameters, whose time is counted in ticks for
+/// marble diagrams. In an expression the two are told apart by the generic arguments: `TestScheduler()` is
+/// RillTesting's, `TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(now:)` this one.
+/// Where a type is expected, in a file that imports both modules, write ``TestSchedulerOf`` or qualify the name:
+/// `RillTesting.TestScheduler`, `RillExt.TestScheduler<…>`.
 ///
 /// Actions run on the thread that advances the clock, in date order; actions due at the same date run in the order
 /// they were first scheduled. An action may schedule, cancel or advance further. A date in the past means now: the
 /// clock never moves backwards. The scheduler is thread-safe and never runs an action while holding its lock.
 // SAFETY: all mutable state is in `state`; actions run after the lock is released.
-public final class VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
+public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
   @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   private struct Entry {
@@ -211,7 +212,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   }
 }
 
-extension VirtualTimeScheduler {
+extension TestScheduler {
   /// Moves the clock forward by `duration`, letting other tasks run before each action and at the end.
   ///
   /// The `async` form of ``advance(by:)-7zhde``, for code under test that awaits, such as a `for await` loop over a
@@ -253,29 +254,70 @@ extension VirtualTimeScheduler {
   }
 }
 
-/// A virtual-time scheduler with the time and options types of scheduler `S`.
+/// The name this scheduler had in earlier versions of RillExt.
+public typealias VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions> =
+  TestScheduler<SchedulerTimeType, SchedulerOptions>
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
+
+/// A virtual-time scheduler with the time and options types of `Scheduler`.
 ///
-/// combine-schedulers' spelling for its `TestScheduler`; here it names a ``VirtualTimeScheduler``.
-public typealias TestSchedulerOf<S: Scheduler> = VirtualTimeScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+/// `TestSchedulerOf<DispatchQueue>` is the type of `DispatchQueue.test`.
+public typealias TestSchedulerOf<Scheduler> = TestScheduler<
+  Scheduler.SchedulerTimeType, Scheduler.SchedulerOptions
+> where Scheduler: _CombineScheduler
 
 extension DispatchQueue {
   /// A new virtual-time scheduler with a dispatch queue's time type, its clock at one nanosecond of uptime.
   public static var test: TestSchedulerOf<DispatchQueue> {
     // DispatchTime(uptimeNanoseconds: 0) means "now" to Dispatch, so the clock starts at 1.
-    VirtualTimeScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
   }
 }
 
 extension RunLoop {
   /// A new virtual-time scheduler with a run loop's time type, its clock at the 1970 reference date.
   public static var test: TestSchedulerOf<RunLoop> {
-    VirtualTimeScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 }
 
 extension OperationQueue {
   /// A new virtual-time scheduler with an operation queue's time type, its clock at the 1970 reference date.
   public static var test: TestSchedulerOf<OperationQueue> {
-    VirtualTimeScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+  }
+}
+
+extension UIScheduler {
+  /// A new virtual-time scheduler with the UI scheduler's time type, its clock at one nanosecond of uptime.
+  public static var test: TestSchedulerOf<UIScheduler> {
+    TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+  }
+}
+
+extension Scheduler
+where SchedulerTimeType == DispatchQueue.SchedulerTimeType, SchedulerOptions == DispatchQueue.SchedulerOptions {
+  /// A new virtual-time scheduler with a dispatch queue's time type; use `DispatchQueue.test`.
+  @available(*, deprecated, renamed: "test")
+  public static var testScheduler: TestSchedulerOf<Self> {
+    TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+  }
+}
+
+extension Scheduler
+where SchedulerTimeType == OperationQueue.SchedulerTimeType, SchedulerOptions == OperationQueue.SchedulerOptions {
+  /// A new virtual-time scheduler with an operation queue's time type; use `OperationQueue.test`.
+  @available(*, deprecated, renamed: "test")
+  public static var testScheduler: TestSchedulerOf<Self> {
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+  }
+}
+
+extension Scheduler
+where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+  /// A new virtual-time scheduler with a run loop's time type; use `RunLoop.test`.
+  @available(*, deprecated, renamed: "test")
+  public static var testScheduler: TestSchedulerOf<Self> {
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 }
