@@ -154,4 +154,21 @@ import Testing
     #expect(scheduled.interval == .seconds(1))
     #expect(scheduled.description == "Timer")
   }
+
+  @Test func timersOfDifferentIntervalsInterleaveByTime() {
+    // Ticks at 2, 4 and 6 s and at 3 and 6 s: at 6 s the timer that was connected first ticks first.
+    let scheduler = DispatchQueue.test
+    var order: [String] = []
+    let cancellable = Publishers.MergeMany(
+      scheduler.timerPublisher(every: .seconds(2)).autoconnect().map { _ in "two" },
+      scheduler.timerPublisher(every: .seconds(3)).autoconnect().map { _ in "three" }
+    )
+    .sink { order.append($0) }
+    scheduler.advance(by: .seconds(5))
+    #expect(order == ["two", "three", "two"])
+    scheduler.advance(by: .seconds(1))
+    #expect(order == ["two", "three", "two", "two", "three"])
+    cancellable.cancel()
+    #expect(scheduler.scheduledActionCount == 0)
+  }
 }
