@@ -18,8 +18,10 @@ public import Rill
 /// the scheduler takes no options.
 ///
 /// On Linux the main queue runs where the program lets it: under `dispatchMain()`, the main thread's `RunLoop`,
-/// or the main actor's executor. Code already running on the main queue (or on the main thread, which the main
-/// queue runs on) gets its action at once.
+/// or the main actor's executor. Code running on the main queue (in one of its blocks, on the main actor, or on
+/// the main thread of a program that runs a `RunLoop` there) gets its action at once. Under `dispatchMain()`,
+/// Linux runs the main queue's blocks on a worker thread, so there the action runs on the main queue but not on
+/// the main thread.
 public struct UIScheduler: Scheduler, Sendable {
   public typealias SchedulerOptions = Never
   public typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
