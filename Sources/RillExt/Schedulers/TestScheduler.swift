@@ -6,7 +6,7 @@ public import Rill
 ///
 /// It is combine-schedulers' `TestScheduler`: code hard-wired to a dispatch queue, run loop or operation queue takes
 /// `DispatchQueue.test`, `RunLoop.test` or `OperationQueue.test` (each a ``TestSchedulerOf``) in a test, and the
-/// test moves time with ``advance(by:)-7zhde``, ``advance(to:)-13tko`` or ``run()-1sg7g``:
+/// test moves time with ``advance(by:)-9jw2p``, ``advance(to:)-1ts70`` or ``run()-7zc7w``:
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -188,7 +188,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// Runs actions, moving the clock to each one's date, until none is left.
   ///
   /// A repeating action that nobody cancels keeps the queue from ever emptying, so `run()` does not return; end
-  /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)-7zhde``.
+  /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)-9jw2p``.
   public func run() {
     while let next = state.withLock({ $0.queue.first?.date }) {
       advance(to: next)
@@ -215,7 +215,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 extension TestScheduler {
   /// Moves the clock forward by `duration`, letting other tasks run before each action and at the end.
   ///
-  /// The `async` form of ``advance(by:)-7zhde``, for code under test that awaits, such as a `for await` loop over a
+  /// The `async` form of ``advance(by:)-9jw2p``, for code under test that awaits, such as a `for await` loop over a
   /// publisher's `values`: after each action, the task awaiting what it delivered gets a chance to take it before
   /// the clock moves on. As in combine-schedulers, it runs on the main actor.
   ///
@@ -227,7 +227,7 @@ extension TestScheduler {
 
   /// Moves the clock forward to `instant`, letting other tasks run before each action and at the end.
   ///
-  /// The `async` form of ``advance(to:)-13tko``.
+  /// The `async` form of ``advance(to:)-1ts70``.
   ///
   /// - Parameter instant: The time to move the clock to.
   @MainActor
@@ -244,7 +244,7 @@ extension TestScheduler {
 
   /// Runs actions, letting other tasks run before each one, until none is left.
   ///
-  /// The `async` form of ``run()-1sg7g``.
+  /// The `async` form of ``run()-7zc7w``.
   @MainActor
   public func run() async {
     await yieldToOtherTasks()
