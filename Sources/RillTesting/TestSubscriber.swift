@@ -1,3 +1,5 @@
+public import RillExt
+
 /// A subscriber that records everything it receives, with demand a test controls.
 ///
 /// It requests `initialDemand` when it gets its subscription, returns `demandPerValue` (plus whatever the
@@ -93,6 +95,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var onSubscription: ((TestSubscriber, any Subscription) -> Void)?
     var onValue: ((TestSubscriber, Input) -> Subscribers.Demand)?
     var onCompletion: ((TestSubscriber, Subscribers.Completion<Failure>) -> Void)?
+    var timeline: Timeline?
 
     /// Counts a value or completion in, and an overlap if another is still being received.
     mutating func beginDelivery() {
@@ -417,9 +420,29 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// The sum of ``requestedDemands``.
   public var totalDemand: Subscribers.Demand { requestedDemands.reduce(.none, +) }
 
-  /// The recorded events with their times, for test failure messages.
+  /// A timeline that lanes of the pipeline under test record into, to show with this subscriber's records when an
+  /// expectation fails; `nil` by default.
+  ///
+  /// Once set, ``description`` and ``marbleDifference(expected:from:)`` draw it below the records:
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let timeline = Timeline(clock: .virtual(scheduler))
+  /// let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+  /// subscriber.timeline = timeline
+  /// upstream.lane("upstream", timeline: timeline).filter { $0 > 1 }.subscribe(subscriber)
+  /// // ...
+  /// #expect(subscriber.values == [2, 3], "\(subscriber)")
+  /// ```
+  public var timeline: Timeline? {
+    get { state.withLock { $0.timeline } }
+    set { state.withLock { $0.timeline = newValue } }
+  }
+
+  /// The recorded events with their times, for test failure messages, followed by the ``timeline`` if there is one.
   public var description: String {
-    "TestSubscriber[" + records.map(\.description).joined(separator: ", ") + "]"
+    let records = "TestSubscriber[" + records.map(\.description).joined(separator: ", ") + "]"
+    return timeline.map { records + "\n\nWhat happened:\n" + $0.text() } ?? records
   }
 }
 

@@ -1,3 +1,5 @@
+public import RillExt
+
 /// The first tick at which two marble diagrams differ, described in words.
 ///
 /// Comparing rendered diagrams as strings tells you that they differ; a difference tells you where. Make one
@@ -27,6 +29,16 @@
 ///
 /// A malformed diagram, or a marble error that a `marbles` helper returned in place of a diagram, is a
 /// difference too; its description quotes the error.
+///
+/// Pass a ``RillExt/Timeline`` that lanes in the pipeline recorded into, and a difference also shows what happened
+/// inside the pipeline, drawn as text below the diagrams (see ``RillExt/Timeline/text(width:)``):
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let timeline = Timeline(clock: .virtual(scheduler))
+/// let result = scheduler.marbles("-a-b-|") { $0.lane("source", timeline: timeline).dropFirst() }
+/// #expect(MarbleDifference(expected: "---b-|", actual: result, timeline: timeline) == nil)
+/// ```
 public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
   /// The expected diagram, as given.
   public let expected: String
@@ -47,6 +59,10 @@ public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
   /// Why a diagram could not be compared: its syntax error, or the marble error it holds; `nil` otherwise.
   public let error: String?
 
+  /// What the timeline given to the initializer had recorded when the diagrams were compared, drawn as text;
+  /// `nil` without a timeline.
+  public let timeline: String?
+
   /// Compares two diagrams and returns where they first differ, or `nil` if they describe the same timeline.
   ///
   /// ```swift
@@ -58,7 +74,9 @@ public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - expected: The diagram the test expects.
   ///   - actual: The diagram the code under test produced.
-  public init?(expected: String, actual: String) {
+  ///   - timeline: A timeline that lanes of the pipeline under test recorded into, to show in the description of
+  ///     a difference; `nil` by default. It is drawn only when the diagrams differ.
+  public init?(expected: String, actual: String, timeline: Timeline? = nil) {
     self.expected = expected
     self.actual = actual
     let expectedTimeline: [Int: [String]]
@@ -71,10 +89,12 @@ public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
       self.expectedEvents = []
       self.actualEvents = []
       self.error = error.message
+      self.timeline = timeline?.text()
       return
     }
     let ticks = Set(expectedTimeline.keys).union(actualTimeline.keys).sorted()
     guard let first = ticks.first(where: { expectedTimeline[$0] != actualTimeline[$0] }) else { return nil }
+    self.timeline = timeline?.text()
     tick = first
     expectedEvents = expectedTimeline[first] ?? []
     actualEvents = actualTimeline[first] ?? []
@@ -82,11 +102,16 @@ public struct MarbleDifference: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Where and how the diagrams differ, followed by both diagrams:
-  /// `expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")`.
+  /// `expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")`, and by the ``timeline`` if there is one.
   public var description: String {
     let diagrams = "(expected \"\(expected)\", actual \"\(actual)\")"
-    guard let tick else { return "\(error ?? "the diagrams cannot be compared") \(diagrams)" }
-    return "expected \(Self.words(expectedEvents)) at tick \(tick), got \(Self.words(actualEvents)) \(diagrams)"
+    let difference =
+      if let tick {
+        "expected \(Self.words(expectedEvents)) at tick \(tick), got \(Self.words(actualEvents)) \(diagrams)"
+      } else {
+        "\(error ?? "the diagrams cannot be compared") \(diagrams)"
+      }
+    return timeline.map { difference + "\n\nWhat happened:\n" + $0 } ?? difference
   }
 
   private struct ComparisonError: Error {
@@ -149,6 +174,8 @@ extension TestSubscriber {
   /// #expect(subscriber.marbleDifference(expected: "-2-4-|") == nil)
   /// ```
   ///
+  /// A difference shows the subscriber's ``TestSubscriber/timeline``, if it has one.
+  ///
   /// - Parameters:
   ///   - expected: The diagram the test expects.
   ///   - start: The time of tick 0.
@@ -157,6 +184,6 @@ extension TestSubscriber {
     expected: String,
     from start: TestScheduler.SchedulerTimeType = 0
   ) -> MarbleDifference? {
-    MarbleDifference(expected: expected, actual: marbles(from: start))
+    MarbleDifference(expected: expected, actual: marbles(from: start), timeline: timeline)
   }
 }
