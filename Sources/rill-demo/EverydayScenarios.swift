@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillExt
 import RillTesting
 
 /// A book in the search screen's catalog.
@@ -13,15 +14,17 @@ struct Book {
 ///
 /// The view writes `query` and `onlyAvailable`, and shows `results`. In an app, `scheduler` is
 /// `DispatchQueue.main` and `debounce` `.milliseconds(300)`; the demo and its marble test pass a `TestScheduler`,
-/// whose time moves only when told to.
+/// whose time moves only when told to. Lanes record the pipeline's steps on `timeline` (RillExt's `lane`), the
+/// shared one unless told otherwise: see "Seeing what the view model did".
 final class SearchViewModel<S: Scheduler>: ObservableObject {
   @Published var query = ""
   @Published var onlyAvailable = false
   @Published private(set) var results: [String] = []
 
-  init(catalog: [Book], scheduler: S, debounce: S.SchedulerTimeType.Stride) {
-    Self.searches(for: $query, scheduler: scheduler, debounce: debounce)
-      .combineLatest($onlyAvailable)
+  init(catalog: [Book], scheduler: S, debounce: S.SchedulerTimeType.Stride, timeline: Timeline = .shared) {
+    Self.searches(for: $query.lane("query", timeline: timeline), scheduler: scheduler, debounce: debounce)
+      .lane("search", timeline: timeline)
+      .combineLatest($onlyAvailable.lane("onlyAvailable", timeline: timeline))
       .map { search, onlyAvailable in
         catalog
           .filter { !search.isEmpty && $0.title.lowercased().contains(search) }
@@ -29,6 +32,7 @@ final class SearchViewModel<S: Scheduler>: ObservableObject {
           .map(\.title)
       }
       .removeDuplicates()
+      .lane("results", timeline: timeline) { $0.isEmpty ? "none" : $0.joined(separator: ", ") }
       .assign(to: &$results)
   }
 
@@ -49,21 +53,32 @@ final class SearchViewModel<S: Scheduler>: ObservableObject {
   }
 }
 
+/// The search screen's catalog.
+let catalog = [
+  Book(title: "River Song", available: true),
+  Book(title: "Rill and Brook", available: false),
+  Book(title: "Delta", available: true),
+]
+
 /// The view model above, driven as a user would: typing with pauses, then a toggle.
 func searchViewModel() {
   let scheduler = TestScheduler()
-  let catalog = [
-    Book(title: "River Song", available: true),
-    Book(title: "Rill and Brook", available: false),
-    Book(title: "Delta", available: true),
-  ]
   let model = SearchViewModel(catalog: catalog, scheduler: scheduler, debounce: .milliseconds(300))
   func milliseconds() -> Int { scheduler.now.ticks / 1_000_000 }
   let shown = model.$results.dropFirst().sink { print("    \(milliseconds()) ms: the screen shows \($0)") }
+  useTheSearchScreen(model, scheduler: scheduler) { print("  \($0)") }
+  _ = shown
+}
 
+/// What the user does on the search screen: types with pauses, then turns on "only available".
+func useTheSearchScreen(
+  _ model: SearchViewModel<TestScheduler>,
+  scheduler: TestScheduler,
+  say: (String) -> Void = { _ in }
+) {
   func type(_ text: String, at time: Int) {
     scheduler.advance(to: .init(time * 1_000_000))
-    print("  \(time) ms: query = \"\(text)\"")
+    say("\(time) ms: query = \"\(text)\"")
     model.query = text
   }
   type("r", at: 0)
@@ -72,10 +87,9 @@ func searchViewModel() {
   type("ri", at: 700)
   type("ri ", at: 800)
   scheduler.advance(to: .init(1_500_000_000))
-  print("  1500 ms: onlyAvailable = true")
+  say("1500 ms: onlyAvailable = true")
   model.onlyAvailable = true
   scheduler.run()
-  _ = shown
 }
 
 /// A marble test of the view model's search pipeline, as it would sit in the app's test target.

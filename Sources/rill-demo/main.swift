@@ -51,6 +51,12 @@ let scenarios = [
     run: searchViewModel
   ),
   Scenario(
+    title: "Seeing what the view model did (RillExt)",
+    shows: "lanes record each step of the search pipeline on a timeline, drawn as text, a Chrome trace and an SVG",
+    file: "TimelineScenarios.swift",
+    run: seeingWhatTheViewModelDid
+  ),
+  Scenario(
     title: "A marble test of the view model",
     shows: "one line of input, one line of expected output, in virtual time: the test of the search pipeline",
     file: "EverydayScenarios.swift",
@@ -153,6 +159,12 @@ let scenarios = [
     run: lookUpWithSinkMaybe
   ),
 ]
+
+// `rill-demo timeline DIRECTORY` writes the search screen's timeline into DIRECTORY and runs nothing else: the
+// documentation's picture is made this way (scripts/timeline-image.sh).
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "timeline" {
+  writeTheSearchScreensTimeline(into: CommandLine.arguments[2])
+}
 
 for (index, scenario) in scenarios.enumerated() {
   print("\(index + 1). \(scenario.title) (Sources/rill-demo/\(scenario.file))")
