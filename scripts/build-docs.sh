@@ -8,6 +8,8 @@
 # then open http://localhost:8080/documentation/rill.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The timeline picture in RillExt's docs must be the one the demo draws today.
+./scripts/timeline-image.sh --check
 swift package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors \
   --target Rill --target RillCore --target RillExt --target RillTesting
 

@@ -4,7 +4,7 @@ extension Timeline.Clock {
   /// A clock that reads a test scheduler's virtual time, so that a timeline records the same times on every run.
   ///
   /// A tick of the scheduler is one nanosecond of the timeline, so a marble diagram's tick (one tick by default) is
-  /// one column of the timeline's ``RillExt/Timeline/text(width:)`` when the recording is short:
+  /// one column of the timeline's `text(width:)` when the recording is short:
   ///
   /// ```swift
   /// let scheduler = TestScheduler()

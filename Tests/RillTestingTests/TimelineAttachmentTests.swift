@@ -17,7 +17,20 @@ import Testing
     #expect(
       description.hasPrefix(#"expected c at tick 9, got nothing (expected "-----b---c--|", actual "-----b----c-|")"#)
     )
-    #expect(description.contains("\n\nWhat happened:\nTimeline: 2 lanes, 2 subscriptions"))
+    #expect(
+      description.contains(
+        """
+
+        What happened:
+        Timeline: 2 lanes, 2 subscriptions, 0 ns to 12 ns, 1 ns per column
+                   0 ns      10 ns     20 ns
+                   |         |         |
+        source     -a-b----c---|
+        debounced  -----b----c-|
+
+        """
+      )
+    )
     #expect(description.contains("\nsource     -a-b----c---|\n"))
     #expect(description.contains("\ndebounced  -----b----c-|\n"))
   }

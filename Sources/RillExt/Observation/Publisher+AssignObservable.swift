@@ -21,7 +21,7 @@ extension Publisher where Failure == Never {
   ///   .assign(to: \.results, on: model, ownership: .weak)
   /// ```
   ///
-  /// The ownership options are those of ``RillCore/Publisher/assign(to:on:ownership:)``:
+  /// The ownership options are those of ``RillCore/Publisher/assign(to:on:ownership:)-4jvfx``:
   /// - `.strong`, the default, keeps the model alive as long as the subscription, as Combine's `assign(to:on:)`.
   /// - `.weak` does not keep it alive, which breaks the cycle of a model that stores the cancellable of an
   ///   assignment to itself. Once the model is freed, the subscription ends: it cancels its upstream at the next

@@ -51,7 +51,7 @@ extension Publisher where Failure == Never {
   /// assign(to: \.a, on: x, and: \.b, on: y, ownership: .weak), x.a:  -1-2-|   (and y.b the same)
   /// ```
   ///
-  /// See ``RillCore/Publisher/assign(to:on:ownership:)``.
+  /// See ``RillCore/Publisher/assign(to:on:ownership:)-4jvfx``.
   ///
   /// - Parameters:
   ///   - keyPath1: The property of `object1` to assign.
@@ -93,7 +93,7 @@ extension Publisher where Failure == Never {
   /// assign(to: \.a, on: x, and: \.b, on: y, and: \.c, on: z, ownership: .weak), x.a:  -1-2-|
   /// ```
   ///
-  /// See ``RillCore/Publisher/assign(to:on:ownership:)``.
+  /// See ``RillCore/Publisher/assign(to:on:ownership:)-4jvfx``.
   ///
   /// - Parameters:
   ///   - keyPath1: The property of `object1` to assign.

@@ -30,8 +30,8 @@ public import RillExt
 /// A malformed diagram, or a marble error that a `marbles` helper returned in place of a diagram, is a
 /// difference too; its description quotes the error.
 ///
-/// Pass a ``RillExt/Timeline`` that lanes in the pipeline recorded into, and a difference also shows what happened
-/// inside the pipeline, drawn as text below the diagrams (see ``RillExt/Timeline/text(width:)``):
+/// Pass a RillExt `Timeline` that lanes in the pipeline recorded into, and a difference also shows what happened
+/// inside the pipeline, drawn as text below the diagrams (as `Timeline.text(width:)` draws it):
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
@@ -163,7 +163,7 @@ extension TestSubscriber {
   /// `nil` if they match.
   ///
   /// The recorded events are rendered as by ``marbles(from:length:tick:)`` and compared with `expected` as
-  /// ``MarbleDifference/init(expected:actual:)`` does, so a failing expectation names the first tick that
+  /// ``MarbleDifference/init(expected:actual:timeline:)`` does, so a failing expectation names the first tick that
   /// differs:
   ///
   /// ```swift
