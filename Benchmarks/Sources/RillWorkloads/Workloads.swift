@@ -77,6 +77,7 @@ public enum Workloads {
       Workload(name: "sequence → map → erase → filter → erase → sink", run: erasedChain),
       Workload(name: "subject → 20 mixed operators → sink", run: twentyMixed),
     ]
+    all += debugging
     // RillExt's operators and subjects, which OpenCombine lacks: Rill-only, so their OpenCombine column is n/a, as
     // for merge. The closest OpenCombine constructions (multicast with a hand-written replay) would measure
     // different code, not the same workload.

@@ -34,9 +34,11 @@ extension Publisher {
   ///   - function: The function that writes the lane, recorded with each subscription.
   ///   - line: The line that writes the lane, recorded with each subscription.
   ///   - timeline: Where to record; ``Timeline/shared`` by default.
-  ///   - transformValue: Describes a value for the timeline; `String(describing:)` by default. It runs once per
-  ///     value, on the thread that delivers it. For a large value, describe what matters (`"\($0.count) results"`).
+  ///   - transformValue: Describes a value for the timeline; `nil`, the default, describes it with
+  ///     `String(describing:)`. It runs once per value, on the thread that delivers it. For a large value, describe
+  ///     what matters (`"\($0.count) results"`).
   /// - Returns: A publisher that republishes this one's events and records them.
+  @inlinable
   public func lane(
     _ name: String,
     filter: Timeline.LaneTypeOptions = .all,
@@ -44,7 +46,7 @@ extension Publisher {
     function: StaticString = #function,
     line: UInt = #line,
     timeline: Timeline = .shared,
-    transformValue: @escaping (_ value: Output) -> String = { String(describing: $0) }
+    transformValue: ((_ value: Output) -> String)? = nil
   ) -> Publishers.Lane<Self> {
     Publishers.Lane(
       upstream: self,
@@ -78,18 +80,20 @@ extension Publishers {
     /// Where the lane records.
     public let timeline: Timeline
 
-    /// Describes each value for the timeline.
-    public let transformValue: (Output) -> String
+    /// Describes each value for the timeline; `nil` describes it with `String(describing:)`.
+    public let transformValue: ((Output) -> String)?
 
+    @usableFromInline
     let source: Timeline.Source
 
+    @usableFromInline
     init(
       upstream: Upstream,
       name: String,
       filter: Timeline.LaneTypeOptions,
       timeline: Timeline,
       source: Timeline.Source,
-      transformValue: @escaping (Output) -> String
+      transformValue: ((Output) -> String)?
     ) {
       self.upstream = upstream
       self.name = name
@@ -99,6 +103,7 @@ extension Publishers {
       self.transformValue = transformValue
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let record = timeline.subscription(lane: name, source: source)
       upstream.subscribe(Inner(downstream: subscriber, lane: self, record: record))
@@ -107,40 +112,61 @@ extension Publishers {
 }
 
 extension Publishers.Lane {
+  /// Describes a value as `String(describing:)` does, cheaply in the common case.
+  ///
+  /// Inlined into a client that knows `Output`, the checks below are decided at compile time, and a value whose
+  /// type is `CustomStringConvertible` (and not `TextOutputStreamable`, which `String(describing:)` asks first) costs
+  /// one call to its `description`. The checks are on the type, because a cast of the value would look inside an
+  /// optional.
+  @inlinable
+  static func describe(_ value: Output) -> String {
+    if Output.self == String.self, let string = value as? String { return string }
+    if Output.self is any CustomStringConvertible.Type, !(Output.self is any TextOutputStreamable.Type),
+      !(value is any TextOutputStreamable), let value = value as? any CustomStringConvertible
+    {
+      return value.description
+    }
+    return String(describing: value)
+  }
+
   /// One subscription through the lane: passes each event on, and records it first.
   ///
   /// A value takes no lock of the subscription's own: it is described, recorded and passed on. Like `map`, the
-  /// lane passes on whatever upstream sends, also after the subscription ended; it records the end once.
+  /// lane passes on whatever upstream sends, also after the subscription ended; it records the end once. Its
+  /// methods are inlinable, so that a client specialises them and pays no run-time generic-metadata lookup per
+  /// value, as RillCore's operators do.
   // SAFETY: the only mutable state is `link`; upstream, downstream and `transformValue` are called outside its lock
   // (the timeline's lock calls out to nothing).
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private enum Link {
+    @usableFromInline
+    enum Link {
       case awaitingSubscription
       case subscribed(any Subscription)
       /// Finished, failed or cancelled.
       case ended
     }
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let timeline: Timeline
+    @usableFromInline let timeline: Timeline
 
-    private let record: Timeline.SubscriptionRecord
+    @usableFromInline let record: Timeline.SubscriptionRecord
 
-    private let transformValue: (Output) -> String
+    @usableFromInline let transformValue: ((Output) -> String)?
 
-    private let recordsLife: Bool
+    @usableFromInline let recordsLife: Bool
 
-    private let recordsValues: Bool
+    @usableFromInline let recordsValues: Bool
 
-    private let link = Locked(Link.awaitingSubscription)
+    @usableFromInline let link = Locked(Link.awaitingSubscription)
 
+    @inlinable
     init(downstream: Downstream, lane: Publishers.Lane<Upstream>, record: Timeline.SubscriptionRecord) {
       self.downstream = downstream
       self.record = record
@@ -150,8 +176,9 @@ extension Publishers.Lane {
       recordsValues = lane.filter.contains(.event)
     }
 
-    var description: String { "Lane" }
+    @usableFromInline var description: String { "Lane" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let accepted = link.withLock { link -> Bool in
         guard case .awaitingSubscription = link else { return false }
@@ -166,13 +193,20 @@ extension Publishers.Lane {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-      if recordsValues { timeline.record(.value(transformValue(input)), for: record) }
+      if recordsValues {
+        timeline.record(
+          .value(transformValue.map { $0(input) } ?? Publishers.Lane<Upstream>.describe(input)),
+          for: record
+        )
+      }
       let demand = downstream.receive(input)
       if recordsLife, demand != .none { timeline.record(.request(demand), for: record) }
       return demand
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let ending = link.withLock { link -> (upstream: (any Subscription)?, wasLive: Bool) in
         defer { link = .ended }
@@ -192,12 +226,14 @@ extension Publishers.Lane {
       downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       guard case .subscribed(let upstream) = link.withLock({ $0 }) else { return }
       if recordsLife { timeline.record(.request(demand), for: record) }
       upstream.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let upstream = link.withLock { link -> (any Subscription)? in
         defer { link = .ended }

@@ -87,6 +87,7 @@ public final class Timeline: @unchecked Sendable {
   // MARK: Recording
 
   /// Numbers a new subscription of the lane `name`: the lane's first subscription is 1.
+  @usableFromInline
   func subscription(lane name: String, source: Source) -> SubscriptionRecord {
     storage.withLock { storage in
       let number = storage.subscriptionCounts[name, default: 0] + 1
@@ -96,6 +97,7 @@ public final class Timeline: @unchecked Sendable {
   }
 
   /// Records that `kind` happened to `subscription` now, on the calling thread.
+  @usableFromInline
   func record(_ kind: Event.Kind, for subscription: SubscriptionRecord) {
     let time = clock.now()
     let thread = ThreadIdentity.current
@@ -107,10 +109,18 @@ public final class Timeline: @unchecked Sendable {
 
 extension Timeline {
   /// Where a lane's operator is written: the file, line and function of the call to `lane`.
+  @usableFromInline
   struct Source: Sendable {
     let file: StaticString
     let line: UInt
     let function: StaticString
+
+    @usableFromInline
+    init(file: StaticString, line: UInt, function: StaticString) {
+      self.file = file
+      self.line = line
+      self.function = function
+    }
 
     /// `Search.swift:12 - init(catalog:)`, the file without its module.
     var description: String {
@@ -123,6 +133,7 @@ extension Timeline {
   ///
   /// Each event refers to its subscription's record, so a record lives exactly as long as one of its events is
   /// kept.
+  @usableFromInline
   final class SubscriptionRecord: Sendable {
     let lane: String
     let number: Int

@@ -180,9 +180,39 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     expectContract("lane of a subject", { PassthroughSubject<Int, Never>().lane("contract", timeline: timeline) })
   }
 
+  @Test func describesValuesAsStringDescribingDoes() {
+    struct Plain { let a = 1 }
+    struct Both: TextOutputStreamable, CustomStringConvertible {
+      var description: String { "description" }
+      func write<Target: TextOutputStream>(to target: inout Target) { target.write("streamed") }
+    }
+    final class Object: CustomStringConvertible {
+      var description: String { "object" }
+    }
+    func described<Value>(_ value: Value) -> String {
+      let timeline = Timeline()
+      _ = Just(value).lane("describe", filter: .event, timeline: timeline).sink { _ in }
+      if case .value(let text) = timeline.events.first?.kind { return text }
+      return "nothing recorded"
+    }
+    #expect(described(42) == String(describing: 42))
+    #expect(described("text") == "text")
+    #expect(described(Character("c")) == "c")
+    #expect(described(Optional(1)) == String(describing: Optional(1)))
+    #expect(described(Optional("text")) == String(describing: Optional("text")))
+    #expect(described(Optional(Object())) == String(describing: Optional(Object())))
+    #expect(described(Plain()) == String(describing: Plain()))
+    #expect(described(Both()) == "streamed")
+    #expect(described(Object()) == "object")
+    #expect(described((1, "a")) == String(describing: (1, "a")))
+    #expect(described([1, 2]) == "[1, 2]")
+    #expect(described(ExtTestError.upstream) == "upstream")
+  }
+
   @Test func recordsIntoTheSharedTimelineByDefault() {
     let lane = Just(1).lane("shared")
     #expect(lane.timeline === Timeline.shared && lane.name == "shared" && lane.filter == .all)
-    #expect(lane.transformValue(5) == "5")
+    #expect(lane.transformValue == nil)
+    #expect(Just(1).lane("described") { "n=\($0)" }.transformValue?(2) == "n=2")
   }
 }
