@@ -26,9 +26,11 @@ extension Observable where Self: AnyObject {
   /// Publishes a property of this `@Observable` model: its current value, then its new value after each change.
   ///
   /// ```
-  /// model.name:                          a-b-c-d-
-  /// publisher(for: \.name, scheduler: s):  a-b---d-    (c and d changed before s ran: one value)
+  /// count set to:                          --1-[23]-
+  /// publisher(for: \.count, scheduler: s):  0-1-3
   /// ```
+  ///
+  /// The current value, 0, goes out on subscription; 2 and 3, set before the scheduler ran, are one value.
   ///
   /// It is to Observation what `publisher(for:options:)` is to key-value observing:
   ///
@@ -85,9 +87,11 @@ extension Observable where Self: AnyObject {
   /// Publishes a property of this `@Observable` model, reading it after each change on the main queue.
   ///
   /// ```
-  /// model.name:              a-b-c-d-
-  /// publisher(for: \.name):  a-b---d-    (c and d changed in one main-queue job: one value)
+  /// count set to:           --1-[23]-
+  /// publisher(for: \.count):  0-1-3
   /// ```
+  ///
+  /// 2 and 3, set in one main-queue job, are one value.
   ///
   /// The same as ``publisher(for:options:scheduler:)`` with `DispatchQueue.main`, which suits a `@MainActor`
   /// model: changes made in one main-queue job go out as one value, after the job. The main queue must be running

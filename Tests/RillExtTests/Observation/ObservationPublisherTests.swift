@@ -5,6 +5,22 @@ import RillTesting
 import Testing
 
 @Suite struct ObservationPublisherTests {
+  /// The diagram of `publisher(for:options:scheduler:)`'s documentation: `count` set to 1 at tick 2, to 2 and 3 at
+  /// tick 4.
+  @Test func docMarbles() {
+    let scheduler = TestScheduler()
+    let model = CounterModel()
+    let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
+    model.publisher(for: \.count, scheduler: scheduler).subscribe(subscriber)
+    scheduler.advance(to: 2)
+    model.count = 1
+    scheduler.advance(to: 4)
+    model.count = 2
+    model.count = 3
+    scheduler.advance(to: 5)
+    #expect(subscriber.marbles() == "0-1-3")
+  }
+
   @Test func sendsTheCurrentValueAtOnceThenTheNewValueOnTheScheduler() {
     let scheduler = TestScheduler()
     let model = CounterModel()
