@@ -62,7 +62,7 @@ let catalog = [
 
 /// The view model above, driven as a user would: typing with pauses, then a toggle.
 func searchViewModel() {
-  let scheduler = TestScheduler()
+  let scheduler = RillTesting.TestScheduler()
   let model = SearchViewModel(catalog: catalog, scheduler: scheduler, debounce: .milliseconds(300))
   func milliseconds() -> Int { scheduler.now.ticks / 1_000_000 }
   let shown = model.$results.dropFirst().sink { print("    \(milliseconds()) ms: the screen shows \($0)") }
@@ -72,8 +72,8 @@ func searchViewModel() {
 
 /// What the user does on the search screen: types with pauses, then turns on "only available".
 func useTheSearchScreen(
-  _ model: SearchViewModel<TestScheduler>,
-  scheduler: TestScheduler,
+  _ model: SearchViewModel<RillTesting.TestScheduler>,
+  scheduler: RillTesting.TestScheduler,
   say: (String) -> Void = { _ in }
 ) {
   func type(_ text: String, at time: Int) {
@@ -94,7 +94,7 @@ func useTheSearchScreen(
 
 /// A marble test of the view model's search pipeline, as it would sit in the app's test target.
 func marbleTestOfTheViewModel() {
-  let scheduler = TestScheduler()
+  let scheduler = RillTesting.TestScheduler()
   let typed = "-r-'ri'-'riv'------'Riv'-'RIV '----|"
   let expected = "--------'riv'----------|"
   let searches = scheduler.marbles(typed) { typed in

@@ -3,6 +3,9 @@ import RillExt
 import RillTesting
 import Testing
 
+/// RillExt also has a `TestScheduler`, combine-schedulers' generic one; these tests use RillTesting's.
+private typealias TestScheduler = RillTesting.TestScheduler
+
 @Suite struct ObservationAssignTests {
   @Test func assignsEachValueThroughTheSetterSoObserversSeeIt() {
     let scheduler = TestScheduler()

@@ -3,6 +3,9 @@ import RillExt
 import RillTesting
 import Testing
 
+/// RillExt also has a `TestScheduler`, combine-schedulers' generic one; these tests use RillTesting's.
+private typealias TestScheduler = RillTesting.TestScheduler
+
 /// The publisher against what users write by hand, over random scripts of mutations and scheduler runs.
 ///
 /// The hand-written loop reads the property with `withObservationTracking` and schedules its next read on each

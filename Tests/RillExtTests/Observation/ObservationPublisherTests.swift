@@ -4,6 +4,9 @@ import RillExt
 import RillTesting
 import Testing
 
+/// RillExt also has a `TestScheduler`, combine-schedulers' generic one; these tests use RillTesting's.
+private typealias TestScheduler = RillTesting.TestScheduler
+
 @Suite struct ObservationPublisherTests {
   /// The diagram of `publisher(for:options:scheduler:)`'s documentation: `count` set to 1 at tick 2, to 2 and 3 at
   /// tick 4.

@@ -31,9 +31,9 @@ final class FreedModel: @unchecked Sendable {
 final class HandWrittenObservationLoop: @unchecked Sendable {
   private(set) var values: [Int] = []
   private let model: CounterModel
-  private let scheduler: TestScheduler
+  private let scheduler: RillTesting.TestScheduler
 
-  init(model: CounterModel, scheduler: TestScheduler) {
+  init(model: CounterModel, scheduler: RillTesting.TestScheduler) {
     self.model = model
     self.scheduler = scheduler
     observe()

@@ -3,6 +3,9 @@ import RillExt
 import RillTesting
 import Testing
 
+/// RillExt also has a `TestScheduler`, combine-schedulers' generic one; these tests use RillTesting's.
+private typealias TestScheduler = RillTesting.TestScheduler
+
 /// The events of a timeline as `lane #n kind @time`, for comparisons.
 func laneEvents(_ timeline: Timeline) -> [String] {
   timeline.events.map { "\($0.lane) #\($0.subscription) \($0.kind) @\($0.time)" }

@@ -5,6 +5,9 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
+
+/// RillExt also has a `TestScheduler`, combine-schedulers' generic one; these tests use RillTesting's.
+private typealias TestScheduler = RillTesting.TestScheduler
 #endif
 
 /// A recording with every kind of event: two overlapping subscriptions of one lane, a failure, a cancel, a
