@@ -31,11 +31,16 @@ let package = Package(
       dependencies: [
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        .product(name: "OpenCombineFoundation", package: "OpenCombine"),
       ]
     ),
     .target(name: "HandLoops"),
     // Runs one workload once, for valgrind: `rill-probe Rill "PassthroughSubject send, 1 sink" 1000`.
     .executableTarget(name: "rill-probe", dependencies: ["RillWorkloads", "OpenCombineWorkloads", "HandLoops"]),
+    // Runs the operator rows, for Benchmarks/rows.py: `rill-rows Rill count 1000` under callgrind.
+    .executableTarget(name: "rill-rows", dependencies: ["RillWorkloads", "OpenCombineWorkloads"]),
+    // The server-shaped load, Rill against OpenCombine in one run: `rill-server-load 200 2000 5 3`.
+    .executableTarget(name: "rill-server-load", dependencies: ["RillWorkloads", "OpenCombineWorkloads"]),
     .executableTarget(
       name: "RillBenchmarks",
       dependencies: [

@@ -1,0 +1,1 @@
+../RillWorkloads/OperatorRows+Time.swift

@@ -1,0 +1,1 @@
+../RillWorkloads/ServerLoad.swift
