@@ -15,6 +15,9 @@ let package = Package(
   products: [
     .library(name: "Rill", targets: ["Rill"]),
     .library(name: "RillCore", targets: ["RillCore"]),
+    // Combine's API with the Foundation schedulers, Timer, NotificationCenter and the JSON coders, without
+    // FoundationNetworking (and libcurl): for servers and tools that make no URLSession requests.
+    .library(name: "RillFoundation", targets: ["RillFoundation"]),
     .library(name: "RillExt", targets: ["RillExt"]),
     .library(name: "RillTesting", targets: ["RillTesting"]),
     // Apple's Combine where it exists, Rill elsewhere: one import for code that runs on both.
@@ -27,7 +30,9 @@ let package = Package(
   ],
   targets: [
     .target(name: "RillCore", swiftSettings: strict),
-    .target(name: "Rill", dependencies: ["RillCore"], swiftSettings: strict),
+    .target(name: "RillFoundation", dependencies: ["RillCore"], swiftSettings: strict),
+    // RillFoundation and URLSession's data task publisher, re-exporting FoundationNetworking on Linux.
+    .target(name: "Rill", dependencies: ["RillCore", "RillFoundation"], swiftSettings: strict),
     // Depends on Rill for the Foundation parts: URLSession's data task publisher as a single publisher, and the
     // scheduler helpers on DispatchQueue, RunLoop and OperationQueue.
     .target(name: "RillExt", dependencies: ["RillCore", "Rill"], swiftSettings: strict),
@@ -41,6 +46,13 @@ let package = Package(
     ),
     // The loopback HTTP server of the URLSession tests and the demo's recipes; not a product.
     .target(name: "RillLoopbackServer", dependencies: ["RillCore"], swiftSettings: strict),
+    // A program built against RillFoundation alone; CI checks with `ldd` that it links no libcurl.
+    .executableTarget(
+      name: "rill-foundation-example",
+      dependencies: ["RillFoundation"],
+      path: "Examples/RillFoundationExample",
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "rill-demo",
       dependencies: ["Rill", "RillExt", "RillTesting", "RillLoopbackServer"],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the four libraries as one combined archive, fails on any warning, and checks
+# Builds the DocC documentation of the libraries as one combined archive, fails on any warning, and checks
 # that the archive has the pages a user looks for first (Publisher and its operators).
 #
 # The archive lands in .build/plugins/Swift-DocC/outputs/Rill.doccarchive, laid out for static hosting. To read
@@ -11,12 +11,12 @@ cd "$(dirname "$0")/.."
 # The timeline picture in RillExt's docs must be the one the demo draws today.
 ./scripts/timeline-image.sh --check
 swift package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors \
-  --target Rill --target RillCore --target RillExt --target RillTesting
+  --target Rill --target RillCore --target RillFoundation --target RillExt --target RillTesting
 
 archive=.build/plugins/Swift-DocC/outputs/Rill.doccarchive
 for page in \
   rill.json \
-  rillcore.json rillext.json rilltesting.json \
+  rillcore.json rillfoundation.json rillext.json rilltesting.json \
   rillcore/publisher.json \
   "rillcore/publisher/debounce(for:scheduler:options:).json" \
   rillcore/passthroughsubject.json; do
@@ -25,4 +25,4 @@ for page in \
     exit 1
   fi
 done
-echo "build-docs: $archive has the pages of Rill, RillCore, RillExt and RillTesting"
+echo "build-docs: $archive has the pages of Rill, RillCore, RillFoundation, RillExt and RillTesting"
