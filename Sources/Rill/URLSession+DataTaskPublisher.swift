@@ -73,11 +73,10 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     var demand = Subscribers.Demand.none
     var task: URLSessionDataTask?
 
-    mutating func terminate() {
-      parent = nil
-      downstream = nil
-      demand = .none
-      task = nil
+    /// Drops everything; returns what it held, for the caller to release after unlocking.
+    mutating func terminate() -> State {
+      defer { self = State(parent: nil, downstream: nil) }
+      return self
     }
   }
 
@@ -123,12 +122,11 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   }
 
   func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard state.demand > 0, state.parent != nil, let downstream = state.downstream else { return nil }
-      state.terminate()
-      return downstream
+    let ended = state.withLock { state -> State? in
+      guard state.demand > 0, state.parent != nil, state.downstream != nil else { return nil }
+      return state.terminate()
     }
-    guard let downstream else { return }
+    guard let downstream = ended?.downstream else { return }
     if let error {
       downstream.receive(completion: .failure(Self.urlError(error)))
     } else if let response {
@@ -147,12 +145,12 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   }
 
   func cancel() {
-    let task = state.withLock { state -> URLSessionDataTask?? in
+    // What the subscription held, the subscriber included, is released after unlocking.
+    let ended = state.withLock { state -> State? in
       guard state.parent != nil else { return nil }
-      defer { state.terminate() }
-      return .some(state.task)
+      return state.terminate()
     }
-    task??.cancel()
+    ended?.task?.cancel()
   }
 }
 

@@ -113,14 +113,8 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   func cancel() {
-    let released = state.withLock { state -> (Downstream?, (any NSObjectProtocol)?) in
-      defer {
-        state.downstream = nil
-        state.observer = nil
-        state.buffer.end()
-      }
-      return (state.downstream, state.observer)
-    }
+    // The subscriber and the notifications that waited are released after unlocking.
+    let released = state.withLock { ($0.downstream.take(), $0.observer.take(), $0.buffer.end()) }
     if let observer = released.1 {
       center.removeObserver(observer)
     }

@@ -208,11 +208,13 @@ final class RillOperationRepetition: Cancellable, @unchecked Sendable {
   /// Adds the schedule's next operation to the queue, to become ready after `delay` seconds, or after the
   /// interval when `delay` is `nil`; does nothing once the schedule is cancelled.
   func add(_ operation: RillDelayedOperation, after delay: TimeInterval?) {
-    let isAdded = state.withLock { state -> Bool in
-      guard !state.isCancelled else { return false }
-      state.pending = operation
-      return true
+    // The operation it replaces is released after unlocking.
+    let (isAdded, replaced) = state.withLock { state -> (Bool, RillDelayedOperation?) in
+      guard !state.isCancelled else { return (false, nil) }
+      defer { state.pending = operation }
+      return (true, state.pending)
     }
+    _ = replaced
     guard isAdded else { return }
     queue.addOperation(operation)
     operation.becomeReady(after: delay ?? interval)

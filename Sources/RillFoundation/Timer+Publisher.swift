@@ -81,7 +81,9 @@ extension Timer {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Failure == Never, S.Input == Date {
       let subscription = TimerPublisherSubscription(downstream: subscriber) { [weak self] id in
-        self?.state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+        // Released after unlocking.
+        let removed = self?.state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        _ = removed
       }
       state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = subscription }
       subscriber.receive(subscription: subscription)

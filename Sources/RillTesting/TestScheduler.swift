@@ -134,7 +134,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable, CustomStringCo
   ) -> any Cancellable {
     let id = state.withLock { $0.enqueue(date: date.ticks, interval: Swift.max(interval.ticks, 1), action: action) }
     return AnyCancellable { [weak self] in
-      self?.state.withLock { $0.queue.removeAll { $0.id == id } }
+      // The removed action, and what it captured, is released after unlocking: its deinit may call back.
+      let removed = self?.state.withLock { state -> [Entry] in
+        let removed = state.queue.filter { $0.id == id }
+        state.queue.removeAll { $0.id == id }
+        return removed
+      }
+      _ = removed
     }
   }
 

@@ -88,21 +88,26 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case none
   }
 
-  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+  /// Returns, besides the action, the upstream's subscription, which has completed, to release after unlocking.
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: (any Subscription)?) {
     switch phase {
     case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters):
+      var released: (any Subscription)?
+      if case .subscribed(let subscription, _) = phase { released = subscription }
       guard let first = waiters.first else {
         if case .failure(let failure) = completion {
           phase = .terminal(failure: failure)
         } else {
           phase = .terminal(failure: nil)
         }
-        return .none
+        return (.none, released)
       }
       phase = .terminal(failure: nil)
-      return .complete(first: first, completion, others: waiters.dropFirst())
+      return (.complete(first: first, completion, others: waiters.dropFirst()), released)
     case .terminal:
-      return .none
+      return (.none, nil)
     case .modifying:
       preconditionFailure("AsyncPublisherStateMachine re-entered")
     }
@@ -141,18 +146,19 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
-  /// Ends the sequence; returns the subscription to cancel, if any, and the waiters to end.
-  mutating func cancel() -> (subscription: (any Subscription)?, waiters: [Waiter]) {
+  /// Ends the sequence; returns the subscription to cancel, if any, the waiters to end, and a failure kept for the
+  /// next `next()`, to release after unlocking.
+  mutating func cancel() -> (subscription: (any Subscription)?, waiters: [Waiter], released: Failure?) {
     switch phase {
     case .awaitingSubscription(let waiters, _):
       phase = .terminal(failure: nil)
-      return (nil, waiters)
+      return (nil, waiters, nil)
     case .subscribed(let subscription, let waiters):
       phase = .terminal(failure: nil)
-      return (subscription, waiters)
-    case .terminal:
+      return (subscription, waiters, nil)
+    case .terminal(let failure):
       phase = .terminal(failure: nil)
-      return (nil, [])
+      return (nil, [], failure)
     case .modifying:
       preconditionFailure("AsyncPublisherStateMachine re-entered")
     }

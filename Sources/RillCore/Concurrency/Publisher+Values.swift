@@ -143,7 +143,9 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    switch machine.withLock({ $0.upstreamCompleted(completion) }) {
+    let (action, released) = machine.withLock { $0.upstreamCompleted(completion) }
+    _ = released
+    switch action {
     case .complete(let first, .finished, let others):
       first.resume(returning: AsyncPublisherHandoff(value: nil))
       Self.end(others)

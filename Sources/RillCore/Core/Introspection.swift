@@ -146,10 +146,14 @@ final class IntrospectionRegistry: @unchecked Sendable {
   }
 
   static func disable(_ introspection: any _Introspection) {
-    entries.withLock { entries in
+    // The entry is released after unlocking: an introspection's deinit is its owner's code.
+    let removed = entries.withLock { entries -> [Entry] in
+      let removed = entries.filter { $0.introspection === introspection }
       entries.removeAll { $0.introspection === introspection }
       enabledIntrospectionCount.store(entries.count, ordering: .releasing)
+      return removed
     }
+    _ = removed
   }
 
   static func isEnabled(_ introspection: any _Introspection) -> Bool {

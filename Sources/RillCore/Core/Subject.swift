@@ -90,11 +90,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let subject = state.withLock { state -> Downstream? in
-      guard state.link.endForCompletion() != nil else { return nil }
-      defer { state.subject = nil }
-      return state.subject
+    // The upstream's subscription, which has completed, is released after unlocking.
+    let (subject, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
+      guard let upstream = state.link.endForCompletion() else { return (nil, nil) }
+      return (state.subject.take(), upstream)
     }
+    _ = upstream
     subject?.send(completion: completion)
   }
 
@@ -105,10 +106,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
   @inlinable
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      state.subject = nil
-      return state.link.terminate()
-    }
+    // The subject is released after unlocking.
+    let (upstream, subject) = state.withLock { ($0.link.terminate(), $0.subject.take()) }
     upstream?.cancel()
+    _ = subject
   }
 }

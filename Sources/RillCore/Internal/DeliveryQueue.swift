@@ -55,11 +55,12 @@ struct DeliveryQueue<Event> {
     takeNext()
   }
 
-  /// Drops the queued events; a drain in progress ends at its next call to ``next()``.
+  /// Takes the queued events out, for the caller to release after unlocking; a drain in progress ends at its next
+  /// call to ``next()``.
   @inlinable
-  mutating func removeAll() {
-    events.removeAll()
+  mutating func removeAll() -> FIFO<Event> {
     released = 0
+    return events.take()
   }
 
   @inlinable
@@ -79,21 +80,28 @@ struct DeliveryQueue<Event> {
 enum DeliveryEvent<Value, Failure: Error> {
   case value(Value)
   case completion(Subscribers.Completion<Failure>)
+  /// A value taken from the queue and not delivered (`receive(on:)` after a cancel): the drainer lets it go after
+  /// unlocking and takes the next event.
+  case dropped(Value)
 }
 
 /// A state machine that hands its events downstream through a ``DeliveryQueue`` and lets `Locked.drain` deliver
-/// them: `receive(on:)`, `delay`, `debounce`, `throttle`, `timeout`, `collect(.byTime)` and `switchToLatest`.
+/// them: `receive(on:)`, `delay`, `debounce`, `throttle`, `timeout` and `collect(.byTime)`.
 @usableFromInline
 protocol DrainingStateMachine<Output, Failure> {
   /// What the operator sends downstream.
   associatedtype Output
   associatedtype Failure: Error
+  /// What the machine lets go of once its completion is being delivered, for the drainer to release after unlocking.
+  associatedtype Released
 
   /// The next event for the drainer, or `nil` when the drain is over.
   mutating func next() -> DeliveryEvent<Output, Failure>?
 
   /// The drainer is about to deliver the completion: nothing follows it, and the link to the upstream ends.
-  mutating func deliveringCompletion()
+  ///
+  /// Returns what the machine let go of: the events still queued, the upstream's subscription.
+  mutating func deliveringCompletion() -> Released
 }
 
 extension Locked where State: DrainingStateMachine {
@@ -114,8 +122,11 @@ extension Locked where State: DrainingStateMachine {
         let demand = downstream.receive(value)
         if demand > 0 { demanded(demand) }
       case .completion(let completion):
-        withLock { $0.deliveringCompletion() }
+        // Released after unlocking, before the completion goes out.
+        _ = withLock { $0.deliveringCompletion() }
         downstream.receive(completion: completion)
+      case .dropped:
+        break
       }
       next = withLock { $0.next() }
     }

@@ -16,7 +16,9 @@ package struct DemandBuffer<Output, Failure: Error> {
   /// The next thing the delivering thread does.
   package enum DrainStep {
     case deliver(Output)
-    case complete(Subscribers.Completion<Failure>)
+    /// Deliver the completion; `dropped` holds the values still queued that it drops, which the delivering thread
+    /// releases after unlocking.
+    case complete(Subscribers.Completion<Failure>, dropped: FIFO<Output>)
     /// Nothing can go now; the delivering thread stops.
     case idle
   }
@@ -93,27 +95,26 @@ package struct DemandBuffer<Output, Failure: Error> {
     self.demand += demand
     if pending.isEmpty {
       if let completion {
-        end()
-        return .complete(completion)
+        return .complete(completion, dropped: end())
       }
     } else if self.demand > 0 {
       self.demand -= 1
       return .deliver(pending.removeFirst())
     } else if completionDropsWaitingValues, let completion {
-      end()
-      return .complete(completion)
+      return .complete(completion, dropped: end())
     }
     isDelivering = false
     return .idle
   }
 
-  /// Ends the buffer without a completion (the subscriber cancelled), letting go of what waits.
-  package mutating func end() {
+  /// Ends the buffer without a completion (the subscriber cancelled); returns what waits, for the caller to release
+  /// after unlocking.
+  package mutating func end() -> FIFO<Output> {
     hasEnded = true
     isCompleted = true
-    pending = FIFO()
     completion = nil
     demand = .none
+    return pending.take()
   }
 
   /// Marks the caller as the delivering thread if something can go and nobody is delivering.
@@ -146,7 +147,7 @@ extension Locked {
       switch withLock({ next(&$0, demand) }) {
       case .deliver(let value):
         demand = subscriber.receive(value)
-      case .complete(let completion):
+      case .complete(let completion, _):
         subscriber.receive(completion: completion)
         return
       case .idle:

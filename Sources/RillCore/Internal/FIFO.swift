@@ -65,7 +65,16 @@ package struct FIFO<Element> {
     return element
   }
 
-  /// Drops every element.
+  /// Takes every element, leaving the queue empty, for the caller to release after unlocking (WritingAnOperator.md,
+  /// "Locks and threads").
+  @inlinable
+  package mutating func take() -> FIFO {
+    var taken = FIFO()
+    swap(&self, &taken)
+    return taken
+  }
+
+  /// Drops every element; only for a queue whose elements have all been taken, or inside no lock.
   @inlinable
   package mutating func removeAll() {
     if storage.count == 1, storage.capacity <= 1_024 {

@@ -154,10 +154,11 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
       }
     }
 
-    /// Ends the link to complete downstream; returns the subscriber that was held and the one to complete.
-    mutating func complete() -> (held: Downstream?, subscriber: Downstream?) {
-      let held = terminate().1
-      return (held, held ?? downstream.subscriber)
+    /// Ends the link to complete downstream; returns the subscriber that was held and the one to complete, and the
+    /// completed publisher's subscription, to release after unlocking.
+    mutating func complete() -> (held: Downstream?, subscriber: Downstream?, subscription: (any Subscription)?) {
+      let (subscription, held) = terminate()
+      return (held, held ?? downstream.subscriber, subscription)
     }
   }
 
@@ -263,15 +264,16 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
-    let isCurrent = state.withLock { state -> Bool in
-      guard case .upstream = state.phase else { return false }
+    // The upstream's subscription, which has completed, is released after unlocking.
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .upstream(let subscription) = state.phase else { return nil }
       state.phase = .recovering
-      return true
+      return subscription
     }
-    guard isCurrent else { return }
+    guard upstream != nil else { return }
     switch completion {
     case .finished:
-      let (held, downstream) = state.withLock { $0.complete() }
+      let (held, downstream, _) = state.withLock { $0.complete() }
       _ = held
       downstream?.receive(completion: .finished)
     case .failure(let error):
@@ -282,7 +284,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         }
         replacement.subscribe(After(inner: self))
       case .failure(let error):
-        let (held, downstream) = state.withLock { $0.complete() }
+        let (held, downstream, _) = state.withLock { $0.complete() }
         _ = held
         downstream?.receive(completion: .failure(error))
       }
@@ -313,7 +315,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let ended = state.withLock { state -> (held: Downstream?, subscriber: Downstream?)? in
+    // The replacement's subscription, which has completed, and the subscriber that was held are released after
+    // unlocking.
+    let ended = state.withLock {
+      state -> (held: Downstream?, subscriber: Downstream?, subscription: (any Subscription)?)? in
       guard case .replacement = state.phase else { return nil }
       return state.complete()
     }

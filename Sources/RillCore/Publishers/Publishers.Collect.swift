@@ -201,12 +201,14 @@ extension Publishers.CollectByCount {
 
     /// As in Combine, a cancel before the upstream subscription arrives changes nothing.
     func cancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard !state.upstream.isAwaitingSubscription else { return nil }
-        state.buffer = []
-        return state.upstream.terminate()
+      // What the buffer held is released after unlocking.
+      let (upstream, released) = state.withLock { state -> ((any Subscription)?, [Input]) in
+        guard !state.upstream.isAwaitingSubscription else { return (nil, []) }
+        defer { state.buffer = [] }
+        return (state.upstream.terminate(), state.buffer)
       }
       upstream?.cancel()
+      _ = released
     }
   }
 }

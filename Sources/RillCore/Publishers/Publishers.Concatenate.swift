@@ -225,19 +225,22 @@ extension Publishers.Concatenate {
     }
 
     /// As in Combine, a completion before the running side's subscription is ignored.
+    ///
+    /// Returns, besides the action, the state it leaves (the completed side's subscription, and the suffix after a
+    /// failure of the prefix), to release after unlocking.
     mutating func completed(
       _ side: ConcatenateSide,
       _ completion: Subscribers.Completion<Failure>
-    ) -> CompletedAction {
+    ) -> (action: CompletedAction, released: State?) {
       switch (self, side, completion) {
       case (.prefix(_?, let suffix, let demand), .prefix, .finished):
-        self = .suffix(upstream: nil, demand: demand)
-        return .subscribe(suffix)
+        defer { self = .suffix(upstream: nil, demand: demand) }
+        return (.subscribe(suffix), self)
       case (.prefix(_?, _, _), .prefix, _), (.suffix(_?, _), .suffix, _):
-        self = .terminated
-        return .forward(completion)
+        defer { self = .terminated }
+        return (.forward(completion), self)
       default:
-        return .ignore
+        return (.ignore, nil)
       }
     }
   }
@@ -291,7 +294,9 @@ extension Publishers.Concatenate {
     }
 
     func completed(_ side: ConcatenateSide, _ completion: Subscribers.Completion<Failure>) {
-      switch state.withLock({ $0.completed(side, completion) }) {
+      let (action, released) = state.withLock { $0.completed(side, completion) }
+      _ = released
+      switch action {
       case .subscribe(let suffix): suffix.subscribe(Side<Downstream, SuffixPhase>(inner: self))
       case .forward(let completion): downstream.receive(completion: completion)
       case .ignore: break

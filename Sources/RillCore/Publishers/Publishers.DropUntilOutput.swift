@@ -171,17 +171,20 @@ extension Publishers.DropUntilOutput {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (trigger, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-        guard !state.isUpstreamDone else { return (nil, nil) }
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let (trigger, downstream, upstream) = state.withLock {
+        state -> ((any Subscription)?, Downstream?, (any Subscription)?) in
+        guard !state.isUpstreamDone else { return (nil, nil, nil) }
         state.isUpstreamDone = true
         // The late subscription, if any, has ended: there is nothing left to cancel.
         state.late = .none
-        _ = state.link.terminate()
+        let upstream = state.link.terminate()
         // The first end of the stream cancels the other publisher; after the other publisher's own completion, as
         // in Combine, upstream's completion still reaches downstream.
-        guard let held = state.downstream.release() else { return (nil, state.downstream.subscriber) }
-        return (state.trigger.terminate(), held)
+        guard let held = state.downstream.release() else { return (nil, state.downstream.subscriber, upstream) }
+        return (state.trigger.terminate(), held, upstream)
       }
+      _ = upstream
       trigger?.cancel()
       guard let downstream else { return }
       delivery.withLock { downstream.receive(completion: completion) }

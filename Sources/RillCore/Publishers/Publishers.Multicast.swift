@@ -150,11 +150,12 @@ extension Publishers.Multicast {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.link.isSubscribed else { return nil }
-        _ = state.link.terminate()
-        return state.downstream.take()
+      // The subject's subscription, which has completed, is released after unlocking.
+      let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+        guard state.link.isSubscribed else { return (nil, nil) }
+        return (state.link.terminate(), state.downstream.take())
       }
+      _ = upstream
       downstream?.receive(completion: completion)
     }
 

@@ -103,12 +103,14 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (trigger, downstream, isSubscribed) = state.withLock { state -> ((any Subscription)?, Downstream?, Bool) in
-        guard !state.link.isTerminal else { return (nil, nil, false) }
-        let isSubscribed = state.link.isSubscribed
-        state.link = .terminal
-        return (state.trigger.terminate(), state.downstream.take(), isSubscribed)
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let (trigger, downstream, upstream) = state.withLock {
+        state -> ((any Subscription)?, Downstream?, (any Subscription)?) in
+        guard !state.link.isTerminal else { return (nil, nil, nil) }
+        return (state.trigger.terminate(), state.downstream.take(), state.link.terminate())
       }
+      // Only a subscribed link hands back its subscription.
+      let isSubscribed = upstream != nil
       trigger?.cancel()
       // As in Combine, a completion before the subscription ends the stream without reaching downstream, which has
       // no subscription yet.

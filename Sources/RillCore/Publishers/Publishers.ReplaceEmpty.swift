@@ -87,15 +87,17 @@ extension Publishers.ReplaceEmpty {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let action = state.withLock { state -> CompletionAction in
-        guard state.link.endForCompletion() != nil else { return .ignore }
-        guard case .finished = completion, !state.hasReceivedElement else { return .forward }
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let (action, upstream) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
+        guard let upstream = state.link.endForCompletion() else { return (.ignore, nil) }
+        guard case .finished = completion, !state.hasReceivedElement else { return (.forward, upstream) }
         guard state.isDemanded else {
           state.isAwaitingDemand = true
-          return .ignore
+          return (.ignore, upstream)
         }
-        return .replace
+        return (.replace, upstream)
       }
+      _ = upstream
       switch action {
       case .ignore: return
       case .forward: downstream.receive(completion: completion)

@@ -88,15 +88,17 @@ extension Publishers.ReplaceError {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let action = state.withLock { state -> CompletionAction in
-        guard state.link.endForCompletion() != nil else { return .ignore }
-        guard case .failure = completion else { return .finish }
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let (action, upstream) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
+        guard let upstream = state.link.endForCompletion() else { return (.ignore, nil) }
+        guard case .failure = completion else { return (.finish, upstream) }
         guard state.demand > 0 else {
           state.isAwaitingDemand = true
-          return .ignore
+          return (.ignore, upstream)
         }
-        return .replace
+        return (.replace, upstream)
       }
+      _ = upstream
       switch action {
       case .ignore: return
       case .finish: downstream.receive(completion: .finished)

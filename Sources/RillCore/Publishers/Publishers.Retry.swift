@@ -133,22 +133,23 @@ extension Publishers.Retry {
     /// As in Combine, a completion counts whenever downstream is still running, also before the first
     /// subscription and between a failure and the next subscription.
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let action = state.withLock { state -> CompletionAction in
-        guard let downstream = state.downstream else { return .ignore }
+      // The subscription of the attempt that completed is released after unlocking.
+      let (action, attempt) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
+        guard let downstream = state.downstream else { return (.ignore, nil) }
+        let attempt = state.upstream.take()
         if case .failure = completion, state.remaining.map({ $0 > 0 }) ?? true {
           state.remaining = state.remaining.map { $0 - 1 }
-          state.upstream = nil
           if state.isResubscribing {
             state.needsResubscribe = true
-            return .ignore
+            return (.ignore, attempt)
           }
           state.isResubscribing = true
-          return .resubscribe
+          return (.resubscribe, attempt)
         }
-        state.upstream = nil
         state.downstream = nil
-        return .complete(downstream)
+        return (.complete(downstream), attempt)
       }
+      _ = attempt
       switch action {
       case .ignore:
         return
@@ -179,14 +180,9 @@ extension Publishers.Retry {
     }
 
     func cancel() {
-      let (upstream, downstream) = state.withLock { state in
-        defer {
-          state.downstream = nil
-          state.upstream = nil
-        }
-        return (state.downstream == nil ? nil : state.upstream, state.downstream)
-      }
-      upstream?.cancel()
+      let (upstream, downstream) = state.withLock { ($0.upstream.take(), $0.downstream.take()) }
+      // A subscription kept after the subscription ended is only released.
+      if downstream != nil { upstream?.cancel() }
       _ = downstream
     }
   }

@@ -172,7 +172,12 @@ extension Publishers.Scan {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let previous = result.withLock { $0 }
       let value = next(previous, input)
-      result.withLock { $0 = value }
+      // The result it replaces is handed back and released after unlocking.
+      let replaced = result.withLock { result in
+        defer { result = value }
+        return result
+      }
+      _ = replaced
       return downstream.receive(value)
     }
 

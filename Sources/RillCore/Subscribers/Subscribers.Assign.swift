@@ -52,12 +52,12 @@ extension Subscribers {
     }
 
     public func receive(completion: Subscribers.Completion<Never>) {
-      let object = state.withLock { state -> Root? in
-        guard state.link.endForCompletion() != nil else { return nil }
-        defer { state.object = nil }
-        return state.object
+      // The object and the upstream's subscription, which has completed, are released after unlocking.
+      let released = state.withLock { state -> (Root?, (any Subscription)?) in
+        guard let upstream = state.link.endForCompletion() else { return (nil, nil) }
+        return (state.object.take(), upstream)
       }
-      _ = object
+      _ = released
     }
 
     /// Cancels the subscription and lets go of the object.

@@ -239,12 +239,13 @@ extension Action {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let ended = phase.withLock { phase in
-        if case .terminal = phase { return false }
-        phase = .terminal
-        return true
+      // The work's subscription, which has completed, is released after unlocking.
+      let ended = phase.withLock { phase -> Phase? in
+        if case .terminal = phase { return nil }
+        defer { phase = .terminal }
+        return phase
       }
-      guard ended else { return }
+      guard ended != nil else { return }
       switch completion {
       case .finished:
         action.workEnded(failure: nil)

@@ -26,10 +26,15 @@ where Others.Element: Publisher, Others.Element.Output == First.Output, Others.E
       count: count,
       buffers: ZipBuffersArray(count: count)
     )
-    first.subscribe(engine.child(0) { $0.append($1, at: 0) })
+    // `zip` queues every value; `combineLatest` keeps the latest, and hands back the value it replaces.
+    let keepsLatest = mode == .combineLatest
+    let store: (inout ZipBuffersArray<First.Output>, First.Output, Int) -> First.Output? = { buffers, value, index in
+      keepsLatest ? buffers.replace(value, at: index) : buffers.queue(value, at: index)
+    }
+    first.subscribe(engine.child(0) { store(&$0, $1, 0) })
     for (offset, other) in others.enumerated() {
       let index = offset + 1
-      other.subscribe(engine.child(index) { $0.append($1, at: index) })
+      other.subscribe(engine.child(index) { store(&$0, $1, index) })
     }
   }
 }

@@ -175,15 +175,15 @@ extension Publishers.Amb {
         return (true, loser)
       }
 
-      /// Ends the subscription: returns the live subscriptions, to cancel.
-      mutating func end() -> [any Subscription] {
-        buffer.end()
+      /// Ends the subscription: returns the live subscriptions, to cancel, and the values that waited, to release
+      /// after unlocking.
+      mutating func end() -> (live: [any Subscription], released: FIFO<Output>) {
         var live: [any Subscription] = []
         if case .subscribed(let subscription) = first { live.append(subscription) }
         if case .subscribed(let subscription) = second { live.append(subscription) }
         first = .ended
         second = .ended
-        return live
+        return (live, buffer.end())
       }
     }
 
@@ -247,18 +247,21 @@ extension Publishers.Amb {
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
-      let (drains, loser) = state.withLock { state -> (Bool, (any Subscription)?) in
+      // The winner's subscription, which has completed, is released after unlocking.
+      let (drains, loser, winner) = state.withLock { state -> (Bool, (any Subscription)?, Link?) in
         let (counts, loser) = state.race(side)
-        guard counts else { return (false, nil) }
+        guard counts else { return (false, nil, nil) }
         // The winner is done: nothing to cancel when the completion reaches downstream.
+        let winner = state[side]
         state[side] = .ended
         let drains = state.buffer.send(completion: completion)
         if drains && !state.isHandedOut {
           state.completionWaitsForHandOut = true
-          return (false, loser)
+          return (false, loser, winner)
         }
-        return (drains, loser)
+        return (drains, loser, winner)
       }
+      _ = winner
       loser?.cancel()
       guard drains else { return }
       requestFromWinner(handOutLock.withLock { drain(adding: .none) })
@@ -275,7 +278,9 @@ extension Publishers.Amb {
     }
 
     func cancel() {
-      for subscription in state.withLock({ $0.end() }) { subscription.cancel() }
+      let (live, released) = state.withLock { $0.end() }
+      _ = released
+      for subscription in live { subscription.cancel() }
     }
 
     /// Delivers what waits, as far as demand goes; returns the demand to pass on to the winner.
@@ -283,17 +288,15 @@ extension Publishers.Amb {
     /// Only the thread the buffer chose runs this.
     private func drain(adding demand: Subscribers.Demand) -> Subscribers.Demand {
       var forward = Subscribers.Demand.none
-      var completed = false
+      // What the end lets go of leaves the lock here, and is released after unlocking.
+      var ended: (live: [any Subscription], released: FIFO<Output>)?
       state.drain(to: downstream, adding: demand) { state, demand in
         forward += state.add(demand)
         let step = state.buffer.next(adding: demand)
-        if case .complete = step {
-          _ = state.end()
-          completed = true
-        }
+        if case .complete = step { ended = state.end() }
         return step
       }
-      return completed ? .none : forward
+      return ended == nil ? forward : .none
     }
 
     private func requestFromWinner(_ demand: Subscribers.Demand) {

@@ -176,13 +176,13 @@ extension Publishers.Create {
     }
 
     func cancel() {
-      let cancellable = state.withLock { state -> (any Cancellable)? in
-        guard !state.buffer.hasEnded else { return nil }
-        state.buffer.end()
-        defer { state.cancellable = nil }
-        return state.cancellable
+      // The values that waited are released after unlocking.
+      let (cancellable, released) = state.withLock { state -> ((any Cancellable)?, FIFO<Output>) in
+        guard !state.buffer.hasEnded else { return (nil, FIFO()) }
+        return (state.cancellable.take(), state.buffer.end())
       }
       cancellable?.cancel()
+      _ = released
     }
 
     /// Delivers what waits, as far as demand goes; only the thread the buffer chose runs this.

@@ -170,21 +170,25 @@ extension Publishers.RetryWhen {
     fileprivate func receive(completion: Subscribers.Completion<Failure>, attempt: Int) {
       switch completion {
       case .finished:
-        let cancelling = state.withLock { state -> [any Subscription]? in
-          guard attempt == state.attempt, case .subscribed = state.upstream else { return nil }
+        // The attempt's subscription, which has completed, is released after unlocking.
+        let (cancelling, ended) = state.withLock { state -> ([any Subscription]?, Link?) in
+          guard attempt == state.attempt, case .subscribed = state.upstream else { return (nil, nil) }
+          let ended = state.upstream
           state.upstream = .ended
-          return state.terminate()
+          return (state.terminate(), ended)
         }
+        _ = ended
         guard let cancelling else { return }
         for subscription in cancelling { subscription.cancel() }
         delivery.withLock { downstream.receive(completion: .finished) }
       case .failure(let error):
-        let current = state.withLock { state -> Bool in
-          guard attempt == state.attempt, !state.isTerminal, case .subscribed = state.upstream else { return false }
-          state.upstream = .ended
-          return true
+        // The attempt's subscription, which has failed, is released after unlocking.
+        let ended = state.withLock { state -> Link? in
+          guard attempt == state.attempt, !state.isTerminal, case .subscribed = state.upstream else { return nil }
+          defer { state.upstream = .ended }
+          return state.upstream
         }
-        if current { failures.send(error) }
+        if ended != nil { failures.send(error) }
       }
     }
 
@@ -214,10 +218,13 @@ extension Publishers.RetryWhen {
         guard let failure = error as? Failure else { return }
         downstreamCompletion = .failure(failure)
       }
-      let cancelling = state.withLock { state -> [any Subscription]? in
+      // The trigger's subscription, which has completed, is released after unlocking.
+      let (cancelling, ended) = state.withLock { state -> ([any Subscription]?, Link) in
+        let ended = state.trigger
         state.trigger = .ended
-        return state.terminate()
+        return (state.terminate(), ended)
       }
+      _ = ended
       guard let cancelling else { return }
       for subscription in cancelling { subscription.cancel() }
       delivery.withLock { downstream.receive(completion: downstreamCompletion) }

@@ -94,7 +94,9 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       let subscription = TimerSubscription<Output>(downstream: AnySubscriber(subscriber)) { [weak self] id in
-        self?.state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+        // Released after unlocking.
+        let removed = self?.state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        _ = removed
       }
       state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = subscription }
       subscriber.receive(subscription: subscription)

@@ -179,26 +179,26 @@ public final class MarblePublisher<Output>: Publisher, CustomStringConvertible, 
     }
 
     func cancel() {
-      let (subscriber, isFirst) = state.withLock { state -> (AnySubscriber<Output, MarbleError>?, Bool) in
-        defer {
-          state.subscriber = nil
-          state.buffer.end()
-          state.isCancelled = true
-        }
-        return (state.subscriber, !state.isCancelled)
+      // The subscriber and the events that waited are released after unlocking.
+      let (released, isFirst) = state.withLock { state in
+        defer { state.isCancelled = true }
+        return ((state.subscriber.take(), state.buffer.end()), !state.isCancelled)
       }
-      _ = subscriber
+      _ = released
       if isFirst { onCancel() }
     }
 
     /// Delivers the waiting events while there is demand, one at a time, never while holding the lock; the
     /// subscriber is let go of before it receives the completion.
     private func drain(to subscriber: AnySubscriber<Output, MarbleError>, adding demand: Subscribers.Demand) {
+      // Taken out under the lock, released after unlocking.
+      var released: AnySubscriber<Output, MarbleError>?
       state.drain(to: subscriber, adding: demand) { state, demand in
         let step = state.buffer.next(adding: demand)
-        if case .complete = step { state.subscriber = nil }
+        if case .complete = step { released = state.subscriber.take() }
         return step
       }
+      _ = released
     }
   }
 }

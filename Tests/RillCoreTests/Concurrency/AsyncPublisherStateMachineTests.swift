@@ -64,7 +64,7 @@ import Testing
     _ = machine.next(1)
     _ = machine.next(2)
     _ = machine.next(3)
-    guard case .complete(1, .failure(.boom), let others) = machine.upstreamCompleted(.failure(.boom)) else {
+    guard case .complete(1, .failure(.boom), let others) = machine.upstreamCompleted(.failure(.boom)).action else {
       Issue.record("the oldest waiter should get the failure")
       return
     }
@@ -77,8 +77,8 @@ import Testing
 
   @Test func aFailureWithNobodyWaitingIsKeptForOneCall() {
     var machine = Machine()
-    guard case .none = machine.upstreamCompleted(.failure(.boom)),
-      case .none = machine.upstreamCompleted(.failure(.other))
+    guard case .none = machine.upstreamCompleted(.failure(.boom)).action,
+      case .none = machine.upstreamCompleted(.failure(.other)).action
     else {
       Issue.record("a completion with nobody waiting has nothing to do")
       return

@@ -98,6 +98,9 @@ import Testing
     ]
   }
 
+  /// The names of the operators checked, for the suites that must cover the same operators.
+  static var operatorNames: [String] { reports(.unlimited).map(\.0) }
+
   @Test(arguments: ContractDemand.standard)
   func everyOperatorKeepsTheContract(demand: ContractDemand) {
     for (name, report) in Self.reports(demand) {

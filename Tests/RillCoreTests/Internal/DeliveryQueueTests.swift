@@ -29,7 +29,8 @@ import Testing
     var queue = DeliveryQueue<String>()
     _ = queue.push("a")
     _ = queue.push("b")
-    queue.removeAll()
+    // What it drops it hands back, to be released after unlocking.
+    #expect(queue.removeAll().elements == ["b"])
     #expect(queue.push("failure") == nil)
     #expect(queue.next() == "failure")
     #expect(queue.next() == nil)
@@ -61,7 +62,7 @@ import Testing
     var queue = DeliveryQueue<String>()
     queue.enqueue("a")
     queue.enqueue("b")
-    queue.removeAll()
+    #expect(queue.removeAll().elements == ["a", "b"])
     #expect(queue.release() == nil)
     #expect(queue.release() == nil)
     #expect(!queue.isDraining)

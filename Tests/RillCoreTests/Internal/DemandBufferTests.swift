@@ -16,7 +16,7 @@ import Testing
       case .deliver(let value):
         events.append("\(value)")
         demand = perValue
-      case .complete(let completion):
+      case .complete(let completion, _):
         events.append("\(completion)")
         return events
       case .idle:
@@ -81,7 +81,8 @@ import Testing
     var buffer = Buffer()
     _ = buffer.send(1)
     _ = buffer.send(completion: .finished)
-    buffer.end()
+    // What waited is handed back, to be released after unlocking.
+    #expect(buffer.end().elements == [1])
     #expect(buffer.count == 0 && buffer.hasEnded)
     let step12 = buffer.request(.max(1))
     #expect(!step12)

@@ -72,4 +72,14 @@ import Testing
     #expect(large.isEmpty)
     #expect(large.storage.capacity < 5_000)
   }
+
+  @Test func takeHandsBackEveryElementAndLeavesTheQueueEmpty() {
+    var queue = FIFO([1, 2, 3])
+    _ = queue.removeFirst()
+    let taken = queue.take()
+    #expect(taken.elements == [2, 3])
+    #expect(queue.isEmpty)
+    queue.append(4)
+    #expect(queue.elements == [4])
+  }
 }

@@ -28,7 +28,16 @@ struct BufferStateMachine<Output, Failure: Error> {
   enum Step {
     case deliver(Output)
     case complete(Subscribers.Completion<Failure>)
-    case stop
+    /// The drain is over; release what the machine let go of, if anything, after unlocking.
+    case stop(released: Released?)
+  }
+
+  /// What the machine lets go of when the subscription ends, for `Inner` to release after unlocking: a value's or a
+  /// subscription's deinit may call back into the subscription.
+  struct Released {
+    var values: FIFO<Output>
+    var batch: FIFO<Output>
+    var overflowedUpstream: (any Subscription)?
   }
 
   /// Where upstream's completion is on its way downstream.
@@ -72,9 +81,8 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// As in Combine, the drain that delivers the failure still asks it to refill what that drain delivered.
   private var overflowedUpstream: (any Subscription)?
   private var values = FIFO<Output>()
-  /// The values the running drain has taken out of the buffer, and how many of them it has delivered.
-  private var batch: [Output] = []
-  private var batchHead = 0
+  /// The values the running drain has taken out of the buffer and not delivered yet.
+  private var batch = FIFO<Output>()
 
   init(size: Int, keepsFull: Bool, whenFull: FullAction) {
     self.size = Swift.max(size, 0)
@@ -107,29 +115,33 @@ struct BufferStateMachine<Output, Failure: Error> {
     return keepsFull ? .max(size) : .unlimited
   }
 
-  mutating func upstreamValue(_ value: Output) -> UpstreamValueAction {
-    guard !isDone else { return .ignore }
+  /// A value from upstream; returns what to do, and the oldest value when `.dropOldest` drops it, to release after
+  /// unlocking.
+  mutating func upstreamValue(_ value: Output) -> (action: UpstreamValueAction, dropped: Output?) {
+    guard !isDone else { return (.ignore, nil) }
     switch ending {
     case .open:
-      guard link.isSubscribed else { return .ignore }
+      guard link.isSubscribed else { return (.ignore, nil) }
     case .pending(.finished):
       // Combine goes on buffering what a finished upstream still sends.
       break
     case .pending(.failure), .interrupting, .delivered:
-      return .ignore
+      return (.ignore, nil)
     }
+    var dropped: Output?
     if count >= size {
       switch whenFull {
       case .dropNewest:
-        return .drain
+        return (.drain, nil)
       case .dropOldest:
-        if count > 0 { _ = values.removeFirst() } else { return .drain }
+        guard count > 0 else { return (.drain, nil) }
+        dropped = values.removeFirst()
       case .fail:
-        return .makeError
+        return (.makeError, nil)
       }
     }
     values.append(value)
-    return .drain
+    return (.drain, dropped)
   }
 
   /// Ends the upstream with `error` after the buffer overflowed; returns the upstream subscription to cancel.
@@ -156,16 +168,21 @@ struct BufferStateMachine<Output, Failure: Error> {
     overflowedUpstream.take()
   }
 
-  /// Records upstream's completion; returns whether to run the drain loop.
-  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .open = ending, link.endForCompletion() != nil, !isDone else { return false }
+  /// Records upstream's completion; returns whether to run the drain loop, and the upstream's subscription, to
+  /// release after unlocking.
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (drains: Bool, released: (any Subscription)?) {
+    guard case .open = ending else { return (false, nil) }
+    let upstream = link.endForCompletion()
+    guard upstream != nil, !isDone else { return (false, upstream) }
     switch completion {
     case .failure(let error) where isDraining:
       ending = .interrupting(error)
     case .finished, .failure:
       ending = .pending(completion)
     }
-    return true
+    return (true, upstream)
   }
 
   /// Adds downstream demand; returns whether to run the drain loop.
@@ -175,21 +192,19 @@ struct BufferStateMachine<Output, Failure: Error> {
     return true
   }
 
-  /// Ends the subscription on downstream's behalf; returns whether downstream is to be released, and the upstream
-  /// subscription to cancel.
+  /// Ends the subscription on downstream's behalf; returns whether downstream is to be released, the upstream
+  /// subscription to cancel, and what the machine let go of, to release after unlocking.
   ///
   /// As in Combine, a cancel before the upstream subscription arrives or after downstream has its completion
   /// changes nothing.
-  mutating func cancel() -> (releasesDownstream: Bool, upstream: (any Subscription)?) {
-    if link.isAwaitingSubscription { return (false, nil) }
+  mutating func cancel() -> (releasesDownstream: Bool, upstream: (any Subscription)?, released: Released?) {
+    if link.isAwaitingSubscription { return (false, nil, nil) }
     if case .delivered = ending {
-      clear()
-      return (false, nil)
+      return (false, nil, clear(releasingOverflowedUpstream: false))
     }
     downstreamPhase = .done
-    clear()
-    overflowedUpstream = nil
-    return (true, link.terminate())
+    let released = clear(releasingOverflowedUpstream: true)
+    return (true, link.terminate(), released)
   }
 
   /// Claims the drain loop; returns `false` when another call is already draining and will pick up the change.
@@ -211,19 +226,15 @@ struct BufferStateMachine<Output, Failure: Error> {
   mutating func nextStep() -> Step {
     guard !isDone else {
       isDraining = false
-      return .stop
+      return .stop(released: nil)
     }
     if case .interrupting(let failure) = ending {
       ending = .delivered(.failure(failure))
       return .complete(.failure(failure))
     }
-    if batchHead < batch.count {
-      let value = batch[batchHead]
-      batchHead += 1
-      return .deliver(value)
+    if !batch.isEmpty {
+      return .deliver(batch.removeFirst())
     }
-    batch.removeAll(keepingCapacity: true)
-    batchHead = 0
     switch ending {
     case .interrupting:
       preconditionFailure("BufferStateMachine: an interrupting failure is delivered before any value")
@@ -236,25 +247,26 @@ struct BufferStateMachine<Output, Failure: Error> {
     case .delivered:
       isDraining = false
       downstreamPhase = .done
-      clear()
-      return .stop
+      return .stop(released: clear(releasingOverflowedUpstream: false))
     case .open, .pending:
       break
     }
     guard count > 0, demand > 0 else {
       isDraining = false
-      return .stop
+      return .stop(released: nil)
     }
     let taken = demand.max.map { Swift.min($0, count) } ?? count
     demand -= taken
     for _ in 0..<taken { batch.append(values.removeFirst()) }
-    batchHead = 1
-    return .deliver(batch[0])
+    return .deliver(batch.removeFirst())
   }
 
-  private mutating func clear() {
-    values = FIFO()
-    batch = []
-    batchHead = 0
+  /// Takes the values and the batch out, and the upstream cancelled on overflow if `releasingOverflowedUpstream`.
+  private mutating func clear(releasingOverflowedUpstream: Bool) -> Released {
+    Released(
+      values: values.take(),
+      batch: batch.take(),
+      overflowedUpstream: releasingOverflowedUpstream ? overflowedUpstream.take() : nil
+    )
   }
 }

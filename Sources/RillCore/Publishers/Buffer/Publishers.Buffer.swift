@@ -167,10 +167,12 @@ extension Publishers.Buffer {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      switch state.withLock({ $0.machine.upstreamValue(input) }) {
+      let (action, dropped) = state.withLock { $0.machine.upstreamValue(input) }
+      switch action {
       case .ignore:
         return .none
       case .drain:
+        _ = dropped
         return drain(refillUpstream: false)
       case .makeError:
         guard let makeError else { return .none }
@@ -181,7 +183,9 @@ extension Publishers.Buffer {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      if state.withLock({ $0.machine.upstreamCompleted(completion) }) {
+      let (drains, released) = state.withLock { $0.machine.upstreamCompleted(completion) }
+      _ = released
+      if drains {
         drain(refillUpstream: false)
       }
     }
@@ -193,14 +197,12 @@ extension Publishers.Buffer {
     }
 
     func cancel() {
-      let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-        let (releasesDownstream, upstream) = state.machine.cancel()
-        guard releasesDownstream else { return (upstream, nil) }
-        defer { state.downstream = nil }
-        return (upstream, state.downstream)
+      let (upstream, downstream, released) = state.withLock { state in
+        let (releasesDownstream, upstream, released) = state.machine.cancel()
+        return (upstream, releasesDownstream ? state.downstream.take() : nil, released)
       }
       upstream?.cancel()
-      _ = downstream
+      _ = (downstream, released)
     }
 
     /// Delivers what demand allows, then a due completion; returns, or requests from upstream when
@@ -227,7 +229,8 @@ extension Publishers.Buffer {
           if refillUpstream, state.withLock({ $0.machine.keepsFull }), delivered > 0, let overflowed {
             overflowed.request(.max(delivered))
           }
-        case .stop:
+        case .stop(let released):
+          _ = released
           let (keepsFull, upstream) = state.withLock { ($0.machine.keepsFull, $0.machine.link.upstream) }
           guard keepsFull, delivered > 0, let upstream else { return .none }
           if refillUpstream {

@@ -113,13 +113,14 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// The upstream completed; returns the clock's timer to cancel and how many scheduler actions to schedule, one per
   /// queued event (the last array if there is demand for it, then the completion unless it is held with what is
-  /// left), or `nil` when the upstream had completed already or the subscription has ended.
+  /// left), with what the machine let go of (the upstream's subscription, what a failure drops) to release after
+  /// unlocking; or `nil` when the upstream had completed already or the subscription has ended.
   ///
   /// A failure drops what was collected. On `.finished`, what is left is queued first, as far as demand allows;
   /// the rest is held, with the completion, until the downstream requests more.
   mutating func upstreamCompleted(
     _ completion: Subscribers.Completion<Failure>
-  ) -> (timer: (any Cancellable)?, actions: Int)? {
+  ) -> (timer: (any Cancellable)?, actions: Int, released: Running)? {
     switch phase {
     case .awaitingSubscription:
       phase = .finished
@@ -129,7 +130,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
       guard case .finished = completion, !running.buffer.isEmpty else {
         phase = .completing
         outbox.enqueue(.completion(completion))
-        return (running.timer, 1)
+        return (running.timer, 1, running)
       }
       var actions = 0
       while let batch = takeBatch(from: &running.buffer) {
@@ -138,11 +139,12 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
       }
       guard running.buffer.isEmpty else {
         phase = .holding(buffer: running.buffer, completion: completion)
-        return (running.timer, actions)
+        running.buffer = []
+        return (running.timer, actions, running)
       }
       phase = .completing
       outbox.enqueue(.completion(completion))
-      return (running.timer, actions + 1)
+      return (running.timer, actions + 1, running)
     case .holding, .completing, .finished:
       return nil
     }
@@ -158,7 +160,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Demand a delivered array returned; returns the upstream, as ``request(_:)`` does, and whether something is
   /// held for want of demand, which the caller then releases with ``flushHeld()``.
-  mutating func downstreamDemanded(_ more: Subscribers.Demand) -> (upstream: (any Subscription)?, isHolding: Bool) {
+  mutating func delivered(_ more: Subscribers.Demand) -> (upstream: (any Subscription)?, isHolding: Bool) {
     let upstream = request(more)
     guard case .holding = phase else { return (upstream, false) }
     return (upstream, true)
@@ -183,15 +185,13 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return first ?? event
   }
 
-  /// Downstream cancelled: drops what was collected and what waits to be delivered, and returns the upstream and the
-  /// clock's timer to cancel.
-  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
-    defer {
-      phase = .finished
-      outbox.removeAll()
-    }
-    guard case .running(let running) = phase else { return (nil, nil) }
-    return (running.upstream, running.timer)
+  /// Downstream cancelled: returns the upstream and the clock's timer to cancel, and what was collected and what
+  /// waits to be delivered, which are dropped, to release after unlocking.
+  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?, released: (Phase, FIFO<Event>)) {
+    let released = (phase, outbox.removeAll())
+    phase = .finished
+    guard case .running(let running) = released.0 else { return (nil, nil, released) }
+    return (running.upstream, running.timer, released)
   }
 
   /// The next event for the delivering call, or `nil` when it is done.
@@ -200,9 +200,11 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// The completion is being delivered: nothing else will be.
-  mutating func deliveringCompletion() {
-    phase = .finished
-    outbox.removeAll()
+  ///
+  /// Returns what the machine let go of.
+  mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
+    defer { phase = .finished }
+    return (phase, outbox.removeAll())
   }
 
   /// Queues an array, then a completion, each if any; returns the first event when the caller must deliver it now,

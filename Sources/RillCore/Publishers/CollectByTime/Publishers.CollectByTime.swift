@@ -140,6 +140,7 @@ extension Publishers.CollectByTime {
 
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let action = state.withLock({ $0.upstreamCompleted(completion) }) else { return }
+      _ = action.released
       action.timer?.cancel()
       for _ in 0..<action.actions {
         scheduler.schedule(options: options) { self.deliverNext() }
@@ -161,9 +162,10 @@ extension Publishers.CollectByTime {
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { $0.cancel() }
+      let (upstream, timer, released) = state.withLock { $0.cancel() }
       timer?.cancel()
       upstream?.cancel()
+      _ = released
     }
 
     private func timerFired() {
@@ -180,7 +182,7 @@ extension Publishers.CollectByTime {
     /// Delivers `first` and whatever is queued meanwhile, one at a time and in order.
     private func drain(_ first: Machine.Event?) {
       state.drain(first, to: downstream) { demand in
-        let (upstream, isHolding) = state.withLock { $0.downstreamDemanded(demand) }
+        let (upstream, isHolding) = state.withLock { $0.delivered(demand) }
         if let count, let upstream {
           upstream.request(demand * count)
         }

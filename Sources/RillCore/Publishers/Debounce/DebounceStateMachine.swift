@@ -31,8 +31,8 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
     /// The value is queued for delivery: cancel its timer, whose interval would fire again, then deliver `first`
     /// and what follows it, unless `first` is `nil` because another call is delivering (it delivers the value).
     case deliver(first: Event?, cancelling: (any Cancellable)?)
-    /// No demand: the value is dropped; cancel its timer.
-    case drop(cancelling: (any Cancellable)?)
+    /// No demand: the value is dropped; cancel its timer, and release the value after unlocking.
+    case drop(Value, cancelling: (any Cancellable)?)
     /// A stale timer: nothing to do.
     case none
   }
@@ -57,13 +57,13 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Makes `value` the pending one.
   ///
-  /// Returns its generation, for its timer, and the previous value's timer to cancel; `nil` when the value is
-  /// ignored.
-  mutating func upstreamValue(_ value: Value) -> (generation: UInt64, cancelling: (any Cancellable)?)? {
+  /// Returns its generation, for its timer, and the previous pending value with its timer to cancel, to release
+  /// after unlocking; `nil` when the value is ignored.
+  mutating func upstreamValue(_ value: Value) -> (generation: UInt64, replaced: Pending?)? {
     guard case .running(let upstream, let previous) = phase else { return nil }
     generation &+= 1
     phase = .running(upstream: upstream, pending: Pending(value: value, generation: generation, timer: nil))
-    return (generation, previous?.timer)
+    return (generation, previous)
   }
 
   /// Keeps the timer scheduled for the value of `generation`; returns it to cancel if that value is no longer
@@ -82,32 +82,35 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   mutating func timerFired(_ generation: UInt64) -> TimerFiredAction {
     guard case .running(let upstream, let pending?) = phase, pending.generation == generation else { return .none }
     phase = .running(upstream: upstream, pending: nil)
-    guard demand > 0 else { return .drop(cancelling: pending.timer) }
+    guard demand > 0 else { return .drop(pending.value, cancelling: pending.timer) }
     demand -= 1
     return .deliver(first: outbox.push(.value(pending.value)), cancelling: pending.timer)
   }
 
   /// The upstream completed; as in Combine, a pending value is dropped.
   ///
-  /// Returns whether to schedule the completion, and the pending value's timer to cancel.
-  mutating func upstreamCompleted() -> (schedules: Bool, cancelling: (any Cancellable)?) {
-    guard case .running(_, let pending) = phase else { return (false, nil) }
+  /// Returns whether to schedule the completion, and what the machine let go of: the upstream's subscription, and
+  /// the pending value with its timer to cancel.
+  mutating func upstreamCompleted() -> (schedules: Bool, released: (upstream: any Subscription, pending: Pending?)?) {
+    guard case .running(let upstream, let pending) = phase else { return (false, nil) }
     phase = .completing
-    return (true, pending?.timer)
+    return (true, (upstream, pending))
   }
 
   mutating func request(_ more: Subscribers.Demand) {
     demand += more
   }
 
-  /// Downstream cancelled; returns the upstream and the timer to cancel.
-  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
-    defer {
+  /// Downstream cancelled; returns the upstream and the timer to cancel, and what waited to be delivered, to release
+  /// after unlocking.
+  mutating func cancel() -> (upstream: (any Subscription)?, pending: Pending?, released: FIFO<Event>) {
+    let released = outbox.removeAll()
+    guard case .running(let upstream, let pending) = phase else {
       phase = .finished
-      outbox.removeAll()
+      return (nil, nil, released)
     }
-    guard case .running(let upstream, let pending) = phase else { return (nil, nil) }
-    return (upstream, pending?.timer)
+    phase = .finished
+    return (upstream, pending, released)
   }
 
   /// Queues an event that a scheduler action hands over; returns the next event when the caller must deliver it
@@ -123,8 +126,10 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// The completion is being delivered: nothing else will be.
-  mutating func deliveringCompletion() {
-    phase = .finished
-    outbox.removeAll()
+  ///
+  /// Returns what the machine let go of.
+  mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
+    defer { phase = .finished }
+    return (phase, outbox.removeAll())
   }
 }

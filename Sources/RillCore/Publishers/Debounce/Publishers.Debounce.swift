@@ -109,8 +109,8 @@ extension Publishers.Debounce {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      guard let (generation, previous) = state.withLock({ $0.upstreamValue(input) }) else { return .none }
-      previous?.cancel()
+      guard let (generation, replaced) = state.withLock({ $0.upstreamValue(input) }) else { return .none }
+      replaced?.timer?.cancel()
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: dueTime),
         interval: dueTime,
@@ -124,8 +124,8 @@ extension Publishers.Debounce {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (schedules, timer) = state.withLock { $0.upstreamCompleted() }
-      timer?.cancel()
+      let (schedules, released) = state.withLock { $0.upstreamCompleted() }
+      released?.pending?.timer?.cancel()
       guard schedules else { return }
       scheduler.schedule(options: nil) { self.drain(self.state.withLock { $0.push(.completion(completion)) }) }
     }
@@ -136,9 +136,10 @@ extension Publishers.Debounce {
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { $0.cancel() }
-      timer?.cancel()
+      let (upstream, pending, released) = state.withLock { $0.cancel() }
+      pending?.timer?.cancel()
       upstream?.cancel()
+      _ = released
     }
 
     private func timerFired(_ generation: UInt64) {
@@ -146,8 +147,9 @@ extension Publishers.Debounce {
       case .deliver(let first, let timer):
         timer?.cancel()
         drain(first)
-      case .drop(let timer):
+      case .drop(let value, let timer):
         timer?.cancel()
+        _ = value
       case .none:
         break
       }

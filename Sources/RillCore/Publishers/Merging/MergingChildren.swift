@@ -98,19 +98,20 @@ struct MergingChildren {
     return slots[child.slot].subscription.subscription
   }
 
-  /// Frees a live child's slot, releasing its subscription; does nothing for a child that has gone.
+  /// Frees a live child's slot, unless the child has gone.
+  ///
+  /// Returns its subscription, for the caller to release after unlocking.
   @inlinable
-  mutating func release(_ child: MergingChildKey) {
-    guard isLive(child) else { return }
+  mutating func release(_ child: MergingChildKey) -> MergingHeldSubscription {
+    guard isLive(child) else { return .nothing }
     slots[child.slot].id = -1
     slots[child.slot].nextFree = freeSlot
-    // Only a subscribed child holds a subscription: one that never subscribed skips the outlined destroy.
-    if slots[child.slot].isSubscribed {
-      slots[child.slot].isSubscribed = false
-      slots[child.slot].subscription = .nothing
-    }
     freeSlot = child.slot
     count -= 1
+    // Only a subscribed child holds a subscription: one that never subscribed skips the move.
+    guard slots[child.slot].isSubscribed else { return .nothing }
+    slots[child.slot].isSubscribed = false
+    return slots[child.slot].subscription.take()
   }
 
   /// The keys of the live children that hold a subscription, oldest child first.
@@ -126,11 +127,14 @@ struct MergingChildren {
     subscribedKeys().filter { $0.id != excluded }.compactMap { subscription(of: $0) }
   }
 
-  /// Forgets every child.
+  /// Forgets every child; returns their slots, with the subscriptions they hold, for the caller to release after
+  /// unlocking.
   @inlinable
-  mutating func removeAll() {
-    slots.removeAll()
+  mutating func removeAll() -> [Slot] {
     freeSlot = -1
     count = 0
+    var released: [Slot] = []
+    swap(&slots, &released)
+    return released
   }
 }

@@ -18,4 +18,12 @@ enum MergingHeldSubscription {
     if case .held = self { return true }
     return false
   }
+
+  /// Moves the subscription out, leaving nothing.
+  @inlinable
+  mutating func take() -> MergingHeldSubscription {
+    var taken = MergingHeldSubscription.nothing
+    swap(&self, &taken)
+    return taken
+  }
 }

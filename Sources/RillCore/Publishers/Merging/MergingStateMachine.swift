@@ -22,7 +22,7 @@
 /// of a child, also a repeated one, asks a bounded upstream for one more publisher.
 ///
 /// Its parts are phases and small types: the upstream's ``UpstreamPhase``, the ``MergingChildren`` and their
-/// subscriptions, the buffer and the ``Lifecycle``.
+/// subscriptions, the buffer and the ``DownstreamPhase``.
 @usableFromInline
 struct MergingStateMachine<Value, Failure: Error> {
   /// Where the upstream that produces children is: `flatMap`'s upstream, or none for a merge.
@@ -46,12 +46,12 @@ struct MergingStateMachine<Value, Failure: Error> {
     }
   }
 
-  /// How far the stream is on its way to its end.
+  /// Where downstream is: how far the stream is on its way to its end.
   @usableFromInline
-  enum Lifecycle {
+  enum DownstreamPhase {
     case running
     /// The completion is decided, being sent or sent: no more children, no more requests upstream.
-    case terminated
+    case terminal
     /// Downstream cancelled: nothing more reaches it.
     case cancelled
   }
@@ -69,7 +69,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   @usableFromInline var buffer = FIFO<(child: MergingChildKey, value: Value)>()
   /// Downstream demand not yet taken by a value.
   @usableFromInline var demand = Subscribers.Demand.none
-  @usableFromInline var lifecycle = Lifecycle.running
+  @usableFromInline var downstream = DownstreamPhase.running
   /// Values that have taken their demand and whose call to downstream has not returned: nested in one another on
   /// the thread that holds the delivery lock, or waiting for it on other threads.
   @usableFromInline var deliveriesInProgress = 0
@@ -84,18 +84,18 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// Whether the completion is decided or downstream has cancelled.
   @inlinable
   var isTerminated: Bool {
-    switch lifecycle {
+    switch downstream {
     case .running: false
-    case .terminated, .cancelled: true
+    case .terminal, .cancelled: true
     }
   }
 
   /// Whether downstream has cancelled.
   @inlinable
   var isCancelled: Bool {
-    switch lifecycle {
+    switch downstream {
     case .cancelled: true
-    case .running, .terminated: false
+    case .running, .terminal: false
     }
   }
 
@@ -160,24 +160,29 @@ struct MergingStateMachine<Value, Failure: Error> {
   enum CompletionAction {
     /// Send `.finished` downstream.
     case finish
-    /// Cancel these subscriptions, then send the failure downstream.
-    case fail(Failure, cancelling: [any Subscription])
+    /// Cancel these subscriptions, then send the failure downstream; release what the machine let go of after
+    /// unlocking.
+    case fail(Failure, cancelling: [any Subscription], released: Released)
     /// Ask the upstream for one more value.
     case requestUpstream(any Subscription)
     case none
   }
 
   /// As in Combine, a completion that arrives before the upstream's subscription counts.
+  ///
+  /// Returns, besides the action, the upstream's subscription, to release after unlocking.
   @inlinable
-  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard !isTerminated, upstream.mayProduceChildren else { return .none }
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: MergingHeldSubscription) {
+    guard !isTerminated, upstream.mayProduceChildren else { return (.none, .nothing) }
     upstream = .finished
-    upstreamSubscription = .nothing
+    let released = upstreamSubscription.take()
     switch completion {
     case .finished:
-      return finishIfDone() ? .finish : .none
+      return (finishIfDone() ? .finish : .none, released)
     case .failure(let error):
-      return terminate(failure: error, except: nil, cancellingUpstream: false)
+      return (terminate(failure: error, except: nil, cancellingUpstream: false), released)
     }
   }
 
@@ -227,22 +232,24 @@ struct MergingStateMachine<Value, Failure: Error> {
   /// As in Combine, each finish of a child that does not end the stream asks a bounded upstream for one more
   /// publisher, also a repeated finish; and a failure fails the stream, also one from a child that has finished,
   /// and cancels the other children and the upstream.
+  ///
+  /// Returns, besides the action, the child's subscription, to release after unlocking.
   @inlinable
   mutating func childCompleted(
     _ child: MergingChildKey,
     _ completion: Subscribers.Completion<Failure>
-  ) -> CompletionAction {
-    guard !isTerminated else { return .none }
-    children.release(child)
+  ) -> (action: CompletionAction, released: MergingHeldSubscription) {
+    guard !isTerminated else { return (.none, .nothing) }
+    let released = children.release(child)
     switch completion {
     case .finished:
-      if finishIfDone() { return .finish }
-      if let upstream = upstreamToAskForMore() { return .requestUpstream(upstream) }
-      return .none
+      if finishIfDone() { return (.finish, released) }
+      if let upstream = upstreamToAskForMore() { return (.requestUpstream(upstream), released) }
+      return (.none, released)
     case .failure(let error):
       // Unlike Combine, which lets go of the upstream without cancelling it, a child's failure cancels it:
       // an upstream left running can keep itself alive with nobody left to cancel it.
-      return terminate(failure: error, except: child.id, cancellingUpstream: true)
+      return (terminate(failure: error, except: child.id, cancellingUpstream: true), released)
     }
   }
 
@@ -321,15 +328,6 @@ struct MergingStateMachine<Value, Failure: Error> {
     return asking
   }
 
-  /// Terminates on downstream's cancel; returns the subscriptions to cancel.
-  @inlinable
-  mutating func cancel() -> [any Subscription] {
-    guard !isCancelled else { return [] }
-    lifecycle = .cancelled
-    buffer.removeAll()
-    return releaseAll(except: nil, cancellingUpstream: true)
-  }
-
   // MARK: Helpers
 
   /// Starts a drain once no call to downstream is in progress, or hands out the children to ask for `.unlimited`.
@@ -384,31 +382,7 @@ struct MergingStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func finishIfDone() -> Bool {
     guard !upstream.mayProduceChildren, children.isEmpty, buffer.isEmpty, !isDraining else { return false }
-    lifecycle = .terminated
+    downstream = .terminal
     return true
-  }
-
-  /// Decides a failure: drops the buffer, as Combine does, and cancels the live children but `except`, and the
-  /// upstream if `cancellingUpstream`.
-  @inlinable
-  mutating func terminate(failure: Failure, except id: Int?, cancellingUpstream: Bool) -> CompletionAction {
-    lifecycle = .terminated
-    buffer.removeAll()
-    return .fail(failure, cancelling: releaseAll(except: id, cancellingUpstream: cancellingUpstream))
-  }
-
-  /// Forgets every child and the upstream; returns the subscriptions to cancel: the live children's but
-  /// `except`, oldest first, then the upstream's if `cancellingUpstream`.
-  @inlinable
-  mutating func releaseAll(except id: Int?, cancellingUpstream: Bool) -> [any Subscription] {
-    var cancelling = children.subscriptions(except: id)
-    children.removeAll()
-    upgradeAfterDrain = []
-    if cancellingUpstream, case .subscribed = upstream, case .held(let subscription) = upstreamSubscription {
-      cancelling.append(subscription)
-    }
-    upstream = .finished
-    upstreamSubscription = .nothing
-    return cancelling
   }
 }

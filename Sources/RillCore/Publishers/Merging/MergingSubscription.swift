@@ -90,7 +90,9 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
 
   @inlinable
   func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    perform(machine.withLock { $0.upstreamCompleted(completion) })
+    let (action, released) = machine.withLock { $0.upstreamCompleted(completion) }
+    _ = released
+    perform(consume action)
   }
 
   // MARK: Children
@@ -124,7 +126,9 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
 
   @inlinable
   func childCompleted(_ child: MergingChildKey, _ completion: Subscribers.Completion<Downstream.Failure>) {
-    perform(machine.withLock { $0.childCompleted(child, completion) })
+    let (action, released) = machine.withLock { $0.childCompleted(child, completion) }
+    _ = released
+    perform(consume action)
   }
 
   // MARK: Subscription
@@ -137,8 +141,9 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
 
   @inlinable
   func cancel() {
-    let cancelling = machine.withLock { $0.cancel() }
+    let (cancelling, released) = machine.withLock { $0.cancel() }
     ending.store(Ending.cancelled, ordering: .releasing)
+    _ = released
     for subscription in cancelling { subscription.cancel() }
   }
 
@@ -149,7 +154,8 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
     switch consume action {
     case .finish:
       complete(.finished)
-    case .fail(let error, let cancelling):
+    case .fail(let error, let cancelling, let released):
+      _ = released
       for subscription in cancelling { subscription.cancel() }
       complete(.failure(error))
     case .requestUpstream(let upstream):

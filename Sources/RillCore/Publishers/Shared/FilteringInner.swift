@@ -145,7 +145,9 @@ final class FilteringInner<Input, UpstreamFailure: Error, Memory, Downstream: Su
     guard var memory = current else { return .none }
     let next = step(&memory, input)
     if MemoryLayout<Memory>.size != 0 {
-      state.withLock { $0.memory = memory }
+      // Swapped, not assigned: the memory it replaces (`removeDuplicates`' previous element) is released after
+      // unlocking.
+      state.withLock { swap(&$0.memory, &memory) }
     }
     switch next {
     case .send(let output):

@@ -174,16 +174,20 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
 
   @inlinable
   func receive(completion: Subscribers.Completion<Rule.UpstreamFailure>) {
-    let action = state.withLock { state -> EndAction? in
-      guard state.upstream.endForCompletion() != nil, case .reducing(let partial) = state.phase else { return nil }
+    // The phase it leaves, with the partial result, and the upstream's subscription are released after unlocking.
+    let (action, released) = state.withLock { state -> (EndAction?, (Phase, (any Subscription)?)) in
+      let upstream = state.upstream.endForCompletion()
+      let released = (state.phase, upstream)
+      guard upstream != nil, case .reducing(let partial) = state.phase else { return (nil, released) }
       switch completion {
       case .finished:
-        return end(&state, with: partial.flatMap { rule.result($0) })
+        return (end(&state, with: partial.flatMap { rule.result($0) }), released)
       case .failure(let error):
         state.phase = .ended
-        return .fail(rule.failure(error))
+        return (.fail(rule.failure(error)), released)
       }
     }
+    _ = released
     if let action {
       perform(action)
     }
@@ -210,12 +214,15 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
   /// as in Combine, a subscription that arrives later is still taken and asked for `.unlimited`.
   @inlinable
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard !state.upstream.isAwaitingSubscription else { return nil }
+    // The phase it leaves, with the partial result, is released after unlocking.
+    let (upstream, released) = state.withLock { state -> ((any Subscription)?, Phase?) in
+      guard !state.upstream.isAwaitingSubscription else { return (nil, nil) }
+      let released = state.phase
       state.phase = .ended
-      return state.upstream.terminate()
+      return (state.upstream.terminate(), released)
     }
     upstream?.cancel()
+    _ = released
   }
 
   /// Moves to the end of the reduction: delivers now if downstream has asked, otherwise keeps the result.

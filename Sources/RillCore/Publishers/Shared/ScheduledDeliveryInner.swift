@@ -89,31 +89,49 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
       scheduled -= 1
       let keptAlive = scheduled == 0 ? keepAlive.take() : nil
       guard phase != .finished, let event = outbox.release() else { return (nil, keptAlive) }
-      return (isSkipped(event) ? next() : event, keptAlive)
+      return (skippingAfterCancel(event), keptAlive)
     }
 
     /// Returns the next event of a drain in progress.
     @inlinable
     mutating func next() -> Event? {
-      while let event = outbox.next() {
-        if !isSkipped(event) { return event }
-      }
-      return nil
+      guard let event = outbox.next() else { return nil }
+      return skippingAfterCancel(event)
     }
 
     /// The upstream's completion is being delivered: nothing follows it, and the link ends.
+    ///
+    /// Returns the events still queued and the upstream's subscription, for the drainer to release after unlocking.
     @inlinable
-    mutating func deliveringCompletion() {
+    mutating func deliveringCompletion() -> (FIFO<Event>, (any Subscription)?) {
       phase = .finished
-      outbox.removeAll()
-      _ = link.terminate()
+      return (outbox.removeAll(), link.terminate())
     }
 
-    /// Whether `event` is a value released after downstream cancelled, which is not delivered.
+    /// `event`, or, for a value released after downstream cancelled, the same value marked as not to be delivered.
     @inlinable
-    func isSkipped(_ event: Event) -> Bool {
-      guard case .value = event else { return false }
-      return phase == .completingAfterCancel
+    func skippingAfterCancel(_ event: Event) -> Event {
+      guard phase == .completingAfterCancel, case .value(let value) = event else { return event }
+      return .dropped(value)
+    }
+
+    /// Downstream cancelled: returns the upstream to cancel, and what the state let go of (the queued events, the
+    /// upstream's subscription when it has completed), to release after unlocking.
+    @inlinable
+    mutating func cancel() -> (cancelling: (any Subscription)?, released: (FIFO<Event>, (any Subscription)?)) {
+      guard !link.isAwaitingSubscription else { return (nil, (FIFO(), nil)) }
+      let upstream = link.terminate()
+      switch phase {
+      case .running:
+        phase = .finished
+        return (upstream, (outbox.removeAll(), nil))
+      case .completing:
+        // An upstream that has completed is not called again, and its completion, if not yet delivered, still is.
+        phase = .completingAfterCancel
+        return (nil, (FIFO(), upstream))
+      case .completingAfterCancel, .finished:
+        return (nil, (FIFO(), upstream))
+      }
     }
   }
 
@@ -196,23 +214,9 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
 
   @inlinable
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard !state.link.isAwaitingSubscription else { return nil }
-      let upstream = state.link.terminate()
-      switch state.phase {
-      case .running:
-        state.phase = .finished
-        state.outbox.removeAll()
-        return upstream
-      case .completing:
-        // An upstream that has completed is not called again, and its completion, if not yet delivered, still is.
-        state.phase = .completingAfterCancel
-        return nil
-      case .completingAfterCancel, .finished:
-        return nil
-      }
-    }
+    let (upstream, released) = state.withLock { $0.cancel() }
     upstream?.cancel()
+    _ = released
   }
 
   /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress.

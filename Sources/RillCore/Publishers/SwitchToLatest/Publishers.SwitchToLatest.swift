@@ -151,7 +151,9 @@ extension Publishers.SwitchToLatest {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      perform(machine.withLock { $0.upstreamCompleted(completion) })
+      let (action, released) = machine.withLock { $0.upstreamCompleted(completion) }
+      _ = released
+      perform(action)
     }
 
     /// The demand downstream has asked for that no value has taken yet.
@@ -191,7 +193,9 @@ extension Publishers.SwitchToLatest {
     }
 
     fileprivate func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
-      perform(machine.withLock { $0.childCompleted(index, completion) })
+      let (action, released) = machine.withLock { $0.childCompleted(index, completion) }
+      _ = released
+      perform(action)
     }
 
     private func perform(_ action: Machine.CompletionAction) {

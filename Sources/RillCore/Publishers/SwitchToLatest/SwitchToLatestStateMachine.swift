@@ -12,7 +12,7 @@
 /// subscription it hands over afterwards is kept.
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// Where the upstream of publishers is.
-  private enum UpstreamPhase {
+  enum UpstreamPhase {
     case awaitingSubscription
     case subscribed(any Subscription)
     /// It finished while a child was current: that child's finish completes downstream.
@@ -22,7 +22,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// The latest child publisher.
-  private enum ChildPhase {
+  enum ChildPhase {
     case none
     /// Child `index` has been subscribed to and has not handed over its subscription yet.
     case subscribing(index: Int)
@@ -39,7 +39,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     }
   }
 
-  private enum Phase {
+  enum Phase {
     case active(upstream: UpstreamPhase, child: ChildPhase)
     /// A child failed: its failure is on its way downstream, and nothing else is.
     case failed
@@ -96,22 +96,28 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   ///
   /// A finish completes downstream once no child is current or awaited; a failure does at once, and cancels the
   /// current child's subscription. As in Combine, a second completion is passed on too.
-  mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard case .active(let upstream, let child) = phase else { return .none }
+  ///
+  /// Returns, besides the action, the phase it leaves (with the upstream's subscription), to release after
+  /// unlocking.
+  mutating func upstreamCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: Phase?) {
+    guard case .active(let upstream, let child) = phase else { return (.none, nil) }
+    let released = phase
     switch (completion, child) {
     case (.finished, .subscribing), (.finished, .running):
-      if case .completionSent = upstream { return .none }
+      if case .completionSent = upstream { return (.none, nil) }
       phase = .active(upstream: .finished, child: child)
-      return .none
+      return (.none, released)
     case (.finished, .none), (.finished, .ended):
       phase = .active(upstream: .completionSent, child: child)
-      return .complete(completion, cancelling: nil)
+      return (.complete(completion, cancelling: nil), released)
     case (.failure, .running(let index, let subscription)):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return .complete(completion, cancelling: subscription)
+      return (.complete(completion, cancelling: subscription), released)
     case (.failure, _):
       phase = .active(upstream: .completionSent, child: child)
-      return .complete(completion, cancelling: nil)
+      return (.complete(completion, cancelling: nil), released)
     }
   }
 
@@ -147,21 +153,27 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   ///
   /// Its finish completes downstream if the upstream has finished; its failure does at once and cancels the
   /// upstream.
-  mutating func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard case .active(let upstream, let child) = phase, child.index == index else { return .none }
+  ///
+  /// Returns, besides the action, the phase it leaves (with the child's subscription), to release after unlocking.
+  mutating func childCompleted(
+    _ index: Int,
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: Phase?) {
+    guard case .active(let upstream, let child) = phase, child.index == index else { return (.none, nil) }
+    let released = phase
     switch (completion, upstream) {
     case (_, .completionSent), (.finished, .awaitingSubscription), (.finished, .subscribed):
       phase = .active(upstream: upstream, child: .ended(index: index))
-      return .none
+      return (.none, released)
     case (.finished, .finished):
       phase = .active(upstream: .completionSent, child: .ended(index: index))
-      return .complete(completion, cancelling: nil)
+      return (.complete(completion, cancelling: nil), released)
     case (.failure, .subscribed(let subscription)):
       phase = .failed
-      return .fail(completion, cancelling: subscription)
+      return (.fail(completion, cancelling: subscription), released)
     case (.failure, .awaitingSubscription), (.failure, .finished):
       phase = .failed
-      return .fail(completion, cancelling: nil)
+      return (.fail(completion, cancelling: nil), released)
     }
   }
 

@@ -103,9 +103,10 @@ extension Publishers.Throttle {
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.acceptsEvents }) else { return .none }
       let now = scheduler.now
-      switch state.withLock({ $0.upstreamValue(input, at: now) }) {
+      let (action, replaced) = state.withLock { $0.upstreamValue(input, at: now) }
+      switch action {
       case .none:
-        break
+        _ = replaced
       case .emitNow:
         scheduler.schedule { [weak self] in self?.emit() }
       case .emit(let time):
@@ -127,10 +128,10 @@ extension Publishers.Throttle {
     }
 
     func cancel() {
-      let (upstream, downstream) = state.withLock { $0.cancel() }
+      let (upstream, downstream, released) = state.withLock { $0.cancel() }
       upstream?.cancel()
-      // Released after unlocking: the subscriber's deinit may call back into this subscription.
-      _ = downstream
+      // Released after unlocking: the subscriber's or a value's deinit may call back into this subscription.
+      _ = (downstream, released)
     }
 
     /// One scheduled emission: the pending value, then the pending completion.
@@ -139,7 +140,9 @@ extension Publishers.Throttle {
       // completion follows.
       guard let readsClock = state.withLock({ $0.emissionReadsClock() }) else { return }
       let now = readsClock ? scheduler.now : nil
-      guard let (downstream, first) = state.withLock({ $0.emit(at: now) }) else { return }
+      let (delivery, released) = state.withLock { $0.emit(at: now) }
+      _ = released
+      guard let (downstream, first) = delivery else { return }
       state.drain(first, to: downstream) { demand in state.withLock { $0.request(demand) } }
     }
   }

@@ -96,21 +96,22 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
 
   /// A value taken in at `now`.
   ///
-  /// The demand is spent when its emission is scheduled, not when it is delivered.
-  mutating func upstreamValue(_ value: Value, at now: Time) -> UpstreamValueAction {
-    guard case .running(var running) = phase, running.demand > 0 else { return .none }
+  /// The demand is spent when its emission is scheduled, not when it is delivered. Returns the pending value that
+  /// `value` replaced, if any, to release after unlocking.
+  mutating func upstreamValue(_ value: Value, at now: Time) -> (action: UpstreamValueAction, replaced: Value?) {
+    guard case .running(var running) = phase, running.demand > 0 else { return (.none, nil) }
     guard running.pending == nil else {
-      if latest {
-        running.pending = value
-        phase = .running(running)
-      }
-      return .none
+      guard latest else { return (.none, nil) }
+      let replaced = running.pending.take()
+      running.pending = value
+      phase = .running(running)
+      return (.none, replaced)
     }
     running.demand -= 1
     running.pending = value
     phase = .running(running)
-    guard let earliest = running.lastEmission?.advanced(by: interval), earliest > now else { return .emitNow }
-    return .emit(at: earliest)
+    guard let earliest = running.lastEmission?.advanced(by: interval), earliest > now else { return (.emitNow, nil) }
+    return (.emit(at: earliest), nil)
   }
 
   /// The upstream completed; returns whether to schedule an emission for it, which is when none is pending.
@@ -153,23 +154,24 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   ///
   /// Queues the pending value, then the completion if the upstream has completed; returns the subscriber and the
   /// first event when the caller must deliver them now, or `nil` when another call is delivering (it delivers
-  /// these too) or there is nothing to emit.
-  mutating func emit(at now: Time?) -> (downstream: Downstream, first: Event)? {
+  /// these too) or there is nothing to emit; and, once the upstream has completed, what the machine let go of, to
+  /// release after unlocking.
+  mutating func emit(at now: Time?) -> (delivery: (downstream: Downstream, first: Event)?, released: Completing?) {
     switch phase {
     case .awaitingSubscription:
       preconditionFailure("Throttle: an emission ran before the upstream subscribed")
     case .running(var running):
-      guard let value = running.pending.take() else { return nil }
+      guard let value = running.pending.take() else { return (nil, nil) }
       if let now { running.lastEmission = now }
       phase = .running(running)
-      return outbox.push(.value(value)).map { (running.downstream, $0) }
+      return (outbox.push(.value(value)).map { (running.downstream, $0) }, nil)
     case .completing(let completing):
       phase = .finished
       let first = completing.pending.flatMap { outbox.push(.value($0)) }
       let completion = outbox.push(.completion(completing.completion))
-      return (first ?? completion).map { (completing.downstream, $0) }
+      return ((first ?? completion).map { (completing.downstream, $0) }, completing)
     case .finished:
-      return nil
+      return (nil, nil)
     }
   }
 
@@ -179,25 +181,27 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// The completion is being delivered, so nothing else will be; the emission that queued it ended the phase.
-  mutating func deliveringCompletion() {
-    phase = .finished
-    outbox.removeAll()
+  ///
+  /// Returns what the machine let go of.
+  mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
+    defer { phase = .finished }
+    return (phase, outbox.removeAll())
   }
 
-  /// Downstream cancelled: drops what waits to be delivered, and returns the upstream to cancel and the subscriber
-  /// to release, both after unlocking.
-  mutating func cancel() -> (upstream: (any Subscription)?, downstream: Downstream?) {
-    outbox.removeAll()
-    defer { phase = .finished }
-    switch phase {
+  /// Downstream cancelled: returns the upstream to cancel and the subscriber to release, and what else the machine let
+  /// go of (the pending value, what waited to be delivered), all to release after unlocking.
+  mutating func cancel() -> (upstream: (any Subscription)?, downstream: Downstream?, released: (Phase, FIFO<Event>)) {
+    let released = (phase, outbox.removeAll())
+    phase = .finished
+    switch released.0 {
     case .awaitingSubscription(let downstream):
-      return (nil, downstream)
+      return (nil, downstream, released)
     case .running(let running):
-      return (running.upstream, running.downstream)
+      return (running.upstream, running.downstream, released)
     case .completing(let completing):
-      return (completing.upstream, completing.downstream)
+      return (completing.upstream, completing.downstream, released)
     case .finished:
-      return (nil, nil)
+      return (nil, nil, released)
     }
   }
 }

@@ -143,9 +143,10 @@ extension Publishers.Timeout {
     }
 
     func cancel() {
-      let (upstream, timer) = state.withLock { $0.cancel() }
+      let (upstream, timer, released) = state.withLock { $0.cancel() }
       timer?.cancel()
       upstream?.cancel()
+      _ = released
     }
 
     /// Cancels the running clock and starts a new one.
@@ -164,7 +165,8 @@ extension Publishers.Timeout {
     }
 
     private func timerFired(_ generation: UInt64) {
-      guard let (upstream, timer) = state.withLock({ $0.timerFired(generation) }) else { return }
+      guard let (upstream, timer, released) = state.withLock({ $0.timerFired(generation) }) else { return }
+      _ = released
       timer?.cancel()
       upstream.cancel()
       let completion = customError.map { Subscribers.Completion.failure($0()) } ?? .finished

@@ -137,13 +137,15 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// The timer of the clock's start `generation` fired.
   ///
-  /// Returns, if the subscription timed out, the upstream and the timer to cancel; the caller then queues the
-  /// time-out's completion with ``timedOut(with:)``. Values not yet delivered are dropped.
-  mutating func timerFired(_ generation: UInt64) -> (upstream: any Subscription, timer: (any Cancellable)?)? {
+  /// Returns, if the subscription timed out, the upstream and the timer to cancel, and the values not yet delivered,
+  /// which are dropped, to release after unlocking; the caller then queues the time-out's completion with
+  /// ``timedOut(with:)``.
+  mutating func timerFired(
+    _ generation: UInt64
+  ) -> (upstream: any Subscription, timer: (any Cancellable)?, released: FIFO<Event>)? {
     guard generation == self.generation, case .running(let running) = phase else { return nil }
     phase = .timingOut
-    outbox.removeAll()
-    return (running.upstream, running.timer)
+    return (running.upstream, running.timer, outbox.removeAll())
   }
 
   /// Queues the completion of a time-out; returns it when the caller must deliver it now.
@@ -156,25 +158,23 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
     return outbox.push(.completion(completion))
   }
 
-  /// Downstream cancelled: drops what waits to be delivered, and returns the upstream and the timer to cancel.
+  /// Downstream cancelled: returns the upstream and the timer to cancel, and what waits to be delivered, which is
+  /// dropped, to release after unlocking.
   ///
   /// As in Combine, a cancel before the upstream subscribes does nothing.
-  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
+  mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?, released: FIFO<Event>) {
     switch phase {
     case .awaitingSubscription:
-      return (nil, nil)
+      return (nil, nil, FIFO())
     case .running(let running):
       phase = .finished
-      outbox.removeAll()
-      return (running.upstream, running.timer)
+      return (running.upstream, running.timer, outbox.removeAll())
     case .completing(let upstream, _):
       phase = .finished
-      outbox.removeAll()
-      return (upstream, nil)
+      return (upstream, nil, outbox.removeAll())
     case .timingOut, .finished:
       phase = .finished
-      outbox.removeAll()
-      return (nil, nil)
+      return (nil, nil, outbox.removeAll())
     }
   }
 
@@ -184,8 +184,10 @@ struct TimeoutStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// A completion is being delivered: nothing else will be, and the link ends.
-  mutating func deliveringCompletion() {
-    phase = .finished
-    outbox.removeAll()
+  ///
+  /// Returns what the machine let go of.
+  mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
+    defer { phase = .finished }
+    return (phase, outbox.removeAll())
   }
 }

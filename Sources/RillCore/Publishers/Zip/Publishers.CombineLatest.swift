@@ -212,8 +212,8 @@ extension Publishers {
         count: 2,
         buffers: ZipBuffers2()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
+      a.subscribe(engine.child(0) { $0.a.replace(with: $1) })
+      b.subscribe(engine.child(1) { $0.b.replace(with: $1) })
     }
   }
 }
@@ -275,9 +275,9 @@ extension Publishers {
         count: 3,
         buffers: ZipBuffers3()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
-      c.subscribe(engine.child(2) { $0.c.append($1) })
+      a.subscribe(engine.child(0) { $0.a.replace(with: $1) })
+      b.subscribe(engine.child(1) { $0.b.replace(with: $1) })
+      c.subscribe(engine.child(2) { $0.c.replace(with: $1) })
     }
   }
 }
@@ -345,10 +345,10 @@ extension Publishers {
         count: 4,
         buffers: ZipBuffers4()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
-      c.subscribe(engine.child(2) { $0.c.append($1) })
-      d.subscribe(engine.child(3) { $0.d.append($1) })
+      a.subscribe(engine.child(0) { $0.a.replace(with: $1) })
+      b.subscribe(engine.child(1) { $0.b.replace(with: $1) })
+      c.subscribe(engine.child(2) { $0.c.replace(with: $1) })
+      d.subscribe(engine.child(3) { $0.d.replace(with: $1) })
     }
   }
 }

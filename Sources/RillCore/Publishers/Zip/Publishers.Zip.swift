@@ -218,8 +218,8 @@ extension Publishers {
         count: 2,
         buffers: ZipBuffers2()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
+      a.subscribe(engine.child(0) { $0.a.queue($1) })
+      b.subscribe(engine.child(1) { $0.b.queue($1) })
     }
   }
 }
@@ -281,9 +281,9 @@ extension Publishers {
         count: 3,
         buffers: ZipBuffers3()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
-      c.subscribe(engine.child(2) { $0.c.append($1) })
+      a.subscribe(engine.child(0) { $0.a.queue($1) })
+      b.subscribe(engine.child(1) { $0.b.queue($1) })
+      c.subscribe(engine.child(2) { $0.c.queue($1) })
     }
   }
 }
@@ -351,10 +351,10 @@ extension Publishers {
         count: 4,
         buffers: ZipBuffers4()
       )
-      a.subscribe(engine.child(0) { $0.a.append($1) })
-      b.subscribe(engine.child(1) { $0.b.append($1) })
-      c.subscribe(engine.child(2) { $0.c.append($1) })
-      d.subscribe(engine.child(3) { $0.d.append($1) })
+      a.subscribe(engine.child(0) { $0.a.queue($1) })
+      b.subscribe(engine.child(1) { $0.b.queue($1) })
+      c.subscribe(engine.child(2) { $0.c.queue($1) })
+      d.subscribe(engine.child(3) { $0.d.queue($1) })
     }
   }
 }

@@ -2,7 +2,9 @@
 /// so that no value is boxed.
 ///
 /// `zip` queues every value and takes the oldest of each upstream; `combineLatest` keeps only the latest of each
-/// upstream and copies them. Upstream `index` is the `index`-th stored queue.
+/// upstream and copies them. Upstream `index` is the `index`-th stored queue. The subscriber of each upstream
+/// stores its values (``FIFO/queue(_:)`` for `zip`, ``FIFO/replace(with:)`` for `combineLatest`), and takes out the
+/// value a `combineLatest` upstream replaces, to release it after unlocking.
 @usableFromInline
 package protocol ZipBuffers {
   associatedtype Output
@@ -13,24 +15,35 @@ package protocol ZipBuffers {
   /// Whether upstream `index` has no value stored.
   func isEmpty(_ index: Int) -> Bool
 
-  /// Drops all but the latest value of upstream `index`.
-  mutating func keepLatest(_ index: Int)
-
   /// Removes the oldest value of every upstream and returns them together; every upstream must have one.
   mutating func removeFirst() -> Output
 
   /// The latest value of every upstream; every upstream must have one.
   func latest() -> Output
 
-  /// Drops every stored value.
-  mutating func removeAll()
+  /// Takes every stored value out, leaving the buffers empty, for the caller to release after unlocking.
+  mutating func takeAll() -> Self
 }
 
 extension FIFO {
-  /// Drops all but the newest element.
+  /// Stores a value of `zip`, which queues every value: appends `element`, and replaces nothing.
   @inlinable
-  mutating func keepLast() {
-    while count > 1 { _ = removeFirst() }
+  mutating func queue(_ element: Element) -> Element? {
+    append(element)
+    return nil
+  }
+
+  /// Stores a value of `combineLatest`, which holds only the latest value: returns the one `element` replaces, for
+  /// the caller to release after unlocking.
+  @inlinable
+  mutating func replace(with element: Element) -> Element? {
+    guard !isEmpty else {
+      append(element)
+      return nil
+    }
+    var replaced: Element? = element
+    swap(&storage[storage.count - 1], &replaced)
+    return replaced
   }
 }
 
@@ -50,20 +63,16 @@ struct ZipBuffers2<A, B>: ZipBuffers {
   func isEmpty(_ index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
 
   @inlinable
-  mutating func keepLatest(_ index: Int) {
-    if index == 0 { a.keepLast() } else { b.keepLast() }
-  }
-
-  @inlinable
   mutating func removeFirst() -> (A, B) { (a.removeFirst(), b.removeFirst()) }
 
   @inlinable
   func latest() -> (A, B) { (a.last!, b.last!) }
 
   @inlinable
-  mutating func removeAll() {
-    a.removeAll()
-    b.removeAll()
+  mutating func takeAll() -> Self {
+    var taken = Self()
+    swap(&self, &taken)
+    return taken
   }
 }
 
@@ -90,25 +99,16 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
   }
 
   @inlinable
-  mutating func keepLatest(_ index: Int) {
-    switch index {
-    case 0: a.keepLast()
-    case 1: b.keepLast()
-    default: c.keepLast()
-    }
-  }
-
-  @inlinable
   mutating func removeFirst() -> (A, B, C) { (a.removeFirst(), b.removeFirst(), c.removeFirst()) }
 
   @inlinable
   func latest() -> (A, B, C) { (a.last!, b.last!, c.last!) }
 
   @inlinable
-  mutating func removeAll() {
-    a.removeAll()
-    b.removeAll()
-    c.removeAll()
+  mutating func takeAll() -> Self {
+    var taken = Self()
+    swap(&self, &taken)
+    return taken
   }
 }
 
@@ -137,16 +137,6 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
   }
 
   @inlinable
-  mutating func keepLatest(_ index: Int) {
-    switch index {
-    case 0: a.keepLast()
-    case 1: b.keepLast()
-    case 2: c.keepLast()
-    default: d.keepLast()
-    }
-  }
-
-  @inlinable
   mutating func removeFirst() -> (A, B, C, D) {
     (a.removeFirst(), b.removeFirst(), c.removeFirst(), d.removeFirst())
   }
@@ -155,11 +145,10 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
   func latest() -> (A, B, C, D) { (a.last!, b.last!, c.last!, d.last!) }
 
   @inlinable
-  mutating func removeAll() {
-    a.removeAll()
-    b.removeAll()
-    c.removeAll()
-    d.removeAll()
+  mutating func takeAll() -> Self {
+    var taken = Self()
+    swap(&self, &taken)
+    return taken
   }
 }
 
@@ -180,11 +169,19 @@ package struct ZipBuffersArray<Input>: ZipBuffers {
     emptyCount = count
   }
 
-  /// Stores a value of upstream `index`.
+  /// Stores a value of upstream `index` for `zip`, which queues every value.
   @inlinable
-  package mutating func append(_ value: Input, at index: Int) {
+  package mutating func queue(_ value: Input, at index: Int) -> Input? {
     if queues[index].isEmpty { emptyCount -= 1 }
-    queues[index].append(value)
+    return queues[index].queue(value)
+  }
+
+  /// Stores a value of upstream `index` for `combineLatest`, which holds only the latest value; returns the one it
+  /// replaces, for the caller to release after unlocking.
+  @inlinable
+  package mutating func replace(_ value: Input, at index: Int) -> Input? {
+    if queues[index].isEmpty { emptyCount -= 1 }
+    return queues[index].replace(with: value)
   }
 
   @inlinable
@@ -192,9 +189,6 @@ package struct ZipBuffersArray<Input>: ZipBuffers {
 
   @inlinable
   package func isEmpty(_ index: Int) -> Bool { queues[index].isEmpty }
-
-  @inlinable
-  package mutating func keepLatest(_ index: Int) { queues[index].keepLast() }
 
   @inlinable
   package mutating func removeFirst() -> [Input] {
@@ -216,8 +210,9 @@ package struct ZipBuffersArray<Input>: ZipBuffers {
   }
 
   @inlinable
-  package mutating func removeAll() {
-    for index in queues.indices { queues[index].removeAll() }
-    emptyCount = queues.count
+  package mutating func takeAll() -> Self {
+    var taken = Self(count: queues.count)
+    swap(&self, &taken)
+    return taken
   }
 }

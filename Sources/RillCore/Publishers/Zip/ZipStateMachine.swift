@@ -29,7 +29,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     /// `zip` only: the outcome is `.finished`, which waits for the delivery in progress to return.
     case finishing
     /// The completion went downstream, or downstream cancelled.
-    case terminated
+    case terminal
   }
 
   @usableFromInline let mode: Mode
@@ -84,12 +84,13 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     case none
   }
 
-  /// A value from upstream `index`, which `store` adds to the buffers.
+  /// A value from upstream `index`, which `store` adds to the buffers: queued for `zip`, replacing the latest for
+  /// `combineLatest` (whose subscriber takes out the value it replaces, to release it after unlocking).
   @inlinable
   mutating func upstreamValue(_ index: Int, _ store: (inout Buffers) -> Void) -> UpstreamValueAction {
     switch phase {
     case .running: break
-    case .finishing, .terminated: return .none
+    case .finishing, .terminal: return .none
     }
     guard !isFinished[index] else { return .none }
     store(&buffers)
@@ -103,7 +104,6 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
       if zipIsExhausted() { phase = .finishing }
       return .deliver(output)
     case .combineLatest:
-      buffers.keepLatest(index)
       guard deliveries == 0, demand > 0, buffers.everyUpstreamHasAValue else { return .none }
       demand -= 1
       deliveries += 1
@@ -116,7 +116,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   func combination() -> Value? {
     switch phase {
     case .running: buffers.latest()
-    case .finishing, .terminated: nil
+    case .finishing, .terminal: nil
     }
   }
 
@@ -127,7 +127,9 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     @usableFromInline var more = Subscribers.Demand.none
     /// The upstreams (by index) to pass `more` to.
     @usableFromInline var forward: [(Int, any Subscription)] = []
-    @usableFromInline var completion = CompletionAction.none
+    /// `zip` ran out of values while this delivery was in progress: end the subscription with
+    /// ``finishAfterDelivery()``.
+    @usableFromInline var finishes = false
 
     @inlinable
     init() {}
@@ -147,12 +149,20 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
       requested += additional
       action.forward = subscriptions.indices.compactMap { index in subscriptions[index].map { (index, $0) } }
     case .finishing:
-      // The delivery that was in progress when `zip` ran out of values is over: the completion follows it.
-      action.completion = terminate(with: .finished)
-    case .terminated:
+      action.finishes = true
+    case .terminal:
       break
     }
     return action
+  }
+
+  /// The delivery that was in progress when `zip` ran out of values is over: the completion follows it.
+  ///
+  /// Returns, besides the action, the buffers, to release after unlocking.
+  @inlinable
+  mutating func finishAfterDelivery() -> (action: CompletionAction, released: Buffers?) {
+    guard case .finishing = phase else { return (.none, nil) }
+    return terminate(with: .finished)
   }
 
   @usableFromInline
@@ -162,37 +172,60 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     case none
   }
 
+  /// What a completion lets go of, for the subscription to release after unlocking: the subscription of the
+  /// upstream that completed, and the buffers once the stream ends.
+  @usableFromInline
+  struct Released {
+    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline var buffers: Buffers?
+
+    @inlinable
+    init(subscription: (any Subscription)?, buffers: Buffers?) {
+      self.subscription = subscription
+      self.buffers = buffers
+    }
+  }
+
   /// A completion from upstream `index`.
+  ///
+  /// Returns, besides the action, what the machine let go of, to release after unlocking.
   @inlinable
-  mutating func upstreamCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+  mutating func upstreamCompleted(
+    _ index: Int,
+    _ completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: Released) {
     switch phase {
     case .running: break
-    case .finishing, .terminated: return .none
+    case .finishing, .terminal: return (.none, Released(subscription: nil, buffers: nil))
     }
-    guard !isFinished[index] else { return .none }
+    guard !isFinished[index] else { return (.none, Released(subscription: nil, buffers: nil)) }
     isFinished[index] = true
     finishedCount += 1
+    // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
+    let subscription: (any Subscription)? =
+      switch (completion, mode) {
+      case (.failure, .zip): nil
+      case (.failure, .combineLatest), (.finished, _): subscriptions[index].take()
+      }
+    let ends: Bool
     switch (completion, mode) {
-    case (.failure, .zip):
-      // As in Combine, a failure of `zip` cancels every upstream, the failed one included.
-      return terminate(with: completion)
-    case (.failure, .combineLatest):
-      subscriptions[index] = nil
-      return terminate(with: completion)
+    case (.failure, _):
+      ends = true
     case (.finished, .zip):
-      subscriptions[index] = nil
-      guard buffers.isEmpty(index) else { return .none }
+      guard buffers.isEmpty(index) else { return (.none, Released(subscription: subscription, buffers: nil)) }
       // As in Combine, a finish that arrives while a value is delivered (from inside downstream) completes after
       // that delivery returns.
       guard deliveries == 0 else {
         phase = .finishing
-        return .none
+        return (.none, Released(subscription: subscription, buffers: nil))
       }
-      return terminate(with: .finished)
+      ends = true
     case (.finished, .combineLatest):
-      subscriptions[index] = nil
-      return finishedCount == count ? terminate(with: .finished) : .none
+      ends = finishedCount == count
     }
+    guard ends else { return (.none, Released(subscription: subscription, buffers: nil)) }
+    let (action, buffers) = terminate(with: completion)
+    return (action, Released(subscription: subscription, buffers: buffers))
   }
 
   /// Adds downstream demand; returns the upstreams to pass it to.
@@ -200,7 +233,7 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
   mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
     switch phase {
     case .running: break
-    case .finishing, .terminated: return []
+    case .finishing, .terminal: return []
     }
     demand += more
     requested += more
@@ -211,16 +244,16 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     return subscriptions.compactMap { $0 }
   }
 
-  /// Terminates on downstream's cancel; returns the subscriptions to cancel.
+  /// Terminates on downstream's cancel; returns the subscriptions to cancel, and the buffers, to release after
+  /// unlocking.
   @inlinable
-  mutating func cancel() -> [any Subscription] {
+  mutating func cancel() -> (cancelling: [any Subscription], released: Buffers?) {
     switch phase {
     case .running, .finishing: break
-    case .terminated: return []
+    case .terminal: return ([], nil)
     }
-    phase = .terminated
-    defer { release() }
-    return subscriptions.compactMap { $0 }
+    phase = .terminal
+    return release()
   }
 
   @inlinable
@@ -229,17 +262,22 @@ package struct ZipStateMachine<Buffers: ZipBuffers, Failure: Error> {
     return false
   }
 
+  /// Ends the stream with `completion`; returns the action, and the buffers, to release after unlocking.
   @inlinable
-  mutating func terminate(with completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    phase = .terminated
-    let cancelling = subscriptions.compactMap { $0 }
-    release()
-    return .complete(completion, cancelling: cancelling)
+  mutating func terminate(
+    with completion: Subscribers.Completion<Failure>
+  ) -> (action: CompletionAction, released: Buffers) {
+    phase = .terminal
+    let (cancelling, released) = release()
+    return (.complete(completion, cancelling: cancelling), released)
   }
 
+  /// Forgets the upstreams and the buffers; returns the subscriptions, and the buffers, for the caller to cancel and
+  /// release after unlocking.
   @inlinable
-  mutating func release() {
+  mutating func release() -> (cancelling: [any Subscription], released: Buffers) {
+    let cancelling = subscriptions.compactMap { $0 }
     subscriptions = subscriptions.map { _ in nil }
-    buffers.removeAll()
+    return (cancelling, buffers.takeAll())
   }
 }

@@ -49,11 +49,12 @@ where Buffers.Output == Downstream.Input {
     return subscription
   }
 
-  /// The subscriber for upstream `index`, whose elements `store` adds to the buffers.
+  /// The subscriber for upstream `index`, whose elements `store` adds to the buffers (queued for `zip`, replacing the
+  /// latest for `combineLatest`), returning the element it replaces, to be released after unlocking.
   @inlinable
   package func child<Input>(
     _ index: Int,
-    _ store: @escaping (inout Buffers, Input) -> Void
+    _ store: @escaping (inout Buffers, Input) -> Input?
   ) -> ZipChildSubscriber<Input, Buffers, Downstream> {
     ZipChildSubscriber(index: index, parent: self, store: store)
   }
@@ -72,7 +73,9 @@ where Buffers.Output == Downstream.Input {
 
   @inlinable
   package func cancel() {
-    for upstream in machine.withLock({ $0.cancel() }) { upstream.cancel() }
+    let (cancelling, released) = machine.withLock { $0.cancel() }
+    _ = released
+    for upstream in cancelling { upstream.cancel() }
   }
 
   @inlinable
@@ -111,7 +114,11 @@ where Buffers.Output == Downstream.Input {
     for (upstreamIndex, upstream) in action.forward {
       if upstreamIndex == index { returning = action.more } else { upstream.request(action.more) }
     }
-    perform(action.completion)
+    if action.finishes {
+      let (completion, released) = machine.withLock { $0.finishAfterDelivery() }
+      _ = released
+      perform(consume completion)
+    }
     return returning
   }
 
@@ -119,7 +126,9 @@ where Buffers.Output == Downstream.Input {
   func upstreamCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     // Decided under the delivery lock: a completion waits for a delivery in progress on another thread, and `zip`
     // can tell one in progress on this thread, which the completion follows.
-    perform(delivery.withLock { machine.withLock { $0.upstreamCompleted(index, completion) } })
+    let (action, released) = delivery.withLock { machine.withLock { $0.upstreamCompleted(index, completion) } }
+    _ = released
+    perform(consume action)
   }
 
   /// Cancels the upstreams, then delivers the completion.
@@ -147,11 +156,15 @@ where Buffers.Output == Downstream.Input {
 
   @usableFromInline let index: Int
   @usableFromInline let parent: ZipSubscription<Buffers, Downstream>
-  @usableFromInline let store: (inout Buffers, Input) -> Void
+  @usableFromInline let store: (inout Buffers, Input) -> Input?
   @usableFromInline package let combineIdentifier: CombineIdentifier
 
   @inlinable
-  init(index: Int, parent: ZipSubscription<Buffers, Downstream>, store: @escaping (inout Buffers, Input) -> Void) {
+  init(
+    index: Int,
+    parent: ZipSubscription<Buffers, Downstream>,
+    store: @escaping (inout Buffers, Input) -> Input?
+  ) {
     self.index = index
     self.parent = parent
     self.store = store
@@ -173,7 +186,11 @@ where Buffers.Output == Downstream.Input {
 
   @inlinable
   package func receive(_ input: Input) -> Subscribers.Demand {
-    parent.upstreamValue(index) { store(&$0, input) }
+    // The value a `combineLatest` upstream replaces leaves the lock here, and is released after unlocking.
+    var replaced: Input?
+    let demand = parent.upstreamValue(index) { replaced = store(&$0, input) }
+    _ = replaced
+    return demand
   }
 
   @inlinable

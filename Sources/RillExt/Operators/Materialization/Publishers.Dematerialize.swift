@@ -104,12 +104,13 @@ extension Publishers.Dematerialize {
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let ended = state.withLock { phase -> Bool in
-        guard case .subscribed = phase else { return false }
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let upstream = state.withLock { phase -> (any Subscription)? in
+        guard case .subscribed(let upstream) = phase else { return nil }
         phase = .terminal
-        return true
+        return upstream
       }
-      guard ended else { return }
+      guard upstream != nil else { return }
       if case .failure(let error) = completion {
         fatalError(
           "Dematerialize: the upstream failed with \(error); dematerialize() needs an upstream that cannot fail"

@@ -111,15 +111,17 @@ extension Publishers.Materialize {
         case .finished: .finished
         case .failure(let error): .failure(error)
         }
-      let deliverNow = state.withLock { state -> Bool in
-        guard case .subscribed = state.phase else { return false }
+      // The upstream's subscription, which has completed, is released after unlocking.
+      let (deliverNow, upstream) = state.withLock { state -> (Bool, (any Subscription)?) in
+        guard case .subscribed(let upstream) = state.phase else { return (false, nil) }
         if state.demand > 0 {
           state.phase = .terminal
-          return true
+          return (true, upstream)
         }
         state.phase = .awaitingDemandForCompletion(event)
-        return false
+        return (false, upstream)
       }
+      _ = upstream
       if deliverNow { finish(with: event) }
     }
 
@@ -146,12 +148,12 @@ extension Publishers.Materialize {
     }
 
     func cancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
+      // The phase it leaves (a completion that waited for demand) is released after unlocking.
+      let released = state.withLock { state -> Phase in
         defer { state.phase = .terminal }
-        guard case .subscribed(let upstream) = state.phase else { return nil }
-        return upstream
+        return state.phase
       }
-      upstream?.cancel()
+      if case .subscribed(let upstream) = released { upstream.cancel() }
     }
 
     private enum RequestAction {

@@ -241,8 +241,8 @@ extension Publishers.WithLatestFrom {
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let (ending, retained) = machine.withLock { ($0.upstreamCompleted(), $0.takeRetained()) }
-      guard let cancelling = ending else { return }
-      // The publishers and the latest value are let go of here, outside the lock.
+      guard let (cancelling, _) = ending else { return }
+      // The publishers, the latest value and upstream's subscription are let go of here, outside the lock.
       withExtendedLifetime(retained) {}
       for subscription in cancelling { subscription.cancel() }
       downstream.receive(completion: completion)
@@ -259,12 +259,17 @@ extension Publishers.WithLatestFrom {
     }
 
     fileprivate func otherValue(_ value: Other.Output) {
-      guard let (upstream, _) = machine.withLock({ $0.otherValue(value) }) else { return }
+      // The value it replaces is released after unlocking.
+      let (subscribing, replaced) = machine.withLock { $0.otherValue(value) }
+      _ = replaced
+      guard let (upstream, _) = subscribing else { return }
       upstream.subscribe(self)
     }
 
     fileprivate func otherCompleted() {
-      machine.withLock { $0.otherCompleted() }
+      // The other publisher's subscription, which has completed, is released after unlocking.
+      let released = machine.withLock { $0.otherCompleted() }
+      _ = released
     }
 
     // MARK: Subscription

@@ -75,18 +75,24 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
     return true
   }
 
-  /// The other publisher sends a value: returns the publishers, to subscribe upstream, if this is its first value.
-  mutating func otherValue(_ value: OtherOutput) -> Sources? {
-    guard case .subscribed = other, !isTerminal else { return nil }
+  /// The other publisher sends a value: returns the publishers, to subscribe upstream, if this is its first value,
+  /// and the value it replaces, to release after unlocking.
+  mutating func otherValue(_ value: OtherOutput) -> (subscribing: Sources?, replaced: OtherOutput?) {
+    guard case .subscribed = other, !isTerminal else { return (nil, nil) }
+    let replaced = latest.take()
     latest = value
-    guard case .awaitingOther(let demand) = phase else { return nil }
+    guard case .awaitingOther(let demand) = phase else { return (nil, replaced) }
     phase = .subscribingUpstream(demand: demand)
-    return sources
+    return (sources, replaced)
   }
 
   /// The other publisher completes, or fails: its last value stays in use.
-  mutating func otherCompleted() {
-    if case .subscribed = other { other = .ended }
+  ///
+  /// Returns its subscription, which has completed, to release after unlocking.
+  mutating func otherCompleted() -> (any Subscription)? {
+    guard case .subscribed(let subscription) = other else { return nil }
+    other = .ended
+    return subscription
   }
 
   // MARK: Upstream
@@ -113,11 +119,12 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   }
 
   /// Upstream completes: returns `nil` to ignore a completion after the end, or the subscriptions to cancel (the
-  /// other publisher's; upstream's has ended) before completing downstream.
-  mutating func upstreamCompleted() -> [any Subscription]? {
-    guard case .subscribed = phase else { return nil }
+  /// other publisher's) before completing downstream, with upstream's, which has completed, to release after
+  /// unlocking.
+  mutating func upstreamCompleted() -> (cancelling: [any Subscription], released: any Subscription)? {
+    guard case .subscribed(let upstream) = phase else { return nil }
     phase = .terminal
-    return end()
+    return (end(), upstream)
   }
 
   /// Once the subscription has ended, hands over the publishers and the latest value, for the caller to let go of

@@ -85,21 +85,27 @@ import Testing
     let lateCancel = late.cancel()
     #expect(lateCancel.releasesDownstream == false)
     var running = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
+    _ = running.upstreamValue(1)
     let runningCancel = running.cancel()
     #expect(runningCancel.releasesDownstream)
+    // What the buffer held is handed back, to be released after unlocking.
+    #expect(runningCancel.released?.values.elements == [1])
   }
 
   @Test func fullStrategies() {
     var newest = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
     var oldest = subscribed(size: 2, keepsFull: false, whenFull: .dropOldest)
     var failing = subscribed(size: 2, keepsFull: false, whenFull: .fail)
+    var droppedOldest: [Int] = []
     for value in 1...3 {
       _ = newest.upstreamValue(value)
-      _ = oldest.upstreamValue(value)
+      if let dropped = oldest.upstreamValue(value).dropped { droppedOldest.append(dropped) }
     }
+    // Handed back, to be released after unlocking.
+    #expect(droppedOldest == [1])
     _ = failing.upstreamValue(1)
     _ = failing.upstreamValue(2)
-    guard case .makeError = failing.upstreamValue(3) else {
+    guard case .makeError = failing.upstreamValue(3).action else {
       Issue.record("a full buffer should ask for the custom error")
       return
     }

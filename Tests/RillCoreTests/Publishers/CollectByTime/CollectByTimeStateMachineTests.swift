@@ -31,6 +31,7 @@ import Testing
     case .value(let values): "\(values)"
     case .completion(.finished): "|"
     case .completion(.failure): "^"
+    case .dropped(let values): "dropped \(values)"
     case nil: "nil"
     }
   }
@@ -137,7 +138,7 @@ import Testing
     var (machine, upstream, _) = running()
     let forwarded = machine.request(.max(2))
     #expect(forwarded as? TestSubscription === upstream)
-    let returned = machine.downstreamDemanded(.max(1))
+    let returned = machine.delivered(.max(1))
     #expect(returned.upstream as? TestSubscription === upstream)
     #expect(!returned.isHolding)
     #expect(machine.demand == .max(3))
@@ -149,6 +150,8 @@ import Testing
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action?.timer as? Timer === timer)
     #expect(action?.actions == 1)
+    // Handed back, to be released after unlocking.
+    #expect(action?.released.buffer == [1])
     #expect(runActions(1, &machine) == ["^"])
     #expect(machine.buffer.isEmpty)
     let again = machine.upstreamCompleted(.finished)
@@ -167,7 +170,7 @@ import Testing
     #expect(forwarded == nil)
     #expect(describe(machine.next()) == "nil")
     #expect(describe(machine.release()) == "|")
-    machine.deliveringCompletion()
+    _ = machine.deliveringCompletion()
     #expect(describe(machine.next()) == "nil")
     #expect(upstream.cancelCount == 0)
   }
@@ -204,13 +207,13 @@ import Testing
     #expect(action?.actions == 1)
     #expect(runActions(1, &machine) == ["[1, 2]"])
     #expect(machine.buffer == [3, 4, 5])
-    let returned = machine.downstreamDemanded(.max(1))
+    let returned = machine.delivered(.max(1))
     #expect(returned.upstream == nil)
     #expect(returned.isHolding)
     #expect(drained(machine.flushHeld(), &machine) == ["[3, 4]"])
     _ = machine.request(.max(1))
     #expect(drained(machine.flushHeld(), &machine) == ["[5]", "|"])
-    #expect(!machine.downstreamDemanded(.max(1)).isHolding)
+    #expect(!machine.delivered(.max(1)).isHolding)
   }
 
   @Test func aTimerScheduledAfterTheEndIsHandedBack() {

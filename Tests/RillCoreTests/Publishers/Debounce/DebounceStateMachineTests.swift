@@ -35,13 +35,14 @@ import Testing
   @Test func aNewValueReplacesThePendingOneAndHandsBackItsTimer() {
     var (machine, _) = running()
     let first = machine.upstreamValue("a")!
-    #expect(first.cancelling == nil)
+    #expect(first.replaced == nil)
     let timer = Timer()
     let stale = machine.timerScheduled(timer, for: first.generation)
     #expect(stale == nil)
     let second = machine.upstreamValue("b")!
     #expect(second.generation != first.generation)
-    #expect(second.cancelling as? Timer === timer)
+    #expect(second.replaced?.timer as? Timer === timer)
+    #expect(second.replaced?.value == "a")
     #expect(machine.pendingValue == "b")
   }
 
@@ -110,7 +111,8 @@ import Testing
     _ = machine.timerScheduled(timer, for: first.generation)
     let completed = machine.upstreamCompleted()
     #expect(completed.schedules)
-    #expect(completed.cancelling as? Timer === timer)
+    #expect(completed.released?.pending?.timer as? Timer === timer)
+    #expect(completed.released?.pending?.value == "a")
     #expect(machine.pendingValue == nil)
     let schedulesAgain = machine.upstreamCompleted().schedules
     #expect(!schedulesAgain)
@@ -130,7 +132,7 @@ import Testing
       Issue.record("expected the completion next")
       return
     }
-    machine.deliveringCompletion()
+    _ = machine.deliveringCompletion()
     let afterDelivery = machine.next()
     #expect(afterDelivery == nil)
     let late = machine.push(.value("late"))
@@ -144,7 +146,7 @@ import Testing
     _ = machine.timerScheduled(timer, for: first.generation)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
-    #expect(cancelled.timer as? Timer === timer)
+    #expect(cancelled.pending?.timer as? Timer === timer)
     let afterCancel = machine.upstreamValue("b")
     #expect(afterCancel == nil)
     let pushedAfterCancel = machine.push(.value("c"))

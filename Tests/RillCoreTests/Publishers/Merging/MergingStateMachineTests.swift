@@ -165,11 +165,11 @@ import Testing
   @Test func finishWaitsForTheChildrenAndTheBuffer() {
     var (machine, keys, _) = withChildren(1, demand: .none)
     _ = machine.childValue(keys[0], "a")
-    guard case .none = machine.upstreamCompleted(.finished) else {
+    guard case .none = machine.upstreamCompleted(.finished).action else {
       Issue.record("a child is alive")
       return
     }
-    guard case .none = machine.childCompleted(keys[0], .finished) else {
+    guard case .none = machine.childCompleted(keys[0], .finished).action else {
       Issue.record("a value is buffered")
       return
     }
@@ -195,7 +195,7 @@ import Testing
     var (machine, keys, _) = withChildren(1, demand: .unlimited)
     _ = machine.childValue(keys[0], "a")
     _ = machine.upstreamCompleted(.finished)
-    guard case .finish = machine.childCompleted(keys[0], .finished) else {
+    guard case .finish = machine.childCompleted(keys[0], .finished).action else {
       Issue.record("expected finish")
       return
     }
@@ -204,7 +204,7 @@ import Testing
   @Test func childFinishingAsksOuterForOneMoreWhenLimited() {
     var (machine, upstream) = subscribed(maxPublishers: .max(1))
     let index = machine.upstreamValue()!
-    guard case .requestUpstream(let subscription) = machine.childCompleted(index, .finished) else {
+    guard case .requestUpstream(let subscription) = machine.childCompleted(index, .finished).action else {
       Issue.record("expected a request for one more")
       return
     }
@@ -214,7 +214,7 @@ import Testing
   @Test func childFailureCancelsTheOthersAndTheOuterAndDropsTheBuffer() {
     var (machine, keys, subscriptions) = withChildren(2, demand: .none)
     _ = machine.childValue(keys[0], "a")
-    guard case .fail(.boom, let cancelling) = machine.childCompleted(keys[1], .failure(.boom)) else {
+    guard case .fail(.boom, let cancelling, _) = machine.childCompleted(keys[1], .failure(.boom)).action else {
       Issue.record("expected failure")
       return
     }
@@ -305,7 +305,7 @@ import Testing
     _ = machine.childValue(keys[0], "b")
     _ = machine.request(.unlimited)
     _ = machine.nextBuffered(afterAsking: false)
-    let cancelling = machine.cancel()
+    let cancelling = machine.cancel().cancelling
     #expect(cancelling.count == 2)
     let asking = machine.deliveredBuffered(.none, asking: false)
     #expect(!asking)
@@ -321,10 +321,10 @@ import Testing
     let index = machine.upstreamValue()!
     let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
-    let cancelling = machine.cancel()
+    let cancelling = machine.cancel().cancelling
     #expect(cancelling.count == 2)
     #expect(cancelling.contains { isSame($0, upstream) })
-    let answer = machine.cancel().isEmpty
+    let answer = machine.cancel().cancelling.isEmpty
     #expect(answer)
     #expect(machine.upstreamValue() == nil)
     guard case .cancel = machine.childSubscribed(index, TestSubscription()) else {
@@ -353,11 +353,11 @@ import Testing
       Issue.record("expected the new child to be asked for values")
       return
     }
-    guard case .none = machine.upstreamCompleted(.finished) else {
+    guard case .none = machine.upstreamCompleted(.finished).action else {
       Issue.record("the new child is alive")
       return
     }
-    guard case .finish = machine.childCompleted(second, .finished) else {
+    guard case .finish = machine.childCompleted(second, .finished).action else {
       Issue.record("expected finish once the new child finishes")
       return
     }
@@ -382,7 +382,7 @@ import Testing
     #expect(upgrade.count == 2)
     #expect(isSame(upgrade.first, secondChild))
     #expect(isSame(upgrade.last, thirdChild))
-    let cancelling = machine.cancel()
+    let cancelling = machine.cancel().cancelling
     #expect(cancelling.count == 3)
     #expect(isSame(cancelling[0], secondChild))
     #expect(isSame(cancelling[1], thirdChild))
@@ -391,11 +391,11 @@ import Testing
 
   @Test func mergingStateFinishesWhenEveryChildFinishes() {
     var machine = Machine(mergingCount: 2)
-    guard case .none = machine.childCompleted(Machine.mergedChild(0), .finished) else {
+    guard case .none = machine.childCompleted(Machine.mergedChild(0), .finished).action else {
       Issue.record("one child is still alive")
       return
     }
-    guard case .finish = machine.childCompleted(Machine.mergedChild(1), .finished) else {
+    guard case .finish = machine.childCompleted(Machine.mergedChild(1), .finished).action else {
       Issue.record("expected finish")
       return
     }
@@ -407,10 +407,48 @@ import Testing
     let first = machine.upstreamValue()!
     _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
-    guard case .fail(.boom, _) = machine.childCompleted(first, .failure(.boom)) else {
+    guard case .fail(.boom, _, _) = machine.childCompleted(first, .failure(.boom)).action else {
       Issue.record("expected the late failure to fail the stream")
       return
     }
+  }
+
+  /// What the machine lets go of, it hands back for the subscription to release after unlocking: a value's or a
+  /// subscription's deinit may call back into the subscription.
+  @Test func cancelHandsBackTheBufferAndTheSubscriptions() {
+    var (machine, keys, subscriptions) = withChildren(1, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    _ = machine.childValue(keys[0], "b")
+    let (cancelling, released) = machine.cancel()
+    #expect(cancelling.count == 2)
+    #expect(released?.buffer.elements.map(\.value) == ["a", "b"])
+    #expect(released?.children.count == 1)
+    #expect(isSame(released?.children.first?.subscription.subscription, subscriptions[0]))
+    #expect(released?.upstream.isHeld == true)
+  }
+
+  @Test func aFinishedChildHandsBackItsSubscription() {
+    var (machine, keys, subscriptions) = withChildren(2, demand: .none)
+    let (_, released) = machine.childCompleted(keys[0], .finished)
+    #expect(isSame(released.subscription, subscriptions[0]))
+    let (_, again) = machine.childCompleted(keys[0], .finished)
+    #expect(!again.isHeld)
+  }
+
+  @Test func theUpstreamsCompletionHandsBackItsSubscription() {
+    var (machine, upstream) = subscribed()
+    let (_, released) = machine.upstreamCompleted(.finished)
+    #expect(isSame(released.subscription, upstream))
+  }
+
+  @Test func aFailureHandsBackTheBuffer() {
+    var (machine, keys, _) = withChildren(2, demand: .none)
+    _ = machine.childValue(keys[0], "a")
+    guard case .fail(.boom, _, let released) = machine.childCompleted(keys[1], .failure(.boom)).action else {
+      Issue.record("expected the failure")
+      return
+    }
+    #expect(released.buffer.elements.map(\.value) == ["a"])
   }
 }
 
@@ -419,6 +457,7 @@ extension MergingStateMachine.DrainAction {
     if case .none = self { return true }
     return false
   }
+
 }
 
 private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscription) -> Bool {

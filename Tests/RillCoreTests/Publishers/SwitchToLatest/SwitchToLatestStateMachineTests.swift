@@ -85,25 +85,25 @@ import Testing
     #expect(took1)
     let took2 = machine.childValue(0)
     #expect(took2)
-    let sent1 = machine.upstreamCompleted(.finished).completion
+    let sent1 = machine.upstreamCompleted(.finished).action.completion
     #expect(sent1 == nil)
-    let sent2 = machine.childCompleted(0, .finished).completion
+    let sent2 = machine.childCompleted(0, .finished).action.completion
     #expect(sent2 == .finished)
   }
 
   @Test func theUpstreamsFinishWaitsForTheCurrentChild() {
     var (machine, _, _) = running()
-    let sent1 = machine.upstreamCompleted(.finished).completion
+    let sent1 = machine.upstreamCompleted(.finished).action.completion
     #expect(sent1 == nil)
     #expect(machine.upstreamValue() == nil)
-    let sent2 = machine.childCompleted(0, .finished).completion
+    let sent2 = machine.childCompleted(0, .finished).action.completion
     #expect(sent2 == .finished)
   }
 
   @Test func theUpstreamsFinishWithoutAChildCompletesAtOnce() {
     var machine = Machine()
     _ = machine.upstreamSubscribed(TestSubscription())
-    let sent = machine.upstreamCompleted(.finished).completion
+    let sent = machine.upstreamCompleted(.finished).action.completion
     #expect(sent == .finished)
   }
 
@@ -111,7 +111,7 @@ import Testing
     var machine = Machine()
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamCompleted(.failure(.boom))
-    let sent = machine.upstreamCompleted(.failure(.other)).completion
+    let sent = machine.upstreamCompleted(.failure(.other)).action.completion
     #expect(sent == .failure(.other))
   }
 
@@ -120,20 +120,20 @@ import Testing
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamValue()
     _ = machine.upstreamCompleted(.failure(.boom))
-    let sent1 = machine.upstreamCompleted(.finished).completion
+    let sent1 = machine.upstreamCompleted(.finished).action.completion
     #expect(sent1 == nil)
-    let sent2 = machine.childCompleted(0, .finished).completion
+    let sent2 = machine.childCompleted(0, .finished).action.completion
     #expect(sent2 == nil)
   }
 
   @Test func theUpstreamsFailureCancelsTheChildButKeepsItCurrent() {
     var (machine, _, child) = running()
-    let action = machine.upstreamCompleted(.failure(.boom))
+    let action = machine.upstreamCompleted(.failure(.boom)).action
     #expect(action.cancelling as? TestSubscription === child)
     #expect(action.completion == .failure(.boom))
     let took = machine.childValue(0)
     #expect(took)
-    let sent = machine.childCompleted(0, .failure(.other)).completion
+    let sent = machine.childCompleted(0, .failure(.other)).action.completion
     #expect(sent == nil)
   }
 
@@ -142,7 +142,7 @@ import Testing
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.request(.max(4))
     _ = machine.upstreamValue()
-    let sent = machine.upstreamCompleted(.failure(.boom)).completion
+    let sent = machine.upstreamCompleted(.failure(.boom)).action.completion
     #expect(sent == .failure(.boom))
     guard case .request(_, let demand) = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected the late subscription to be kept")
@@ -153,7 +153,7 @@ import Testing
 
   @Test func aFinishedChildStaysCurrentAndKeepsALateSubscription() {
     var (machine, _, _) = running()
-    let sent = machine.childCompleted(0, .finished).completion
+    let sent = machine.childCompleted(0, .finished).action.completion
     #expect(sent == nil)
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
@@ -165,14 +165,14 @@ import Testing
 
   @Test func aChildsFailureCancelsTheUpstreamAndEndsEverything() {
     var (machine, upstream, _) = running()
-    let action = machine.childCompleted(0, .failure(.other))
+    let action = machine.childCompleted(0, .failure(.other)).action
     #expect(action.cancelling as? TestSubscription === upstream)
     #expect(action.completion == .failure(.other))
     #expect(action.silencesValues)
     let took = machine.childValue(0)
     #expect(!took)
     #expect(machine.upstreamValue() == nil)
-    let sent = machine.upstreamCompleted(.finished).completion
+    let sent = machine.upstreamCompleted(.finished).action.completion
     #expect(sent == nil)
     let cancelling = machine.cancel()
     #expect(cancelling.isEmpty)
@@ -203,6 +203,18 @@ import Testing
       Issue.record("expected a subscription after cancel to be cancelled")
       return
     }
+  }
+
+  /// What a completion lets go of (the completed publisher's subscription), the machine hands back for the
+  /// subscription to release after unlocking.
+  @Test func aFinishedChildsSubscriptionIsHandedBack() {
+    var (machine, _, child) = running()
+    let (_, released) = machine.childCompleted(0, .finished)
+    guard case .active(_, .running(_, let subscription))? = released else {
+      Issue.record("expected the running child's phase")
+      return
+    }
+    #expect(subscription as? TestSubscription === child)
   }
 }
 

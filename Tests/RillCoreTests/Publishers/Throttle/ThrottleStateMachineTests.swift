@@ -27,6 +27,7 @@ import Testing
     case .value(let value): value
     case .completion(.finished): "|"
     case .completion(.failure): "^"
+    case .dropped(let value): "dropped \(value)"
     case nil: "nil"
     }
   }
@@ -34,7 +35,7 @@ import Testing
   /// Runs the scheduled emission at `now` and everything it queues.
   private func emitAll(_ machine: inout Machine, at now: Int) -> [String] {
     let readsClock = machine.emissionReadsClock()
-    guard let (_, first) = machine.emit(at: readsClock == true ? now : nil) else { return [] }
+    guard let (_, first) = machine.emit(at: readsClock == true ? now : nil).delivery else { return [] }
     var events = [describe(first)]
     while let event = machine.next() { events.append(describe(event)) }
     return events
@@ -51,7 +52,7 @@ import Testing
     #expect(!machine.acceptsEvents)
     machine.request(.unlimited)
     #expect(machine.demand == .none)
-    let action = machine.upstreamValue("a", at: 0)
+    let action = machine.upstreamValue("a", at: 0).action
     #expect(action == .none)
     let schedules = machine.upstreamCompleted(.finished)
     #expect(!schedules)
@@ -60,7 +61,7 @@ import Testing
   @Test func theFirstValueIsEmittedAtOnceAndSpendsDemand() {
     var (machine, _, _) = running(demand: .max(2))
     #expect(machine.acceptsEvents)
-    let action = machine.upstreamValue("a", at: 3)
+    let action = machine.upstreamValue("a", at: 3).action
     #expect(action == .emitNow)
     #expect(machine.demand == .max(1))
     #expect(machine.pendingValue == "a")
@@ -71,7 +72,7 @@ import Testing
 
   @Test func aValueWithoutDemandIsDropped() {
     var (machine, _, _) = running(demand: .none)
-    let action = machine.upstreamValue("a", at: 0)
+    let action = machine.upstreamValue("a", at: 0).action
     #expect(action == .none)
     #expect(machine.pendingValue == nil)
   }
@@ -80,13 +81,13 @@ import Testing
     var (machine, _, _) = running()
     _ = machine.upstreamValue("a", at: 10)
     #expect(emitAll(&machine, at: 10) == ["a"])
-    let early = machine.upstreamValue("b", at: 12)
+    let early = machine.upstreamValue("b", at: 12).action
     #expect(early == .emit(at: 20))
     #expect(emitAll(&machine, at: 20) == ["b"])
-    let onTime = machine.upstreamValue("c", at: 30)
+    let onTime = machine.upstreamValue("c", at: 30).action
     #expect(onTime == .emitNow)
     #expect(emitAll(&machine, at: 30) == ["c"])
-    let late = machine.upstreamValue("d", at: 45)
+    let late = machine.upstreamValue("d", at: 45).action
     #expect(late == .emitNow)
   }
 
@@ -94,7 +95,9 @@ import Testing
     var (machine, _, _) = running(latest: true)
     _ = machine.upstreamValue("a", at: 0)
     let second = machine.upstreamValue("b", at: 1)
-    #expect(second == .none)
+    #expect(second.action == .none)
+    // Handed back, to be released after unlocking.
+    #expect(second.replaced == "a")
     #expect(machine.pendingValue == "b")
     #expect(machine.demand == .unlimited)
     #expect(emitAll(&machine, at: 2) == ["b"])
@@ -103,7 +106,7 @@ import Testing
   @Test func withoutLatestThePendingValueIsKept() {
     var (machine, _, _) = running(latest: false)
     _ = machine.upstreamValue("a", at: 0)
-    let second = machine.upstreamValue("b", at: 1)
+    let second = machine.upstreamValue("b", at: 1).action
     #expect(second == .none)
     #expect(machine.pendingValue == "a")
   }
@@ -131,7 +134,7 @@ import Testing
   @Test func anEmissionWithNothingPendingDoesNothing() {
     var (machine, _, _) = running()
     #expect(machine.emissionReadsClock() == nil)
-    let emitted = machine.emit(at: 5)
+    let emitted = machine.emit(at: 5).delivery
     #expect(emitted == nil)
     _ = machine.upstreamValue("a", at: 5)
     #expect(emitAll(&machine, at: 5) == ["a"])
@@ -159,7 +162,7 @@ import Testing
     #expect(!schedules)
     #expect(machine.pendingValue == "a")
     #expect(machine.emissionReadsClock() == false)
-    let emitted = machine.emit(at: nil)
+    let emitted = machine.emit(at: nil).delivery
     #expect(emitted?.downstream === receiver)
     #expect(describe(emitted?.first) == "a")
     #expect(describe(machine.next()) == "^")
@@ -169,7 +172,7 @@ import Testing
   @Test func nothingIsTakenInOnceTheUpstreamCompleted() {
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.upstreamCompleted(.finished)
-    let value = machine.upstreamValue("a", at: 0)
+    let value = machine.upstreamValue("a", at: 0).action
     #expect(value == .none)
     let again = machine.upstreamCompleted(.failure(.boom))
     #expect(!again)
@@ -181,13 +184,13 @@ import Testing
   @Test func anEmissionWhileAnotherDeliversIsQueuedInOrder() {
     var (machine, _, _) = running()
     _ = machine.upstreamValue("a", at: 0)
-    let first = machine.emit(at: 0)
+    let first = machine.emit(at: 0).delivery
     #expect(describe(first?.first) == "a")
     _ = machine.upstreamValue("b", at: 10)
-    let second = machine.emit(at: 10)
+    let second = machine.emit(at: 10).delivery
     #expect(second == nil)
     _ = machine.upstreamCompleted(.finished)
-    let third = machine.emit(at: nil)
+    let third = machine.emit(at: nil).delivery
     #expect(third == nil)
     #expect(describe(machine.next()) == "b")
     #expect(describe(machine.next()) == "|")
@@ -212,7 +215,7 @@ import Testing
     #expect(cancelled.downstream === receiver)
     #expect(machine.pendingValue == nil)
     #expect(machine.emissionReadsClock() == nil)
-    let emitted = machine.emit(at: 0)
+    let emitted = machine.emit(at: 0).delivery
     #expect(emitted == nil)
     let again = machine.cancel()
     #expect(again.upstream == nil && again.downstream == nil)
@@ -233,7 +236,7 @@ import Testing
     var (machine, _, _) = running()
     _ = machine.upstreamValue("a", at: 0)
     _ = machine.upstreamCompleted(.finished)
-    let emitted = machine.emit(at: nil)
+    let emitted = machine.emit(at: nil).delivery
     #expect(describe(emitted?.first) == "a")
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.downstream == nil)

@@ -30,6 +30,7 @@ import Testing
     case .value(let value): value
     case .completion(.finished): "|"
     case .completion(.failure): "^"
+    case .dropped(let value): "dropped \(value)"
     case nil: "nil"
     }
   }
@@ -175,7 +176,7 @@ import Testing
     #expect(completion == nil)
     #expect(describe(machine.next()) == "b")
     #expect(describe(machine.next()) == "|")
-    machine.deliveringCompletion()
+    _ = machine.deliveringCompletion()
     #expect(machine.upstream == nil)
     #expect(describe(machine.next()) == "nil")
     let cancelled = machine.cancel()

@@ -11,8 +11,6 @@ private struct ZipTestBuffers: ZipBuffers {
 
   func isEmpty(_ index: Int) -> Bool { numbers.isEmpty(index) }
 
-  mutating func keepLatest(_ index: Int) { numbers.keepLatest(index) }
-
   mutating func removeFirst() -> String {
     let (number, letter) = numbers.removeFirst()
     return "\(number)\(letter)"
@@ -23,14 +21,20 @@ private struct ZipTestBuffers: ZipBuffers {
     return "\(number)\(letter)"
   }
 
-  mutating func removeAll() { numbers.removeAll() }
+  mutating func takeAll() -> Self { ZipTestBuffers(numbers: numbers.takeAll()) }
 }
 
 extension ZipStateMachine where Buffers == ZipTestBuffers {
   /// Stores `value` (an `Int` for upstream 0, a `String` for upstream 1) as the subscription's children do.
   fileprivate mutating func upstreamValue(_ index: Int, _ value: Any) -> UpstreamValueAction {
-    upstreamValue(index) { buffers in
-      if index == 0 { buffers.numbers.a.append(value as! Int) } else { buffers.numbers.b.append(value as! String) }
+    let keepsLatest = mode == .combineLatest
+    return upstreamValue(index) { buffers in
+      switch (index, keepsLatest) {
+      case (0, false): _ = buffers.numbers.a.queue(value as! Int)
+      case (0, true): _ = buffers.numbers.a.replace(with: value as! Int)
+      case (_, false): _ = buffers.numbers.b.queue(value as! String)
+      case (_, true): _ = buffers.numbers.b.replace(with: value as! String)
+      }
     }
   }
 }
@@ -57,7 +61,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected the nested pair")
       return
     }
-    guard case .none = zip.delivered(.none).completion, case .none = zip.delivered(.none).completion else {
+    guard !zip.delivered(.none).finishes, !zip.delivered(.none).finishes else {
       Issue.record("nothing follows")
       return
     }
@@ -67,7 +71,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
   @Test func zipFinishesOnceAFinishedUpstreamIsExhausted() {
     var zip = machine(.zip)
     _ = zip.upstreamValue(0, 1)
-    guard case .none = zip.upstreamCompleted(0, .finished) else {
+    guard case .none = zip.upstreamCompleted(0, .finished).action else {
       Issue.record("a value is still queued")
       return
     }
@@ -75,7 +79,8 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected a pair")
       return
     }
-    guard case .complete(.finished, _) = zip.delivered(.none).completion else {
+    #expect(zip.delivered(.none).finishes)
+    guard case .complete(.finished, _) = zip.finishAfterDelivery().action else {
       Issue.record("expected finish after the last pair")
       return
     }
@@ -85,7 +90,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     var zip = machine(.zip)
     _ = zip.upstreamValue(0, 1)
     _ = zip.upstreamValue(1, "a")
-    guard case .none = zip.upstreamCompleted(0, .finished) else {
+    guard case .none = zip.upstreamCompleted(0, .finished).action else {
       Issue.record("the finish waits for the delivery in progress")
       return
     }
@@ -93,7 +98,8 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("nothing more after the finish")
       return
     }
-    guard case .complete(.finished, _) = zip.delivered(.max(1)).completion else {
+    #expect(zip.delivered(.max(1)).finishes)
+    guard case .complete(.finished, _) = zip.finishAfterDelivery().action else {
       Issue.record("expected finish once the delivery returned")
       return
     }
@@ -138,11 +144,11 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
 
   @Test func combineLatestFinishesWhenEveryUpstreamFinishes() {
     var latest = machine(.combineLatest)
-    guard case .none = latest.upstreamCompleted(0, .finished) else {
+    guard case .none = latest.upstreamCompleted(0, .finished).action else {
       Issue.record("one upstream is still alive")
       return
     }
-    guard case .complete(.finished, _) = latest.upstreamCompleted(1, .finished) else {
+    guard case .complete(.finished, _) = latest.upstreamCompleted(1, .finished).action else {
       Issue.record("expected finish")
       return
     }
@@ -157,14 +163,14 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     _ = zip.upstreamSubscribed(1, second)
     _ = zip.upstreamValue(0, 1)
     _ = zip.upstreamValue(1, "a")
-    guard case .complete(.failure(.boom), let cancelling) = zip.upstreamCompleted(1, .failure(.boom)) else {
+    guard case .complete(.failure(.boom), let cancelling) = zip.upstreamCompleted(1, .failure(.boom)).action else {
       Issue.record("expected the failure, nested")
       return
     }
     // As in Combine, the failed upstream is cancelled too.
     #expect(cancelling.map(\.combineIdentifier) == [first.combineIdentifier, second.combineIdentifier])
     let after = zip.delivered(.max(1))
-    guard case .none = after.completion, after.forward.isEmpty else {
+    guard !after.finishes, after.forward.isEmpty else {
       Issue.record("nothing after the failure")
       return
     }
@@ -191,7 +197,37 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected the late subscriber to get the demand requested so far")
       return
     }
-    #expect(zip.cancel().count == 2)
-    #expect(zip.cancel().isEmpty)
+    #expect(zip.cancel().cancelling.count == 2)
+    #expect(zip.cancel().cancelling.isEmpty)
+  }
+
+  /// What the machine lets go of, it hands back for the subscription to release after unlocking: a value's or a
+  /// subscription's deinit may call back into the subscription.
+  @Test func cancelHandsBackTheBuffers() {
+    var zip = machine(.zip)
+    _ = zip.upstreamSubscribed(0, TestSubscription())
+    _ = zip.upstreamValue(0, 1)
+    _ = zip.upstreamValue(0, 2)
+    let (_, released) = zip.cancel()
+    #expect(released?.numbers.a.elements == [1, 2])
+  }
+
+  @Test func combineLatestHandsBackTheValueItReplaces() {
+    var latest = machine(.combineLatest)
+    var replaced: [Int?] = []
+    for value in [1, 2] {
+      _ = latest.upstreamValue(0) { buffers in replaced.append(buffers.numbers.a.replace(with: value)) }
+    }
+    #expect(replaced == [nil, 1])
+  }
+
+  @Test func theSubscriptionOfAFinishedUpstreamIsHandedBack() {
+    var zip = machine(.zip)
+    let first = TestSubscription()
+    _ = zip.upstreamSubscribed(0, first)
+    _ = zip.upstreamSubscribed(1, TestSubscription())
+    _ = zip.upstreamValue(0, 1)
+    let (_, released) = zip.upstreamCompleted(0, .finished)
+    #expect(released.subscription?.combineIdentifier == first.combineIdentifier)
   }
 }

@@ -19,7 +19,9 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     let secondValue = machine.otherValue(2)
     let meanwhile = machine.request(.max(3))
     #expect(kept && early == nil && meanwhile == nil)
-    #expect(firstValue == "upstream" && secondValue == nil)
+    #expect(firstValue.subscribing == "upstream" && secondValue.subscribing == nil)
+    // The value it replaces is handed back, to be released after unlocking.
+    #expect(firstValue.replaced == nil && secondValue.replaced == 1)
     let upstream = TestSubscription()
     guard case .request(let subscription, let demand) = machine.upstreamSubscribed(upstream) else {
       Issue.record("upstream's subscription was not kept")
@@ -47,11 +49,11 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     var machine = Machine(sources: "upstream")
     _ = machine.otherSubscribed(TestSubscription())
     _ = machine.otherValue(7)
-    machine.otherCompleted()
+    _ = machine.otherCompleted()
     _ = machine.upstreamSubscribed(TestSubscription())
     #expect(machine.upstreamValue() == 7)
     let afterCompletion = machine.otherValue(8)
-    #expect(afterCompletion == nil)
+    #expect(afterCompletion.subscribing == nil && afterCompletion.replaced == nil)
     #expect(machine.upstreamValue() == 7)
   }
 
@@ -60,9 +62,13 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     let other = TestSubscription()
     _ = machine.otherSubscribed(other)
     _ = machine.otherValue(1)
-    _ = machine.upstreamSubscribed(TestSubscription())
-    let cancelling = machine.upstreamCompleted()
+    let upstream = TestSubscription()
+    _ = machine.upstreamSubscribed(upstream)
+    let completed = machine.upstreamCompleted()
+    let cancelling = completed?.cancelling
     #expect(cancelling?.count == 1 && isSame(cancelling?.first, other))
+    // Upstream's subscription, which has completed, is handed back to be released after unlocking.
+    #expect(isSame(completed?.released, upstream))
     #expect(machine.isTerminal)
     let again = machine.upstreamCompleted()
     let afterEnd = machine.cancel()
@@ -88,7 +94,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     let nothing = machine.cancel()
     let kept = machine.otherSubscribed(TestSubscription())
     let value = machine.otherValue(1)
-    #expect(nothing.isEmpty && machine.isTerminal && !kept && value == nil)
+    #expect(nothing.isEmpty && machine.isTerminal && !kept && value.subscribing == nil)
 
     var subscribed = Machine(sources: "upstream")
     let other = TestSubscription()
@@ -107,7 +113,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
   @Test func aCancelWhileUpstreamIsBeingSubscribedCancelsItsLateSubscription() {
     var machine = Machine(sources: "upstream")
     _ = machine.otherSubscribed(TestSubscription())
-    let upstream = machine.otherValue(1)
+    let upstream = machine.otherValue(1).subscribing
     let cancelling = machine.cancel()
     #expect(upstream == "upstream" && cancelling.count == 1)
     guard case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
