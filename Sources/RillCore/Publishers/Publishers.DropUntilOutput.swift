@@ -7,11 +7,12 @@ extension Publisher {
   /// drop(untilOutputFrom: other):  -----3-4-|
   /// ```
   ///
-  /// It subscribes to `publisher` before upstream and asks it for one element; once that element arrives, it lets
-  /// go of `publisher`'s subscription without cancelling it, as Combine does. Dropped elements use up
-  /// downstream's demand, as in Combine. If `publisher` completes before producing an element, upstream is
-  /// cancelled and the stream completes the same way; an upstream subscription that arrives after that is still
-  /// asked for the demand downstream requested, as in Combine.
+  /// It subscribes to `publisher` before upstream and asks it for one element; once that element arrives, it cancels
+  /// `publisher`'s subscription. (Combine lets go of it without cancelling it, so a subject kept only by that
+  /// subscription lives on with everything it holds.) Dropped elements use up downstream's demand, as in Combine.
+  /// If `publisher` completes before producing an element, upstream is cancelled and the stream completes the same
+  /// way; an upstream subscription that arrives after that is still asked for the demand downstream requested, as in
+  /// Combine.
   ///
   /// As in Combine, the two publishers are followed apart once the stream has ended: each completion of `publisher`
   /// before its element reaches downstream, and so does upstream's first completion, whichever came first; an
@@ -106,8 +107,8 @@ extension Publishers.DropUntilOutput {
       var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
       ///
-      /// As in Combine, once it has delivered its value it is let go of, not cancelled, and the slot takes a new
-      /// subscription again.
+      /// Once it has delivered its value it is cancelled (Combine lets go of it without a cancel), and, as in
+      /// Combine, the slot takes a new subscription again.
       var trigger = SubscriptionState.awaitingSubscription
       var isTriggered = false
       /// Whether upstream completed or downstream cancelled: from then on nothing of upstream's reaches downstream.
@@ -240,8 +241,9 @@ extension Publishers.DropUntilOutput {
         state.trigger = .awaitingSubscription
         return trigger
       }
-      // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
-      _ = trigger
+      // Unlike Combine, which lets go of it without a cancel, the other publisher's subscription is cancelled: a
+      // subject's subscription keeps the subject alive until it is cancelled or completes, and with it this object.
+      trigger?.cancel()
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {

@@ -7,11 +7,12 @@ extension Publisher {
   /// prefix(untilOutputFrom: other):  -1-2-3|
   /// ```
   ///
-  /// It subscribes to `publisher` before upstream and asks it for one element; that element cancels upstream
-  /// and finishes the stream, and `publisher`'s subscription, which owes nothing more, is let go without a
-  /// cancel, as in Combine. If that element comes before upstream's subscription, downstream receives `.finished`
-  /// without a subscription, as in Combine, and the upstream subscription is cancelled when it arrives. If
-  /// `publisher` completes without an element, upstream simply continues.
+  /// It subscribes to `publisher` before upstream and asks it for one element; that element cancels upstream and
+  /// `publisher`'s subscription, and finishes the stream. (Combine lets go of `publisher`'s subscription without
+  /// cancelling it, so a subject kept only by that subscription lives on with everything it holds.) If that element
+  /// comes before upstream's subscription, downstream receives `.finished` without a subscription, as in Combine,
+  /// and the upstream subscription is cancelled when it arrives. If `publisher` completes without an element,
+  /// upstream simply continues.
   ///
   /// If that element comes while downstream is still receiving an upstream value, on another thread or from inside
   /// that `receive(_:)`, `.finished` waits until the value's `receive(_:)` has returned, and is delivered by the
@@ -146,8 +147,9 @@ extension Publishers.PrefixUntilOutput {
         guard state.trigger.isSubscribed else { return (nil, nil, nil) }
         return (state.trigger.terminate(), state.link.terminate(), state.downstream.take())
       }
-      // As in Combine, the other publisher's subscription, which owes nothing more, is let go without a cancel.
-      _ = trigger
+      // Unlike Combine, which lets go of it without a cancel, the other publisher's subscription is cancelled: a
+      // subject's subscription keeps the subject alive until it is cancelled or completes, and with it this object.
+      trigger?.cancel()
       // As in Combine, downstream finishes at once, also when upstream has not subscribed yet: it then receives its
       // completion without a subscription, and the upstream subscription that arrives later is cancelled.
       upstream?.cancel()
