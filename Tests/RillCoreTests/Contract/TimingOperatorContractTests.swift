@@ -19,7 +19,7 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     TimingOperatorCase("measureInterval", [.max(1), .max(1)]) { $0.measureInterval(using: $1) },
     TimingOperatorCase("receive(on:)", [.max(1), .max(1)]) { $0.receive(on: $1) },
     TimingOperatorCase("subscribe(on:)", [.max(1), .max(1)]) { $0.subscribe(on: $1) },
-    TimingOperatorCase("collect byTime", [.max(1)]) { $0.collect(.byTime($1, 4)) },
+    TimingOperatorCase("collect byTime", [.max(1), .max(1)]) { $0.collect(.byTime($1, 4)) },
     TimingOperatorCase("collect byTimeOrCount", [.max(1), .max(1)]) { $0.collect(.byTimeOrCount($1, 4, 1)) },
   ]
 

@@ -6,14 +6,14 @@ extension Publisher {
   /// collect(.byTime(scheduler, 4)):             ----'ab'---'cd'---[e|]
   /// ```
   ///
-  /// A repeating clock started at the subscription emits what was collected at the end of each interval,
-  /// when there is something and the downstream has demand. With `.byTime` the upstream is asked for one element at
-  /// the subscription and one more for each element. With `.byTimeOrCount` a full buffer is emitted without waiting
-  /// for the clock, and the upstream is asked for `count` elements per array requested. When the upstream
-  /// finishes, what is left is emitted before `.finished`; a failure drops it. As in Combine (since iOS 13.3 and
-  /// macOS 10.15.2), what the upstream brings is delivered on the scheduler: a full buffer and the completion too,
-  /// never from inside the upstream's call. What was kept after the upstream finished, for want of demand, goes out
-  /// with the request that brings the demand, on the requesting thread, followed by the completion.
+  /// A repeating clock started at the subscription emits what was collected at the end of each interval, when there is
+  /// something and the downstream has demand. With `.byTime` the upstream is asked for one element with each request,
+  /// whatever its demand, and one more for each element. With `.byTimeOrCount` a full buffer is emitted without waiting
+  /// for the clock, and the upstream is asked for `count` elements per array requested. When the upstream finishes,
+  /// what is left is emitted before `.finished`; a failure drops it. As in Combine (since iOS 13.3 and macOS 10.15.2),
+  /// what the upstream brings is delivered on the scheduler: a full buffer and the completion too, never from inside
+  /// the upstream's call. What was kept after the upstream finished, for want of demand, goes out with the request that
+  /// brings the demand, on the requesting thread, followed by the completion.
   ///
   /// - Parameters:
   ///   - strategy: The timing group strategy used by the operator to collect and publish elements.
@@ -120,9 +120,6 @@ extension Publishers.CollectByTime {
       }
       state.withLock { $0.timerScheduled(timer) }?.cancel()
       downstream.receive(subscription: self)
-      if count == nil {
-        subscription.request(.max(1))
-      }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -149,10 +146,8 @@ extension Publishers.CollectByTime {
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "CollectByTime: a subscriber requested \(demand); demand must be greater than zero")
-      let upstream = state.withLock { $0.request(demand) }
-      if let count, let upstream {
-        upstream.request(demand * count)
-      }
+      // As in Combine, `.byTime` asks the upstream for one element per request, whatever its demand.
+      state.withLock { $0.request(demand) }?.request(count.map { demand * $0 } ?? .max(1))
       flushHeld()
     }
 

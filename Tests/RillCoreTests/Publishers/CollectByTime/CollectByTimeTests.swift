@@ -75,21 +75,43 @@ import Testing
     #expect(subscriber.stampedEvents == ["failure"])
   }
 
-  /// As in Combine, `.byTime` asks the upstream for one element at the subscription and one more with each element,
-  /// whatever the downstream's demand.
-  @Test func byTimeAsksForOneElementAtATime() {
+  /// As in Combine, `.byTime` asks the upstream for one element with each request, whatever its demand, and one more
+  /// with each element; it asks for nothing at the subscription.
+  @Test func byTimeAsksForOneElementPerRequestAndPerElement() {
     let scheduler = TestScheduler()
     let upstream = TestPublisher<Int, Never>()
-    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(5))
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
+    #expect(upstream.requestedDemands.isEmpty)
+    subscriber.subscription?.request(.max(5))
     #expect(upstream.requestedDemands == [.max(1)])
     #expect(upstream.send(1) == .max(1))
     #expect(upstream.send(2) == .max(1))
     subscriber.subscription?.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(1)])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
     scheduler.advance(by: 4)
     #expect(subscriber.values == [[1, 2]])
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+  }
+
+  /// Once the collected elements have gone out, a later request still asks the upstream for one more element, as in
+  /// Combine; the demand a delivered array returns asks for nothing.
+  @Test func byTimeRequestAfterTheArraysWentOutAsksForOneMore() {
+    let scheduler = TestScheduler()
+    let upstream = TestPublisher<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1))
+    upstream.collect(.byTime(scheduler, 1)).subscribe(subscriber)
+    for value in 0..<9 {
+      if value % 3 == 0 { scheduler.advance(by: 1) }
+      #expect(upstream.send(value) == .max(1))
+    }
+    scheduler.advance(by: 1)
+    #expect(subscriber.values == [[0, 1, 2], [3, 4, 5], [6, 7, 8]])
     #expect(upstream.requestedDemands == [.max(1)])
+    subscriber.subscription?.request(.max(2))
+    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    subscriber.subscription?.request(.unlimited)
+    #expect(upstream.requestedDemands == [.max(1), .max(1), .max(1)])
   }
 
   /// As in Combine since iOS 13.3, an array the count completes reaches the downstream on the scheduler, not from
