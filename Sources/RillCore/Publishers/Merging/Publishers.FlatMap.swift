@@ -21,7 +21,8 @@ extension Publisher {
   /// request).
   ///
   /// - Parameters:
-  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`. It is what
+  ///     upstream is asked for first, so `.max(0)` subscribes no new publisher; see ``Publishers/FlatMap``.
   ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
@@ -47,7 +48,8 @@ extension Publisher where Failure == Never {
   /// ```
   ///
   /// - Parameters:
-  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`. It is what
+  ///     upstream is asked for first, so `.max(0)` subscribes no new publisher; see ``Publishers/FlatMap``.
   ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
@@ -75,7 +77,8 @@ extension Publisher where Failure == Never {
   /// The upstream takes on the new publishers' failure type, so a failing new publisher fails the result.
   ///
   /// - Parameters:
-  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`. It is what
+  ///     upstream is asked for first, so `.max(0)` subscribes no new publisher; see ``Publishers/FlatMap``.
   ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
@@ -103,7 +106,8 @@ extension Publisher {
   /// The new publishers take on the upstream's failure type.
   ///
   /// - Parameters:
-  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`. It is what
+  ///     upstream is asked for first, so `.max(0)` subscribes no new publisher; see ``Publishers/FlatMap``.
   ///   - transform: A closure that takes an element as a parameter and returns a publisher that produces
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
@@ -123,6 +127,11 @@ extension Publishers {
   ///
   /// With a finite `maxPublishers` it exerts backpressure: it asks upstream for `maxPublishers` elements, and
   /// for one more only when one of the new publishers finishes.
+  ///
+  /// A `maxPublishers` of `.max(0)` (`.none`) does not trap, as in Combine: it is requested from upstream as it
+  /// is. An upstream that accepts a request of `.none`, such as a sequence, then sends nothing, so no new
+  /// publisher is ever created or subscribed and the result neither publishes nor finishes; one that traps on it,
+  /// such as a subject, traps.
   public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
   where NewPublisher.Failure == Upstream.Failure {
     public typealias Output = NewPublisher.Output
@@ -132,7 +141,7 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    /// The maximum number of concurrent publisher subscriptions.
+    /// The maximum number of concurrent publisher subscriptions; `.max(0)` subscribes none (see above).
     public let maxPublishers: Subscribers.Demand
 
     /// A closure that takes an element as a parameter and returns a publisher that produces elements of that

@@ -489,6 +489,19 @@ private struct TwiceSubscribingPublisher: Publisher {
     #expect(upstream.requestedDemands == [.none])
   }
 
+  /// As the flatMap pages say: with `maxPublishers: .max(0)`, an upstream that accepts a request of `.none` sends
+  /// nothing, so no new publisher is ever created or subscribed, and the result neither publishes nor finishes.
+  @Test func maxPublishersOfZeroStalls() {
+    var transformed = 0
+    let recorder = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.flatMap(maxPublishers: .max(0)) { value -> Just<Int> in
+      transformed += 1
+      return Just(value)
+    }.subscribe(recorder)
+    #expect(transformed == 0)
+    #expect(recorder.eventDescriptions == ["subscription"])
+  }
+
   /// As in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
   /// mirror, and each child's subscriber names it as its parent.
   @Test func outerSubscriberIsTheSubscriptionsFace() throws {
