@@ -102,6 +102,7 @@ private struct FutureAbandonment {
 }
 
 /// What a future needs of its subscriptions whatever their subscriber: to hand them the result.
+// SAFETY: it stores nothing; its one subclass keeps all its mutable state in `Locked`.
 class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
   func fulfill(_ result: Result<Output, Failure>) { fatalError("abstract") }
 }
