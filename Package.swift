@@ -24,10 +24,8 @@ let package = Package(
     .library(name: "RillShim", targets: ["RillShim"]),
     .executable(name: "rill-demo", targets: ["rill-demo"]),
   ],
-  dependencies: [
-    // Build-time only: `swift package generate-documentation`. No library target depends on anything.
-    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")
-  ],
+  // No target depends on any package.
+  dependencies: [],
   targets: [
     .target(name: "RillCore", swiftSettings: strict),
     .target(name: "RillFoundation", dependencies: ["RillCore"], swiftSettings: strict),
@@ -82,3 +80,9 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// DocC's plugin only for `swift package generate-documentation` (scripts/build-docs.sh sets RILL_DOCS=1): a build,
+// a test run and every package that depends on Rill fetch and compile nothing besides Rill.
+if Context.environment["RILL_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

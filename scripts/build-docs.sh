@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The timeline picture in RillExt's docs must be the one the demo draws today.
 ./scripts/timeline-image.sh --check
-swift package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors \
+RILL_DOCS=1 swift package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors \
   --target Rill --target RillCore --target RillFoundation --target RillExt --target RillTesting
 
 archive=.build/plugins/Swift-DocC/outputs/Rill.doccarchive
