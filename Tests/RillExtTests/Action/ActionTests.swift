@@ -368,7 +368,9 @@ struct ActionStressTests {
     }
     let count = started.value
     #expect(count > 0)
-    #expect(executing.values == [false] + Array(repeating: [true, false], count: count).flatMap { $0 })
-    #expect(enabled.values == [true] + Array(repeating: [false, true], count: count).flatMap { $0 })
+    let expectedExecuting: [Bool] = [false] + Array(repeating: [true, false], count: count).flatMap { $0 }
+    let expectedEnabled: [Bool] = [true] + Array(repeating: [false, true], count: count).flatMap { $0 }
+    #expect(executing.values == expectedExecuting)
+    #expect(enabled.values == expectedEnabled)
   }
 }
