@@ -6,8 +6,10 @@
 /// ```
 ///
 /// After its first value an immediate publisher may publish any number of values, at any time, until it completes.
-/// `Just`, `Fail` and `CurrentValueSubject` conform, as do operators that keep the promise when their upstream
-/// does. ``AnyImmediatePublisher`` hides an immediate publisher's type without losing the promise.
+/// `Just`, `Fail`, `Result.Publisher` and `Record` conform, as do operators that keep the promise when their upstream
+/// does. A sequence's publisher does not, as the sequence may be empty, nor `CurrentValueSubject`, which sends no
+/// value once it has completed: `assertImmediate()` or `uncheckedImmediate()` vouch for one that keeps the promise.
+/// ``AnyImmediatePublisher`` hides an immediate publisher's type without losing the promise.
 public protocol ImmediatePublisher: Publisher {}
 
 extension ImmediatePublisher {

@@ -7,11 +7,9 @@ extension Future: SinglePublisher, MaybePublisher {}
 extension Result.Publisher: SinglePublisher, MaybePublisher, ImmediatePublisher {}
 // Beyond CombineTraits: `Optional.Publisher` publishes its value, if any, then finishes.
 extension Optional.Publisher: MaybePublisher {}
-// As in CombineTraits: a sequence publisher or a record publishes on subscription (given a value to publish).
-extension Publishers.Sequence: ImmediatePublisher {}
+// As in CombineTraits: a record publishes on subscription (given a value to publish). A sequence publisher is not
+// immediate, as a sequence may be empty, nor a current value subject, which sends no value once completed.
 extension Record: ImmediatePublisher {}
-// A current value subject sends its value, or its completion, on subscription.
-extension CurrentValueSubject: ImmediatePublisher {}
 
 extension Deferred: SinglePublisher where DeferredPublisher: SinglePublisher {}
 extension Deferred: MaybePublisher where DeferredPublisher: MaybePublisher {}

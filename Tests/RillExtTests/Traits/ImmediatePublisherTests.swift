@@ -15,7 +15,29 @@ private func isImmediate<P: ImmediatePublisher>(_ publisher: P) -> Bool { true }
     #expect(isImmediate(Just(0).append(later)))
     #expect(!isImmediate(later.append(now)))
     #expect(!isImmediate(later.append(later)))
-    #expect(isImmediate(CurrentValueSubject<Int, Never>(0)))
+  }
+
+  /// As in CombineTraits: a sequence may be empty and a completed subject sends no value, so neither is immediate,
+  /// and a sequence prepended to a publisher does not make it immediate.
+  @Test func sequencesAndCurrentValueSubjectsAreNotImmediate() {
+    let erased = Just(1).eraseToAnyPublisher()
+    #expect(!isImmediate([1].publisher))
+    #expect(!isImmediate(erased.prepend([])))
+    #expect(!isImmediate(erased.prepend(1)))
+    #expect(!isImmediate(CurrentValueSubject<Int, Never>(0)))
+    #expect(isImmediate(AnyImmediatePublisher<Int, Never>.just(1).append([])))
+  }
+
+  /// The reason: an empty sequence and a completed current value subject finish without a value.
+  @Test func anEmptySequenceAndACompletedSubjectPublishNoValue() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    subject.send(completion: .finished)
+    let fromSubject = TestSubscriber<Int, Never>()
+    subject.subscribe(fromSubject)
+    #expect(fromSubject.eventDescriptions == ["subscription", "finished"])
+    let fromSequence = TestSubscriber<Int, Never>()
+    [Int]().publisher.subscribe(fromSequence)
+    #expect(fromSequence.eventDescriptions == ["subscription", "finished"])
   }
 
   @Test func theFactoriesPublishBeforeSubscribeReturns() {

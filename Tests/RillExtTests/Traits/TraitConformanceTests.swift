@@ -31,7 +31,6 @@ private func immediate<P: ImmediatePublisher>(_ publisher: P) -> P { publisher }
     _ = immediate(Fail<Int, ExtTestError>(error: .upstream))
     _ = immediate(Result<Int, ExtTestError>.success(1).publisher)
     _ = immediate(Deferred { Just(1) })
-    _ = immediate([1].publisher)
     _ = immediate(Record<Int, Never>(output: [1], completion: .finished))
     _ = single(URLSession.shared.dataTaskPublisher(for: URL(string: "http://localhost")!))
   }
