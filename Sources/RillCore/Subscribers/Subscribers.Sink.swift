@@ -5,9 +5,12 @@ extension Subscribers {
   /// already running keeps its closure until it returns. A second subscription is cancelled; values and
   /// completions after the sink has ended are ignored. As in Combine, values and a completion that arrive before a
   /// subscription are delivered, and a cancel before a subscription does nothing.
-  // SAFETY: all mutable state is in `state`; closures and the upstream are called, and released, outside the lock.
+  ///
+  /// As in Combine, a sink is not `Sendable`: it runs its closures, which may change state that is not safe to
+  /// share, on the thread that delivers each event. The ``AnyCancellable`` that `sink(receiveValue:)` returns is
+  /// `Sendable`, and cancels the sink from any thread.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible
   {
     /// The sink's closures, in a struct rather than as bare function values (a closure in a struct:
     /// WritingAnOperator.md, "Hot-path idioms").

@@ -21,9 +21,13 @@ public import Rill
 /// The spelling follows pointfreeco's combine-schedulers (`AnyScheduler`, ``AnySchedulerOf``,
 /// `eraseToAnyScheduler()`, and the closure-based initializer), so code written against it builds unchanged.
 ///
-/// Like combine-schedulers' type, an `AnyScheduler` is `Sendable` whatever it wraps: it holds no mutable state, and
-/// the schedulers it is made for (queues, run loops, virtual-time schedulers) are safe to call from any thread.
-// SAFETY: immutable; the stored closures forward to a scheduler, which schedulers make safe to call from any thread.
+/// An `AnyScheduler` is `Sendable`, as combine-schedulers' is, and here that holds for every value: it wraps only a
+/// `Sendable` scheduler (dispatch and operation queues and the virtual-time schedulers are) or a run loop (whose
+/// scheduling calls are safe from any thread), and its closure-based initializer takes `@Sendable` closures. A
+/// scheduler is called from whatever thread an operator runs on, so one that is not safe to share cannot be erased;
+/// combine-schedulers erases any, and its closures may capture anything.
+// SAFETY: immutable; every closure it stores is `@Sendable`, or forwards to a `Sendable` scheduler or a run loop,
+// whose scheduling calls are safe from any thread.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   private let minimumToleranceBody: () -> SchedulerTimeType.Stride
@@ -39,7 +43,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// Creates a scheduler from closures, one for each requirement of `Scheduler`.
   ///
-  /// Use it to build a scheduler in place, for example one that records what it is asked to do.
+  /// Use it to build a scheduler in place, for example one that records what it is asked to do. The closures are
+  /// `@Sendable`, as the scheduler may be called from any thread: what they capture must be safe to share.
   ///
   /// - Parameters:
   ///   - minimumTolerance: Returns the scheduler's minimum tolerance.
@@ -48,12 +53,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///   - delayed: Runs an action after a date, within a tolerance.
   ///   - interval: Runs an action at a date and then repeatedly, returning a cancellable that stops it.
   public init(
-    minimumTolerance: @escaping () -> SchedulerTimeType.Stride,
-    now: @escaping () -> SchedulerTimeType,
-    scheduleImmediately: @escaping (SchedulerOptions?, @escaping () -> Void) -> Void,
-    delayed: @escaping (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
+    minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
+    now: @escaping @Sendable () -> SchedulerTimeType,
+    scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping () -> Void) -> Void,
+    delayed:
+      @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) ->
+      Void,
     interval:
-      @escaping (
+      @escaping @Sendable (
         SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
         @escaping () -> Void
       ) -> any Cancellable
@@ -67,8 +74,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// Creates a scheduler that forwards every call to `scheduler`.
   ///
-  /// - Parameter scheduler: The scheduler to wrap.
-  public init<S: Scheduler>(_ scheduler: S)
+  /// - Parameter scheduler: The scheduler to wrap, which must be `Sendable`: it is called from any thread.
+  public init<S: Scheduler & Sendable>(_ scheduler: S)
+  where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
+    self.init(forwardingTo: scheduler)
+  }
+
+  /// Creates a scheduler that forwards every call to the run loop `scheduler`.
+  ///
+  /// A run loop is not `Sendable`, but its scheduling calls are safe from any thread: they hand the action to the
+  /// run loop, which runs it on its own thread.
+  ///
+  /// - Parameter scheduler: The run loop to wrap.
+  public init(_ scheduler: RunLoop)
+  where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+    self.init(forwardingTo: scheduler)
+  }
+
+  private init<S: Scheduler>(forwardingTo scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     minimumToleranceBody = { scheduler.minimumTolerance }
     nowBody = { scheduler.now }
@@ -140,7 +163,7 @@ public typealias AnySchedulerOf<Scheduler> = AnyScheduler<
   Scheduler.SchedulerTimeType, Scheduler.SchedulerOptions
 > where Scheduler: _CombineScheduler
 
-extension Scheduler {
+extension Scheduler where Self: Sendable {
   /// Wraps this scheduler in an ``AnyScheduler``, hiding its concrete type.
   ///
   /// - Returns: A scheduler that forwards every call to this one.
@@ -167,6 +190,15 @@ extension AnyScheduler
 where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
   /// The main run loop, erased.
   public static var main: Self { RunLoop.main.eraseToAnyScheduler() }
+}
+
+extension RunLoop {
+  /// Wraps this run loop in an ``AnyScheduler``, hiding its concrete type.
+  ///
+  /// - Returns: A scheduler that forwards every call to this run loop.
+  public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
+    AnyScheduler(self)
+  }
 }
 
 extension AnyScheduler

@@ -148,19 +148,22 @@ import Testing
     let finished = DispatchSemaphore(value: 0)
     let captured = Captured()
     nonisolated(unsafe) var completions = 0
-    let sink = Subscribers.Sink<Int, Never>(
+    // A sink is not `Sendable`; this one's closures run on the other thread alone, and the cancel that reaches it
+    // from here goes through its `Sendable` cancellable.
+    nonisolated(unsafe) let sink = Subscribers.Sink<Int, Never>(
       receiveCompletion: { _ in completions += 1 },
       receiveValue: { value in
         if value == 0 { started.signal() }
         captured.values.append(value)
       }
     )
+    let cancellable = AnyCancellable(sink)
     DispatchQueue.global().async {
       (0..<50_000_000).publisher.subscribe(sink)
       finished.signal()
     }
     started.wait()
-    sink.cancel()
+    cancellable.cancel()
     finished.wait()
     #expect(completions == 0)
     #expect(captured.values.count < 50_000_000)

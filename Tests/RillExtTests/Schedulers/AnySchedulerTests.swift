@@ -55,23 +55,24 @@ import Testing
     #expect(wrapped.scheduledActionCount == 0)
   }
 
+  /// The closures are `@Sendable`: what they record goes through a lock.
   @Test func theClosureInitializerCallsEachClosure() {
-    var calls: [String] = []
+    let log = CallLog()
     let erased = AnySchedulerOf<RillTesting.TestScheduler>(
       minimumTolerance: { 7 },
       now: { 42 },
       scheduleImmediately: { _, action in
-        calls.append("immediately")
+        log.append("immediately")
         action()
       },
       delayed: { date, tolerance, _, action in
-        calls.append("delayed(\(date.ticks), \(tolerance.ticks))")
+        log.append("delayed(\(date.ticks), \(tolerance.ticks))")
         action()
       },
       interval: { date, interval, tolerance, _, action in
-        calls.append("interval(\(date.ticks), \(interval.ticks), \(tolerance.ticks))")
+        log.append("interval(\(date.ticks), \(interval.ticks), \(tolerance.ticks))")
         action()
-        return AnyCancellable { calls.append("cancelled") }
+        return AnyCancellable { log.append("cancelled") }
       }
     )
     var ran = 0
@@ -81,7 +82,7 @@ import Testing
     erased.schedule(after: 50, tolerance: 1) { ran += 1 }
     erased.schedule(after: 60, interval: 5, tolerance: 2) { ran += 1 }.cancel()
     #expect(ran == 3)
-    #expect(calls == ["immediately", "delayed(50, 1)", "interval(60, 5, 2)", "cancelled"])
+    #expect(log.calls == ["immediately", "delayed(50, 1)", "interval(60, 5, 2)", "cancelled"])
   }
 
   @Test func erasesEveryKindOfScheduler() {
@@ -126,4 +127,17 @@ import Testing
     cancellable.cancel()
     #expect(captured == nil)
   }
+}
+
+/// Calls recorded from `@Sendable` closures.
+private final class CallLog: Sendable {
+  private let lock = NSLock()
+  // SAFETY: only touched with `lock` held.
+  private nonisolated(unsafe) var recorded: [String] = []
+
+  func append(_ call: String) {
+    lock.withLock { recorded.append(call) }
+  }
+
+  var calls: [String] { lock.withLock { recorded } }
 }
