@@ -163,7 +163,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   /// The subscriber given to the upstream publisher.
-  struct Before: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  struct Before: Subscriber, CombineDescribable {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
@@ -175,8 +175,6 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     var customMirror: Mirror { inner.customMirror }
 
-    var playgroundDescription: Any { inner.playgroundDescription }
-
     func receive(subscription: any Subscription) { inner.receiveUpstream(subscription: subscription) }
 
     func receive(_ input: Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
@@ -185,7 +183,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   /// The subscriber given to the replacement publisher.
-  struct After: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  struct After: Subscriber, CombineDescribable {
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure
 
@@ -196,8 +194,6 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     var description: String { inner.description }
 
     var customMirror: Mirror { inner.customMirror }
-
-    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription: subscription) }
 

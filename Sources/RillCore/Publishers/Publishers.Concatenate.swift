@@ -306,8 +306,7 @@ extension Publishers.Concatenate {
 
   /// The subscriber given to the prefix or the suffix; it shares the subscription's identifier, description and
   /// (empty) mirror, as Combine's do.
-  private struct Side<Downstream: Subscriber, Phase: ConcatenatePhase>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
+  private struct Side<Downstream: Subscriber, Phase: ConcatenatePhase>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -318,8 +317,6 @@ extension Publishers.Concatenate {
     var description: String { inner.description }
 
     var customMirror: Mirror { inner.customMirror }
-
-    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) {
       inner.subscribed(Phase.side, subscription)

@@ -273,8 +273,7 @@ extension Publishers.DropUntilOutput {
   /// Subscribes the inner subscription to the other publisher.
   ///
   /// As in Combine, it shares the subscription's identifier, description and mirror.
-  private struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  private struct Trigger<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Other.Output
 
@@ -289,8 +288,6 @@ extension Publishers.DropUntilOutput {
     var description: String { inner.description }
 
     var customMirror: Mirror { inner.customMirror }
-
-    var playgroundDescription: Any { inner.playgroundDescription }
 
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)

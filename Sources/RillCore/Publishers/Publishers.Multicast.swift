@@ -121,10 +121,6 @@ extension Publishers.Multicast {
 
     @usableFromInline var description: String { "Multicast" }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline var playgroundDescription: Any { description }
-
     @inlinable
     func receive(subscription: any Subscription) {
       let downstream = state.withLock { state -> Downstream? in

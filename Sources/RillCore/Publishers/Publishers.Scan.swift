@@ -161,8 +161,6 @@ extension Publishers.Scan {
       Mirror(self, children: ["downstream": downstream, "result": result.withLock { $0 }])
     }
 
-    @usableFromInline var playgroundDescription: Any { description }
-
     @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)

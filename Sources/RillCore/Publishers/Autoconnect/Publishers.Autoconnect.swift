@@ -122,8 +122,6 @@ extension Publishers.Autoconnect {
       Mirror(self, children: ["parent": parent, "downstream": downstream])
     }
 
-    @usableFromInline var playgroundDescription: Any { description }
-
     @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: Counted(upstream: subscription, parent: parent))

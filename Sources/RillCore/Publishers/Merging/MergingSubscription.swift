@@ -44,11 +44,6 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
 
   @usableFromInline var description: String { name }
 
-  /// Empty, as Combine's.
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-
-  @usableFromInline var playgroundDescription: Any { description }
-
   /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
   @inlinable
   func start() {
@@ -256,8 +251,6 @@ struct MergingChildSubscriber<Downstream: Subscriber>: Subscriber, CombineDescri
   @usableFromInline var customMirror: Mirror {
     Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
   }
-
-  @usableFromInline var playgroundDescription: Any { description }
 
   @inlinable
   func receive(subscription: any Subscription) {

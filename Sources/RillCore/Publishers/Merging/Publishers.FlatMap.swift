@@ -206,8 +206,6 @@ extension Publishers.FlatMap {
 
     @usableFromInline var customMirror: Mirror { parent.customMirror }
 
-    @usableFromInline var playgroundDescription: Any { description }
-
     @inlinable
     func receive(subscription: any Subscription) {
       parent.upstreamSubscribed(subscription)

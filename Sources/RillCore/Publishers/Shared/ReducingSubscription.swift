@@ -123,8 +123,6 @@ where Downstream.Input == Rule.Output, Downstream.Failure == Rule.Failure {
     return Mirror(self, children: rule.mirrorChildren(downstream: downstream, partial: partial, link: link))
   }
 
-  @usableFromInline var playgroundDescription: Any { description }
-
   @inlinable
   func receive(subscription: any Subscription) {
     guard state.withLock({ $0.upstream.subscribe(subscription) }) else {

@@ -229,11 +229,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Kind>: Subscriber, Su
   }
 }
 
-extension ScheduledDeliveryInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+extension ScheduledDeliveryInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  CombineDescribable
 where Kind == ReceiveOnDelivery {
   @usableFromInline var description: String { "ReceiveOn" }
-
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-
-  @usableFromInline var playgroundDescription: Any { description }
 }

@@ -9,9 +9,8 @@
 /// upstream's latest and not emitted, as in Combine. Upstreams are requested and cancelled outside `delivery`.
 // SAFETY: all mutable state is in `machine`; downstream is called under `delivery` only, upstreams under no lock.
 @usableFromInline
-package final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-  CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+package final class ZipSubscription<Buffers: ZipBuffers, Downstream: Subscriber>: Subscription, CombineDescribable,
+  @unchecked Sendable
 where Buffers.Output == Downstream.Input {
   @usableFromInline
   package typealias Machine = ZipStateMachine<Buffers, Downstream.Failure>
@@ -62,8 +61,6 @@ where Buffers.Output == Downstream.Input {
   @usableFromInline package var description: String { name }
 
   @usableFromInline package var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-  @usableFromInline package var playgroundDescription: Any { description }
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
@@ -146,10 +143,7 @@ where Buffers.Output == Downstream.Input {
 
 /// The subscriber that `ZipSubscription` attaches to each upstream.
 @usableFromInline
-package struct ZipChildSubscriber<Input, Buffers: ZipBuffers, Downstream: Subscriber>: Subscriber,
-  CustomStringConvertible,
-  CustomReflectable,
-  CustomPlaygroundDisplayConvertible
+package struct ZipChildSubscriber<Input, Buffers: ZipBuffers, Downstream: Subscriber>: Subscriber, CombineDescribable
 where Buffers.Output == Downstream.Input {
   @usableFromInline
   package typealias Failure = Downstream.Failure
@@ -176,8 +170,6 @@ where Buffers.Output == Downstream.Input {
   @usableFromInline package var customMirror: Mirror {
     Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
   }
-
-  @usableFromInline package var playgroundDescription: Any { description }
 
   @inlinable
   package func receive(subscription: any Subscription) {

@@ -1,23 +1,3 @@
-// A subject's table of subscribers, in two columns at the same index: a `SubjectEntry` and a `SubjectDemand` each.
-
-/// How a subject reaches one subscriber: its receiver and its subscription.
-///
-/// A send copies the table of entries (one reference count) and calls the subscribers from the copy, outside the
-/// subject's lock.
-@usableFromInline
-struct SubjectEntry<Output, Failure: Error> {
-  /// Calls the subscriber; `nil` once the subscription has ended.
-  @usableFromInline var receiver: SubjectReceiver<Output, Failure>?
-  /// The subscription, whose ``SubjectConduit/index`` is this entry's index; `nil` once it has ended.
-  @usableFromInline var conduit: SubjectConduit<Output, Failure>?
-
-  @inlinable
-  init(receiver: SubjectReceiver<Output, Failure>?, conduit: SubjectConduit<Output, Failure>?) {
-    self.receiver = receiver
-    self.conduit = conduit
-  }
-}
-
 /// A subscriber's demand, at the same index as its ``SubjectEntry``: changed in place on every value, so kept
 /// apart from the entries that sends copy.
 @usableFromInline
