@@ -182,14 +182,32 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     withExtendedLifetime(subject) {}
   }
 
-  /// Keeps an upstream subscription; requests unlimited values from it if `hasDownstreamDemand` is set.
+  /// Keeps an upstream subscription until it completes or is cancelled; requests unlimited values from it if
+  /// `hasDownstreamDemand` is set.
   @inlinable
   package func send(subscription: any Subscription) {
+    let upstream = SubjectUpstream(subscription)
     let demanded = state.withLock { state in
-      state.upstreams.append(subscription)
+      state.upstreams.append(upstream)
       return state.hasDownstreamDemand
     }
     if demanded { subscription.request(.unlimited) }
+  }
+
+  /// Forgets the upstream subscription `upstream`, which has completed or been cancelled; it is released here,
+  /// outside the lock.
+  package func forget(upstream: AnyObject) {
+    let identity = ObjectIdentifier(upstream)
+    let forgotten = state.withLock { state -> SubjectUpstream? in
+      guard let index = state.upstreams.firstIndex(where: { $0.identity == identity }) else { return nil }
+      return state.upstreams.remove(at: index)
+    }
+    _ = forgotten
+  }
+
+  /// How many upstream subscriptions the subject keeps: those that have neither completed nor been cancelled.
+  package var upstreamCount: Int {
+    state.withLock { $0.upstreams.count }
   }
 
   /// Cancels the upstream subscriptions; the subject is going away.
@@ -199,7 +217,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       defer { state.upstreams = [] }
       return state.upstreams
     }
-    for upstream in upstreams { upstream.cancel() }
+    for upstream in upstreams { upstream.subscription.cancel() }
   }
 
   /// Adds demand for a subscription, sending the current value if the subscriber is owed it.
@@ -207,9 +225,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
   @inlinable
   func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>) {
-    var upstreams: [any Subscription] = []
+    var upstreams: [SubjectUpstream] = []
     let (receiver, value, drains) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
-    for upstream in upstreams { upstream.request(.unlimited) }
+    for upstream in upstreams { upstream.subscription.request(.unlimited) }
     guard let receiver else { return }
     if drains { drain(conduit, receiver) }
     guard let value else { return }

@@ -29,9 +29,9 @@ struct SubjectState<Output, Failure: Error> {
   @usableFromInline var completion: Subscribers.Completion<Failure>?
   /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
   @usableFromInline var current: Output?
-  /// Subscriptions the subject received as a subscriber; asked for unlimited values once
-  /// `hasDownstreamDemand` is set.
-  @usableFromInline var upstreams: [any Subscription] = []
+  /// Subscriptions the subject received as a subscriber, until each completes or is cancelled; asked for unlimited
+  /// values once `hasDownstreamDemand` is set.
+  @usableFromInline var upstreams: [SubjectUpstream] = []
   /// Whether upstream subscriptions are asked for values: from the start for `CurrentValueSubject`, from a
   /// subscriber's first demand for `PassthroughSubject`.
   @usableFromInline var hasDownstreamDemand = false
@@ -156,7 +156,7 @@ struct SubjectState<Output, Failure: Error> {
   mutating func request(
     _ demand: Subscribers.Demand,
     for conduit: SubjectConduit<Output, Failure>,
-    upstreams requested: inout [any Subscription]
+    upstreams requested: inout [SubjectUpstream]
   ) -> (receiver: SubjectReceiver<Output, Failure>?, value: Output?, drains: Bool) {
     let index = conduit.index
     guard index >= 0 else { return (nil, nil, false) }

@@ -44,6 +44,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
       return
     }
     subject.send(subscription: self)
+    // Cancelled on another thread while the subject was being handed this subscription: it ends here.
+    if state.withLock({ !$0.link.isSubscribed }) { forget(by: subject) }
   }
 
   @inlinable
@@ -61,7 +63,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
       return (state.subject.take(), upstream)
     }
     _ = upstream
-    subject?.send(completion: completion)
+    guard let subject else { return }
+    forget(by: subject)
+    subject.send(completion: completion)
   }
 
   @inlinable
@@ -71,9 +75,16 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
   @inlinable
   func cancel() {
-    // The subject is released after unlocking.
-    let (upstream, subject) = state.withLock { ($0.link.terminate(), $0.subject.take()) }
+    let (upstream, subject) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+      (state.link.terminate(), state.subject.take())
+    }
     upstream?.cancel()
-    _ = subject
+    if let subject { forget(by: subject) }
+  }
+
+  /// Tells the subject, if it keeps its upstream subscriptions, to forget this one, which has ended.
+  @inlinable
+  func forget(by subject: Downstream) {
+    (subject as? any UpstreamKeepingSubject)?.forget(upstream: self)
   }
 }

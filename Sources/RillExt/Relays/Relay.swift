@@ -96,6 +96,10 @@ where Storage.Failure == Never {
       return
     }
     subject.send(subscription: self)
+    // Ended on another thread while the subject was being handed this feed: the subject forgets it here.
+    if state.withLock({ if case .ended = $0.link { true } else { false } }) {
+      (subject as? any UpstreamKeepingSubject)?.forget(upstream: self)
+    }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
@@ -107,12 +111,13 @@ where Storage.Failure == Never {
     return .none
   }
 
-  /// The relay carries on: only the link to this publisher ends.
+  /// The relay carries on: only the link to this publisher ends, and its subject forgets it.
   func receive(completion: Subscribers.Completion<Never>) {
-    let upstream = state.withLock { state -> Link in
+    let (upstream, subject) = state.withLock { state -> (Link, Storage?) in
       defer { state.link = .ended }
-      return state.link
+      return (state.link, state.subject.take())
     }
+    (subject as? any UpstreamKeepingSubject)?.forget(upstream: self)
     // Released here, outside the lock.
     _ = upstream
   }
@@ -126,14 +131,12 @@ where Storage.Failure == Never {
   }
 
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      defer {
-        state.link = .ended
-        state.subject = nil
-      }
-      guard case .subscribed(let upstream) = state.link else { return nil }
-      return upstream
+    let (upstream, subject) = state.withLock { state -> ((any Subscription)?, Storage?) in
+      defer { state.link = .ended }
+      guard case .subscribed(let upstream) = state.link else { return (nil, state.subject.take()) }
+      return (upstream, state.subject.take())
     }
     upstream?.cancel()
+    (subject as? any UpstreamKeepingSubject)?.forget(upstream: self)
   }
 }
