@@ -87,9 +87,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   func setCurrent(_ value: Output) {
     var evicted: Output?
     let first = state.withLock { state -> State.Step in
-      evicted = state.current.take()
-      state.current = value
-      return state.startValue(value, updatingCurrent: false, evicted: &evicted)
+      guard state.completion == nil else {
+        evicted = state.current.take()
+        state.current = value
+        return State.Step()
+      }
+      return state.startValue(value, evicted: &evicted)
     }
     evicted = nil
     deliver(value, from: first)
@@ -130,7 +133,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
       let next = step.base &+ State.Step.width
       guard next < entries.count else { return }
-      step = state.withLock { $0.claim(value, for: entries, from: next) }
+      step = state.withLock { $0.claim(value, for: entries, from: next, generation: step.generation) }
     }
   }
 
@@ -226,13 +229,22 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>) {
     var upstreams: [SubjectUpstream] = []
-    let (receiver, value, drains) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
+    let (receiver, owesCurrent, drains) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
     for upstream in upstreams { upstream.subscription.request(.unlimited) }
     guard let receiver else { return }
     if drains { drain(conduit, receiver) }
-    guard let value else { return }
-    let more = receiver(.value(value))
-    if more.rawValue != 0 { _ = state.withLock { $0.add(more, to: conduit) } }
+    if owesCurrent { deliverCurrent(to: conduit) }
+  }
+
+  /// Delivers the current value a subscriber is owed, taken under its delivery lock: a send that claims the
+  /// subscriber's demand after the value was taken waits for the lock, and reaches it after the value.
+  @inlinable
+  func deliverCurrent(to conduit: SubjectConduit<Output, Failure>) {
+    conduit.delivery.withLock {
+      guard let (receiver, value) = state.withLock({ $0.takeCurrent(for: conduit) }) else { return }
+      let more = receiver(.value(value))
+      if more.rawValue != 0 { _ = state.withLock { $0.add(more, to: conduit) } }
+    }
   }
 
   /// Ends a subscription; a late call for a subscription that has already ended does nothing.

@@ -13,6 +13,9 @@ struct SubjectDemand {
   /// Whether the subscriber has requested values: a replay subject's completion waits for the first request when
   /// values are waiting for it, as CombineExt's does, so a late subscriber gets the replay before the completion.
   @usableFromInline var hasRequested = false
+  /// For a subject that keeps a current value: the ``SubjectState/generation`` of the current value a request last
+  /// handed the subscriber, so that a send still on its way to it does not repeat that value.
+  @usableFromInline var currentGeneration: UInt64 = 0
 
   @inlinable
   init() {}

@@ -42,6 +42,9 @@ struct SubjectState<Output, Failure: Error> {
   @usableFromInline var replay: ReplayRing<Output>?
   /// A replay subject's backlogs: each subscriber's values waiting for its demand, at the same index as its entry.
   @usableFromInline var backlogs = ContiguousArray<FIFO<Output>>()
+  /// For a subject that keeps a current value: how many values have become the current value by a send, which
+  /// numbers each such send for ``SubjectDemand/currentGeneration``.
+  @usableFromInline var generation: UInt64 = 0
 
   @inlinable
   init(current: Output?, replay: Int? = nil) {
@@ -74,9 +77,12 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   mutating func startValue(_ value: Output, updatingCurrent: Bool = true, evicted: inout Output?) -> Step {
     guard completion == nil else { return Step() }
+    var sentGeneration: UInt64 = 0
     if updatingCurrent, current != nil {
       evicted = current.take()
       current = value
+      generation &+= 1
+      sentGeneration = generation
     }
     if replay != nil { evicted = replay!.append(value) }
     guard !entries.isEmpty else { return Step() }
@@ -89,21 +95,26 @@ struct SubjectState<Output, Failure: Error> {
       for index in 0..<end { offer(value, at: index, bit: 1 &<< UInt64(index), claimed: &claimed, draining: &draining) }
     }
     guard claimed | draining != 0 || end < entries.count else { return Step() }
-    return Step(entries: entries, base: 0, claimed: claimed, draining: draining)
+    return Step(entries: entries, base: 0, claimed: claimed, draining: draining, generation: sentGeneration)
   }
 
   /// Claims demand from the subscribers of `entries[base...]`, a copy taken when `value` was sent, for the next
   /// step; those that have ended or moved are found through their conduits.
+  ///
+  /// A subscriber that was handed the current value by a request since `value` was sent has it already, or a newer
+  /// one: it is skipped, so that it gets each value once and none after a newer one.
   @inlinable
-  mutating func claim(_ value: Output, for entries: ContiguousArray<Entry>, from base: Int) -> Step {
+  mutating func claim(_ value: Output, for entries: ContiguousArray<Entry>, from base: Int, generation: UInt64) -> Step
+  {
     let end = Swift.min(entries.count, base + Step.width)
     var claimed: UInt64 = 0
     var draining: UInt64 = 0
     for offset in base..<end {
       guard let index = entries[offset].conduit?.index, index >= 0 else { continue }
+      if generation != 0, demands[index].currentGeneration >= generation { continue }
       offer(value, at: index, bit: 1 &<< UInt64(offset - base), claimed: &claimed, draining: &draining)
     }
-    return Step(entries: entries, base: base, claimed: claimed, draining: draining)
+    return Step(entries: entries, base: base, claimed: claimed, draining: draining, generation: generation)
   }
 
   /// Offers `value` to the subscriber at `index`: claims its demand (setting `bit` in `claimed`), or, for a replay
@@ -149,7 +160,8 @@ struct SubjectState<Output, Failure: Error> {
     return replay != nil && !backlogs[index].isEmpty && !demands[index].isDraining
   }
 
-  /// Adds a subscriber's demand; returns the subscriber and the current value if it is owed that value.
+  /// Adds a subscriber's demand; returns the subscriber, whether it is owed the current value (which
+  /// ``takeCurrent(for:)`` then hands over), and whether a replay subscriber's backlog is to be drained.
   ///
   /// The first demand from any subscriber also returns the upstream subscriptions, to be asked for values.
   @inlinable
@@ -157,18 +169,34 @@ struct SubjectState<Output, Failure: Error> {
     _ demand: Subscribers.Demand,
     for conduit: SubjectConduit<Output, Failure>,
     upstreams requested: inout [SubjectUpstream]
-  ) -> (receiver: SubjectReceiver<Output, Failure>?, value: Output?, drains: Bool) {
+  ) -> (receiver: SubjectReceiver<Output, Failure>?, owesCurrent: Bool, drains: Bool) {
     let index = conduit.index
-    guard index >= 0 else { return (nil, nil, false) }
+    guard index >= 0 else { return (nil, false, false) }
     demands[index].demand += demand
     demands[index].hasRequested = true
     if !hasDownstreamDemand {
       hasDownstreamDemand = true
       requested = upstreams
     }
-    if replay != nil { return (entries[index].receiver, nil, !backlogs[index].isEmpty) }
-    guard let current, demands[index].owesCurrent, claim(at: index) else { return (nil, nil, false) }
-    return (entries[index].receiver, current, false)
+    if replay != nil { return (entries[index].receiver, false, !backlogs[index].isEmpty) }
+    guard current != nil, demands[index].owesCurrent else { return (nil, false, false) }
+    return (entries[index].receiver, true, false)
+  }
+
+  /// Takes one value of a subscriber's demand for the current value, if it is still owed it; returns the value and
+  /// the subscriber.
+  ///
+  /// The subscriber is not owed it any more once a send has claimed its demand since it asked.
+  @inlinable
+  mutating func takeCurrent(
+    for conduit: SubjectConduit<Output, Failure>
+  ) -> (receiver: SubjectReceiver<Output, Failure>, value: Output)? {
+    let index = conduit.index
+    guard index >= 0, let current, demands[index].owesCurrent, let receiver = entries[index].receiver,
+      claim(at: index)
+    else { return nil }
+    demands[index].currentGeneration = generation
+    return (receiver, current)
   }
 
   /// Starts draining the backlog of the subscription of `conduit`; returns `false` if it has ended, or if a drain

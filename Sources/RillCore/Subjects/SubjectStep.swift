@@ -10,16 +10,25 @@ struct SubjectStep<Output, Failure: Error> {
   @usableFromInline var base = 0
   @usableFromInline var claimed: UInt64 = 0
   @usableFromInline var draining: UInt64 = 0
+  /// The value's ``SubjectState/generation`` when the send made it the current value; `0` when it did not.
+  @usableFromInline var generation: UInt64 = 0
 
   @inlinable
   init() {}
 
   @inlinable
-  init(entries: ContiguousArray<SubjectEntry<Output, Failure>>, base: Int, claimed: UInt64, draining: UInt64) {
+  init(
+    entries: ContiguousArray<SubjectEntry<Output, Failure>>,
+    base: Int,
+    claimed: UInt64,
+    draining: UInt64,
+    generation: UInt64
+  ) {
     self.entries = entries
     self.base = base
     self.claimed = claimed
     self.draining = draining
+    self.generation = generation
   }
 
   /// How many entries one step covers: one bit of `claimed` each.
