@@ -16,7 +16,7 @@ public final class Future<Output, Failure: Error>: Publisher {
 
   private struct State {
     var result: Result<Output, Failure>?
-    var subscriptions: [FutureSubscriptionBase<Output, Failure>] = []
+    var waiting: [FutureWaiter<Output, Failure>] = []
     /// Set only through ``whenAbandoned(_:)``; `nil` for every future built with Combine's initializer.
     var abandonment: FutureAbandonment?
   }
@@ -34,15 +34,15 @@ public final class Future<Output, Failure: Error>: Publisher {
   }
 
   private func fulfill(_ result: Result<Output, Failure>) {
-    let subscriptions = state.withLock { state -> [FutureSubscriptionBase<Output, Failure>] in
+    let waiting = state.withLock { state -> [FutureWaiter<Output, Failure>] in
       guard state.result == nil else { return [] }
       state.result = result
       state.abandonment = nil
-      defer { state.subscriptions = [] }
-      return state.subscriptions
+      defer { state.waiting = [] }
+      return state.waiting
     }
-    for subscription in subscriptions {
-      subscription.fulfill(result)
+    for waiter in waiting {
+      waiter.fulfill(result)
     }
   }
 
@@ -50,7 +50,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     let subscription = FutureSubscription(parent: self, downstream: subscriber)
     let result = state.withLock { state -> Result<Output, Failure>? in
       if state.result == nil {
-        state.subscriptions.append(subscription)
+        state.waiting.append(FutureWaiter(identity: ObjectIdentifier(subscription), fulfill: subscription.fulfill))
       }
       return state.result
     }
@@ -62,16 +62,19 @@ public final class Future<Output, Failure: Error>: Publisher {
   }
 
   /// Forgets a subscription cancelled before the result; calls the abandonment hook when it was the last one.
-  fileprivate func disassociate(_ subscription: FutureSubscriptionBase<Output, Failure>) {
-    let handler = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.result == nil, let index = state.subscriptions.firstIndex(where: { $0 === subscription }) else {
-        return nil
+  fileprivate func disassociate(_ subscription: AnyObject) {
+    let identity = ObjectIdentifier(subscription)
+    let (handler, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, FutureWaiter<Output, Failure>?) in
+      guard state.result == nil, let index = state.waiting.firstIndex(where: { $0.identity == identity }) else {
+        return (nil, nil)
       }
-      state.subscriptions.remove(at: index)
-      guard state.subscriptions.isEmpty, let abandonment = state.abandonment else { return nil }
+      let waiter = state.waiting.remove(at: index)
+      guard state.waiting.isEmpty, let abandonment = state.abandonment else { return (nil, waiter) }
       state.abandonment = nil
-      return abandonment.handler
+      return (abandonment.handler, waiter)
     }
+    // The waiter, which holds the subscription, is released here, outside the lock.
+    _ = waiter
     handler?()
   }
 }
@@ -90,7 +93,7 @@ extension Future {
   /// shared: a subscriber that attached earlier is not counted.
   package func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
     state.withLock { state in
-      guard state.result == nil, state.subscriptions.isEmpty else { return }
+      guard state.result == nil, state.waiting.isEmpty else { return }
       state.abandonment = FutureAbandonment(handler: handler)
     }
   }
@@ -101,10 +104,11 @@ private struct FutureAbandonment {
   let handler: @Sendable () -> Void
 }
 
-/// What a future needs of its subscriptions whatever their subscriber: to hand them the result.
-// SAFETY: it stores nothing; its one subclass keeps all its mutable state in `Locked`.
-class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
-  func fulfill(_ result: Result<Output, Failure>) { fatalError("abstract") }
+/// A subscription waiting for its future's result, whatever its subscriber's type: how to hand it the result, and
+/// its identity, to find it when it cancels.
+private struct FutureWaiter<Output, Failure: Error> {
+  let identity: ObjectIdentifier
+  let fulfill: (Result<Output, Failure>) -> Void
 }
 
 /// A future's subscription, which Combine calls its conduit.
@@ -113,10 +117,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 /// the future pushed releases the future; delivering a result the subscriber pulled with its demand keeps it,
 /// as Combine's does, which its `Mirror` shows.
 // SAFETY: all mutable state is in `state`; the downstream and the future are called outside the lock.
-private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
-  Downstream.Input, Downstream.Failure
->, Subscription, CombineDescribable, @unchecked Sendable
-{
+private final class FutureSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
   typealias Parent = Future<Downstream.Input, Downstream.Failure>
   typealias Outcome = Result<Downstream.Input, Downstream.Failure>
 
@@ -159,7 +160,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     return (downstream, result)
   }
 
-  override func fulfill(_ result: Outcome) {
+  func fulfill(_ result: Outcome) {
     let ready = state.withLock { state in
       state.result = result
       return takeIfReady(&state)

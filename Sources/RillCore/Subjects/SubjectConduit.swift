@@ -75,6 +75,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     }
     let probe = SubjectProbe()
     _ = receiver?(.describe(probe))
+    if core.signalsFromFirstRequest { return Mirror(self, children: ["downstream": probe.downstream as Any]) }
     return Mirror(
       self,
       children: [

@@ -20,21 +20,28 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let name: String
 
+  /// Whether a subscriber that has made a request gets every value, whatever demand it asked for, and its
+  /// subscription's mirror shows the subscriber alone: `ObservableObjectPublisher`'s rules, as in Combine.
+  @usableFromInline
+  let signalsFromFirstRequest: Bool
+
   /// Makes the engine of a subject named `name`: one that keeps a current value if `current` is set, or replays
   /// its latest `replay` values to each new subscriber and queues values for subscribers without demand if
-  /// `replay` is set, or else drops what a subscriber without demand misses.
+  /// `replay` is set, or else drops what a subscriber without demand misses; with `signalsFromFirstRequest`, a
+  /// subscriber's first request counts as a request for every value.
   @inlinable
-  package init(name: String, current: Output?, replay: Int? = nil) {
+  package init(name: String, current: Output?, replay: Int? = nil, signalsFromFirstRequest: Bool = false) {
     self.name = name
+    self.signalsFromFirstRequest = signalsFromFirstRequest
     state = Locked(State(current: current, replay: replay))
   }
 
-  /// Attaches a subscriber, or completes it at once if the subject has ended; `subject` is kept alive while it
-  /// has subscribers.
+  /// Attaches a subscriber, or completes it at once if the subject has ended; `subject`, if any, is kept alive
+  /// while it has subscribers.
   @inlinable
   package func receive<S: Subscriber>(
     subscriber: S,
-    subject: AnyObject
+    subject: AnyObject?
   ) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectConduit(core: self)
     // Made here, where the subscriber's type is known, so that delivery runs specialised code.
@@ -228,6 +235,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// The first demand from any subscriber also asks the upstream subscriptions for unlimited values.
   @inlinable
   func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>) {
+    let demand = signalsFromFirstRequest ? Subscribers.Demand.unlimited : demand
     var upstreams: [SubjectUpstream] = []
     let (receiver, owesCurrent, drains) = state.withLock { $0.request(demand, for: conduit, upstreams: &upstreams) }
     for upstream in upstreams { upstream.subscription.request(.unlimited) }

@@ -60,7 +60,7 @@ struct SubjectState<Output, Failure: Error> {
   mutating func append(
     receiver: SubjectReceiver<Output, Failure>,
     conduit: SubjectConduit<Output, Failure>,
-    subject: AnyObject
+    subject: AnyObject?
   ) {
     conduit.move(to: entries.count)
     entries.append(Entry(receiver: receiver, conduit: conduit))
