@@ -101,3 +101,34 @@ private final class Locked<Element>: @unchecked Sendable {
     lock.withLock { elements.append(item) }
   }
 }
+
+/// A subscriber with limited demand that joins while two threads send gets every value, in order, as it asks.
+@Suite(.tags(.stress), .timeLimit(.minutes(1)))
+struct ReplaySubjectLateLimitedSubscriberTests {
+  @Test(arguments: [Subscribers.Demand.none, .max(1)])
+  func aLimitedSubscriberJoiningDuringSendsGetsEveryValue(demandPerValue: Subscribers.Demand) {
+    let perProducer = max(100, Int(Double(5_000) * ReplaySubjectStressTests.scale))
+    for _ in 0..<5 {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 1_000_000)
+      let joined = DispatchSemaphore(value: 0)
+      let late = Locked([TestSubscriber<Int, Never>]())
+      ReplaySubjectStressTests.concurrently(3) { index in
+        if index < 2 {
+          for sequence in 0..<perProducer {
+            subject.send(index * 1_000_000 + sequence)
+            if index == 0, sequence == perProducer / 4 { joined.signal() }
+          }
+        } else {
+          joined.wait()
+          let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: demandPerValue)
+          subject.subscribe(subscriber)
+          late.append(subscriber)
+        }
+      }
+      let subscriber = late.all[0]
+      subscriber.request(.unlimited)
+      #expect(subscriber.values.count == 2 * perProducer)
+      #expect(ReplaySubjectStressTests.counts(subscriber.values) == [perProducer, perProducer, 0, 0])
+    }
+  }
+}
