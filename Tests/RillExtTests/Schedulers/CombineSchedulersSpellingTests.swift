@@ -59,8 +59,9 @@ import Testing
     cancellable.cancel()
   }
 
+  /// The closures are `@Sendable`: what they record goes through a lock.
   @Test func aTimerWithoutToleranceAsksForNone() {
-    var tolerances: [DispatchQueue.SchedulerTimeType.Stride] = []
+    let tolerances = ToleranceLog()
     let base = DispatchQueue.test
     let recording = AnySchedulerOf<DispatchQueue>(
       minimumTolerance: { .seconds(5) },
@@ -74,8 +75,21 @@ import Testing
     )
     let connection = recording.timerPublisher(every: .seconds(1)).connect()
     let withTolerance = recording.timerPublisher(every: .seconds(1), tolerance: .seconds(2)).connect()
-    #expect(tolerances == [.zero, .seconds(2)])
+    #expect(tolerances.all == [.zero, .seconds(2)])
     connection.cancel()
     withTolerance.cancel()
   }
+}
+
+/// Tolerances recorded from `@Sendable` closures.
+private final class ToleranceLog: Sendable {
+  private let lock = NSLock()
+  // SAFETY: only touched with `lock` held.
+  private nonisolated(unsafe) var recorded: [DispatchQueue.SchedulerTimeType.Stride] = []
+
+  func append(_ tolerance: DispatchQueue.SchedulerTimeType.Stride) {
+    lock.withLock { recorded.append(tolerance) }
+  }
+
+  var all: [DispatchQueue.SchedulerTimeType.Stride] { lock.withLock { recorded } }
 }
