@@ -8,10 +8,10 @@ final class Log {
   var lines: [String] = []
 }
 
-func recordingScheduler(log: Log) -> AnySchedulerOf<ImmediateScheduler> {
+func recordingScheduler(log: Log) -> AnySchedulerOf<Rill.ImmediateScheduler> {
   AnyScheduler(
-    minimumTolerance: { ImmediateScheduler.shared.minimumTolerance },
-    now: { ImmediateScheduler.shared.now },
+    minimumTolerance: { Rill.ImmediateScheduler.shared.minimumTolerance },
+    now: { Rill.ImmediateScheduler.shared.now },
     scheduleImmediately: { _, action in
       log.lines.append("now")
       action()

@@ -5,12 +5,12 @@ import Rill
 import RillExt
 
 final class CountingScheduler: Scheduler {
-  typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
-  typealias SchedulerOptions = ImmediateScheduler.SchedulerOptions
+  typealias SchedulerTimeType = Rill.ImmediateScheduler.SchedulerTimeType
+  typealias SchedulerOptions = Rill.ImmediateScheduler.SchedulerOptions
 
   var calls = 0
-  var now: SchedulerTimeType { ImmediateScheduler.shared.now }
-  var minimumTolerance: SchedulerTimeType.Stride { ImmediateScheduler.shared.minimumTolerance }
+  var now: SchedulerTimeType { Rill.ImmediateScheduler.shared.now }
+  var minimumTolerance: SchedulerTimeType.Stride { Rill.ImmediateScheduler.shared.minimumTolerance }
 
   func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     calls += 1
