@@ -11,7 +11,9 @@ let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
 
 let package = Package(
   name: "Rill",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // Combine's own minimums: anything newer is marked `@available`, as Combine marks its later additions
+  // (scripts/check-platforms.py checks both).
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1), .macCatalyst(.v13)],
   products: [
     .library(name: "Rill", targets: ["Rill"]),
     .library(name: "RillCore", targets: ["RillCore"]),
@@ -24,10 +26,17 @@ let package = Package(
     .library(name: "RillShim", targets: ["RillShim"]),
     .executable(name: "rill-demo", targets: ["rill-demo"]),
   ],
-  // No target depends on any package.
-  dependencies: [],
+  dependencies: [
+    // RillCore's few atomics (a gate beside a lock, two global counters), which the standard library's
+    // `Synchronization` has only from the 2024 systems on. The library targets depend on nothing else.
+    .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0")
+  ],
   targets: [
-    .target(name: "RillCore", swiftSettings: strict),
+    .target(
+      name: "RillCore",
+      dependencies: [.product(name: "Atomics", package: "swift-atomics")],
+      swiftSettings: strict
+    ),
     .target(name: "RillFoundation", dependencies: ["RillCore"], swiftSettings: strict),
     // RillFoundation and URLSession's data task publisher, re-exporting FoundationNetworking on Linux.
     .target(name: "Rill", dependencies: ["RillCore", "RillFoundation"], swiftSettings: strict),

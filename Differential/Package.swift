@@ -4,7 +4,8 @@ import PackageDescription
 // A separate package, so that Rill's own `swift test` never resolves OpenCombine.
 let package = Package(
   name: "RillDifferential",
-  platforms: [.macOS(.v15)],
+  // The harness matches strings with the standard library's `contains(_:)` of Swift 5.7; Rill itself needs less.
+  platforms: [.macOS(.v13)],
   dependencies: [
     .package(name: "Rill", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),

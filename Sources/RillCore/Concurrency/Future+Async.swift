@@ -5,6 +5,7 @@ extension Future where Failure == Never {
   /// Future { $0(.success(1)) }:   1|
   /// await value:                  1
   /// ```
+  @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
   public var value: Output {
     get async {
       await withUnsafeContinuation { continuation in
@@ -25,6 +26,7 @@ extension Future {
   /// Future { $0(.failure(e)) }:   ^
   /// try await value:              throws e
   /// ```
+  @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
   public var value: Output {
     get async throws {
       try await withUnsafeThrowingContinuation { continuation in

@@ -8,6 +8,7 @@ extension Publisher where Failure == Never {
   ///
   /// The iterator requests one element at a time, when `next()` is called, and cancels the subscription
   /// when the task awaiting it is cancelled, which ends the loop.
+  @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
   public var values: AsyncPublisher<Self> {
     AsyncPublisher(self)
   }
@@ -24,6 +25,7 @@ extension Publisher {
   /// The iterator requests one element at a time, when `next()` is called, and cancels the subscription
   /// when the task awaiting it is cancelled, which ends the loop. A failure is thrown once; then the sequence
   /// ends.
+  @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
   public var values: AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self)
   }
@@ -37,6 +39,7 @@ extension Publisher {
 /// ```
 ///
 /// Each iterator subscribes to the publisher once, when it is made.
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
   public typealias Element = P.Output
   public typealias Failure = Never
@@ -79,6 +82,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 /// ```
 ///
 /// Each iterator subscribes to the publisher once, when it is made.
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   public typealias Element = P.Output
   public typealias Failure = any Error

@@ -1,11 +1,9 @@
-public import Synchronization
-
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
 /// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized. The cancel action runs
 /// at most once, whichever thread calls it first.
-// SAFETY: `action` is written by the initializer, then read and cleared only by the one call to `cancel()` that
-// wins `isCancelled`'s exchange.
+// SAFETY: `state` is written by the initializer, then only under `cancellationLock` in `cancel()`, or by `deinit`,
+// when no other reference is left.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// What cancelling does; a cancellable is kept as itself, so wrapping one allocates nothing more.
   @usableFromInline
@@ -14,17 +12,32 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     case cancellable(any Cancellable)
   }
 
+  /// The cancel action, until the first call to ``cancel()`` takes it.
   @usableFromInline
-  var action: Action?
+  struct State {
+    @usableFromInline var isCancelled = false
+    @usableFromInline var action: Action?
 
-  /// Set by the first call to ``cancel()``: an atomic flag rather than a lock, so that an idle subscription's
-  /// cancellable costs one small allocation.
+    @inlinable
+    init(_ action: Action) {
+      self.action = action
+    }
+
+    /// The action, the first time; `nil` after.
+    @inlinable
+    mutating func take() -> Action? {
+      guard !isCancelled else { return nil }
+      isCancelled = true
+      return action.take()
+    }
+  }
+
   @usableFromInline
-  let isCancelled = Atomic<Bool>(false)
+  var state: State
 
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
-    action = .closure(cancel)
+    state = State(.closure(cancel))
   }
 
   /// Initializes the cancellable object with the given cancellable.
@@ -32,19 +45,25 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// The new object cancels the given one when cancelled or deinitialized.
   @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    action = .cancellable(canceller)
+    state = State(.cancellable(canceller))
   }
 
   deinit {
-    cancel()
+    // No other reference is left, so no other thread is cancelling: no lock.
+    switch state.take() {
+    case .closure(let cancel): cancel()
+    case .cancellable(let cancellable): cancellable.cancel()
+    case nil: break
+    }
   }
 
   /// Cancels the activity.
   ///
   /// Calling it again does nothing.
+  @inlinable
   public func cancel() {
-    guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    switch action.take() {
+    // Taken under the lock, so that one thread gets it whichever cancels first; run after unlocking.
+    switch cancellationLock.withLock({ _ in state.take() }) {
     case .closure(let cancel): cancel()
     case .cancellable(let cancellable): cancellable.cancel()
     case nil: break
@@ -69,3 +88,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     set.insert(self)
   }
 }
+
+/// The lock under which `AnyCancellable.cancel()` takes its action, one for every cancellable: it is held for a few
+/// instructions, and a lock of each cancellable's own would cost an allocation per subscription.
+@usableFromInline
+let cancellationLock = Locked(())

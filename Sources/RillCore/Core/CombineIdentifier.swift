@@ -1,6 +1,6 @@
-import Synchronization
+import Atomics
 
-private let nextIdentifier = Atomic<UInt64>(1)
+private let nextIdentifier = ManagedAtomic<UInt64>(1)
 
 /// A unique identifier for identifying publisher streams.
 public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
@@ -8,7 +8,7 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
   /// Creates a unique Combine identifier.
   public init() {
-    rawValue = nextIdentifier.add(1, ordering: .relaxed).oldValue
+    rawValue = nextIdentifier.loadThenWrappingIncrement(ordering: .relaxed)
   }
 
   /// Creates a Combine identifier, using the bit pattern of the provided object.

@@ -1,4 +1,5 @@
-public import Synchronization
+// `public` because `subscribe(_:)`, which is `@inlinable`, reads the count of enabled introspections.
+public import Atomics
 
 /// An object that observes every subscription made with `subscribe(_:)` while it is enabled: Combine's debugging
 /// hook, underscored as in Combine.
@@ -119,7 +120,7 @@ extension _Introspection {
 
 /// How many introspections are enabled: the one thing `subscribe(_:)` reads when none is.
 @usableFromInline
-let enabledIntrospectionCount = Atomic<Int>(0)
+let enabledIntrospectionCount = ManagedAtomic<Int>(0)
 
 /// The enabled introspections, in the order they were enabled.
 // SAFETY: all mutable state is in `state`; the introspections are called outside the lock, from any thread, which

@@ -1,4 +1,4 @@
-public import Synchronization
+public import Atomics
 
 /// Declares that a type can transmit a sequence of values over time.
 ///

@@ -1,3 +1,6 @@
+// apple/swift-atomics: the atomic word of a gate (below). The standard library's `Atomic` needs the 2024 systems.
+public import Atomics
+
 // `public` so that `Locked`, which is `@usableFromInline`, can hold a `pthread_mutex_t`: the hot paths built on it
 // are `@inlinable`, so client code specialises them and pays no run-time generic-metadata lookup per element.
 #if canImport(Glibc)
@@ -24,8 +27,10 @@ public import Darwin
 /// next sleeping waiter. Rill's sections are short and many threads may send into one subject; each hand-off
 /// waits for the waiter to be scheduled, and throughput collapses (Benchmarks/, "8 threads send into one
 /// subject": tens of microseconds per send against about a hundred nanoseconds with this mutex). glibc's mutex
-/// lets a running thread take a lock that was just released. Once the toolchain's `Mutex` is a plain futex
-/// (swiftlang/swift#88440), that benchmark should decide again; only this file would change.
+/// lets a running thread take a lock that was just released. `Mutex` also needs macOS 15 and iOS 18, and Rill
+/// deploys where Combine does (macOS 10.15, iOS 13). Once the toolchain's `Mutex` is a plain futex
+/// (swiftlang/swift#88440) and those systems are the minimum, that benchmark should decide again; only this file
+/// would change.
 @usableFromInline
 package struct Locked<State> {
   @usableFromInline let storage: LockedStorage<State>
@@ -46,6 +51,9 @@ package struct Locked<State> {
   }
 }
 
+// SAFETY: the state is reached only through `withLock`, under the mutex.
+extension Locked: @unchecked Sendable where State: Sendable {}
+
 /// The lock a publisher holds around each call to one subscriber, where Combine holds one: a recursive
 /// `pthread_mutex_t`, so that a call from inside the subscriber (a `send` on the subject that is delivering to it)
 /// is delivered at once, nested, while another thread waits until the subscriber has returned.
@@ -53,15 +61,22 @@ package struct Locked<State> {
 /// It is the one exception to ``Locked``'s rule: it is held while calling out, but only around the call to its own
 /// subscriber, and it guards no state. Never take a state lock's `withLock` around it: a state lock is never held
 /// while waiting for a delivery.
+///
+/// Its ``gate``, 0 at first, is the word a delivery reads under the lock before it calls the subscriber, to learn
+/// whether the subscription has ended meanwhile; it is written without the lock, by whoever ends the subscription.
 @usableFromInline
-// SAFETY: it guards no state; the mutex is only reached through `withLock`.
+// SAFETY: it guards no state; the mutex is only reached through `withLock`, the gate only atomically.
 package struct DeliveryLock: @unchecked Sendable {
-  @usableFromInline let storage: LockedStorage<Void>
+  @usableFromInline let storage: LockedStorage<Gated<Void>>
 
   @inlinable
   package init() {
-    storage = LockedStorage.make((), recursive: true)
+    storage = LockedStorage.make(Gated(()), recursive: true)
   }
+
+  /// A word beside the lock, read and written atomically without it.
+  @inlinable
+  package var gate: LockGate<Void> { LockGate(storage) }
 
   /// Runs `body`, a call to the subscriber, holding the lock; waits while another thread holds it.
   @inlinable
@@ -71,6 +86,99 @@ package struct DeliveryLock: @unchecked Sendable {
       defer { pthread_mutex_unlock(mutex) }
       return try body()
     }
+  }
+}
+
+/// ``Locked``, and beside its state a ``gate``: a word read and written atomically without the lock.
+///
+/// For a hot path that must notice, before each element, what another thread did without taking the lock for each:
+/// a sequence's delivery loop reads whether the subscription was cancelled. The gate lives in the lock's allocation,
+/// where an atomic of its own would cost an allocation per subscription.
+@usableFromInline
+package struct GatedLocked<State> {
+  @usableFromInline let storage: LockedStorage<Gated<State>>
+
+  @inlinable
+  package init(_ initialState: consuming State) {
+    storage = LockedStorage.make(Gated(initialState))
+  }
+
+  /// Runs `body` with exclusive access to the state.
+  @inlinable
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointers { header, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&header.pointee.state)
+    }
+  }
+
+  /// A word beside the state, 0 at first, read and written atomically without the lock.
+  @inlinable
+  package var gate: LockGate<State> { LockGate(storage) }
+}
+
+/// The header of a lock with a gate: the gate first, at the start of the header, then the state the lock guards.
+@usableFromInline
+struct Gated<State> {
+  @usableFromInline var gate: UnsafeAtomic<Int>.Storage
+  @usableFromInline var state: State
+
+  @inlinable
+  init(_ state: consuming State) {
+    gate = UnsafeAtomic<Int>.Storage(0)
+    self.state = state
+  }
+}
+
+/// The gate of a ``GatedLocked`` or a ``DeliveryLock``: one `Int`, read and written atomically, never under the lock.
+///
+/// Its operations and their orderings are swift-atomics' (`UnsafeAtomic`); the lock's allocation keeps the word.
+@usableFromInline
+package struct LockGate<State> {
+  @usableFromInline let storage: LockedStorage<Gated<State>>
+
+  @inlinable
+  init(_ storage: LockedStorage<Gated<State>>) {
+    self.storage = storage
+  }
+
+  /// Runs `body` on the gate's word; the gate is the first field of the header, at the header's address.
+  @inlinable @inline(__always)
+  func withAtomic<Result>(_ body: (UnsafeAtomic<Int>) -> Result) -> Result {
+    storage.withUnsafeMutablePointerToHeader { header in
+      body(UnsafeAtomic(at: UnsafeMutableRawPointer(header).assumingMemoryBound(to: UnsafeAtomic<Int>.Storage.self)))
+    }
+  }
+
+  @_semantics("atomics.requires_constant_orderings") @inlinable @inline(__always)
+  package func load(ordering: AtomicLoadOrdering) -> Int {
+    withAtomic { $0.load(ordering: ordering) }
+  }
+
+  @_semantics("atomics.requires_constant_orderings") @inlinable @inline(__always)
+  package func store(_ value: Int, ordering: AtomicStoreOrdering) {
+    withAtomic { $0.store(value, ordering: ordering) }
+  }
+
+  @_semantics("atomics.requires_constant_orderings") @inlinable @inline(__always)
+  package func exchange(_ value: Int, ordering: AtomicUpdateOrdering) -> Int {
+    withAtomic { $0.exchange(value, ordering: ordering) }
+  }
+
+  @_semantics("atomics.requires_constant_orderings") @inlinable @inline(__always)
+  package func compareExchange(
+    expected: Int,
+    desired: Int,
+    ordering: AtomicUpdateOrdering
+  ) -> (exchanged: Bool, original: Int) {
+    withAtomic { $0.compareExchange(expected: expected, desired: desired, ordering: ordering) }
+  }
+
+  /// Sets the bits of `mask`; returns the value before.
+  @_semantics("atomics.requires_constant_orderings") @inlinable @inline(__always)
+  package func loadThenBitwiseOr(with mask: Int, ordering: AtomicUpdateOrdering) -> Int {
+    withAtomic { $0.loadThenBitwiseOr(with: mask, ordering: ordering) }
   }
 }
 

@@ -88,6 +88,7 @@ extension RillCore.Publisher where Failure == Never {
   ///
   /// - Parameter published: A property marked with the `@Published` attribute, which receives and republishes
   ///   all elements received from the upstream publisher.
+  @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
   public func assign(to published: inout Published<Output>.Publisher) {
     let storage = published.storage
     let cancellable = sink { [weak storage] value in

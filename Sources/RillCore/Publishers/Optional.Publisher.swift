@@ -31,6 +31,7 @@ extension Optional {
   ///
   /// Disfavoured, so that a library's own back-port of `Optional.publisher` wins where both are visible,
   /// instead of making every use ambiguous.
+  @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
   @_disfavoredOverload
   public var publisher: Publisher {
     Publisher(self)

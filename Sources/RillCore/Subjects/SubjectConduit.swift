@@ -1,11 +1,12 @@
-public import Synchronization
+public import Atomics
 
 /// A subscriber's subscription to a subject: where its entry is in the subject's table, and the lock held around
 /// each call to the subscriber.
 ///
 /// Calls on a subscription that has ended find no entry and do nothing.
+// SAFETY: `demandAtEnd` is read and written under the subject's lock only; the entry is the delivery lock's gate.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, Sendable {
+final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, @unchecked Sendable {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -14,16 +15,17 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   @usableFromInline
   let delivery = DeliveryLock()
 
-  /// The index of the subscription's entry in the subject's table, or `-1` once the subscription has ended.
+  /// The index of the subscription's entry in the subject's table, or `-1` once the subscription has ended: the
+  /// delivery lock's gate (WritingAnOperator.md, "Hot-path idioms").
   ///
   /// Written under the subject's lock. A delivery reads it under the delivery lock, to call no subscriber that has
   /// ended.
-  @usableFromInline
-  let entry = Atomic<Int>(0)
+  @inlinable
+  var entry: LockGate<Void> { delivery.gate }
 
-  /// The demand left when the subscription ended, as `Subscribers.Demand.rawValue`, for the mirror.
+  /// The demand left when the subscription ended, for the mirror; under the subject's lock.
   @usableFromInline
-  let demandAtEnd = Atomic<UInt>(0)
+  var demandAtEnd = Subscribers.Demand(rawValue: 0)
 
   /// Runs `request` and `cancel` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path
   /// idioms"); one entry for both, `.none` for a cancel, keeps an idle subscription at one closure.
@@ -56,7 +58,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   /// Records that the subscription has ended, with the demand it had left; under the subject's lock.
   @inlinable
   func recordEnd(demand: Subscribers.Demand) {
-    demandAtEnd.store(demand.rawValue, ordering: .relaxed)
+    demandAtEnd = demand
     entry.store(-1, ordering: .releasing)
   }
 
@@ -70,7 +72,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     let (receiver, subject, demand) = core.state.withLock {
       state -> (SubjectReceiver<Output, Failure>?, AnyObject?, Subscribers.Demand) in
       let index = entry.load(ordering: .relaxed)
-      guard index >= 0 else { return (nil, nil, Subscribers.Demand(rawValue: demandAtEnd.load(ordering: .relaxed))) }
+      guard index >= 0 else { return (nil, nil, demandAtEnd) }
       return (state.entries[index].receiver, state.subject, state.demands[index].demand)
     }
     let probe = SubjectProbe()

@@ -7,6 +7,7 @@ extension AsyncSequence {
   /// ```
   ///
   /// - Returns: A publisher that iterates this sequence in a task, on demand.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
   public func asPublisher() -> AsyncSequencePublisher<Self> {
     AsyncSequencePublisher(self)
   }
@@ -22,6 +23,7 @@ extension AsyncSequence {
 /// Each subscription iterates the sequence in its own task, started at the first request, and awaits the
 /// next element only while the subscriber has demand. Cancelling the subscription cancels the task, which the
 /// sequence sees as task cancellation; nothing is delivered after the cancel.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
   public typealias Output = Base.Element
   public typealias Failure = Base.Failure
@@ -45,6 +47,7 @@ private protocol AsyncSequenceRunning: Sendable {
 
 // SAFETY: mutable state is in `lock`; the sequence is only touched by the one task the subscription starts,
 // which delivers serially.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
   AsyncSequenceRunning, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {

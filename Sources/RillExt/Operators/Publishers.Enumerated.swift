@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publisher {
   /// Pairs each value with its position, counting from `initial`.
   ///
@@ -48,7 +46,7 @@ extension Publishers {
 
 extension Publishers.Enumerated {
   /// Counts the values of one subscription and hands upstream's subscription straight to downstream.
-  // SAFETY: the only mutable state is the atomic counter.
+  // SAFETY: the only mutable state is the counter, in `next`.
   private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
@@ -57,11 +55,11 @@ extension Publishers.Enumerated {
 
     private let downstream: Downstream
 
-    private let next: Atomic<Int>
+    private let next: Locked<Int>
 
     init(downstream: Downstream, initial: Int) {
       self.downstream = downstream
-      next = Atomic(initial)
+      next = Locked(initial)
     }
 
     var description: String { "Enumerated" }
@@ -71,7 +69,10 @@ extension Publishers.Enumerated {
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+      let index = next.withLock { next in
+        defer { next &+= 1 }
+        return next
+      }
       return downstream.receive((index: index, element: input))
     }
 

@@ -79,6 +79,7 @@ public enum PublisherContract {
   ///   - drive: Runs after subscribing, to send through a subject, advance a scheduler or await the
   ///     publisher's progress; it may also call the checker's `request(_:)` and `cancel()`.
   /// - Returns: The events and any violations.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   public static func check<P: Publisher>(
     _ publisher: P,
     demand: ContractDemand = .unlimited,
@@ -317,6 +318,7 @@ public final class ContractChecker<Input, Failure: Error>: Subscriber, Cancellab
   ///   - timeout: The longest wait.
   ///   - quietPeriod: How long without an event counts as idle; 50 milliseconds by default.
   /// - Returns: `true` if the run settled, `false` if `timeout` passed first or the calling task was cancelled.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @discardableResult
   public func settle(
     expectingCompletion expectsCompletion: Bool = false,

@@ -215,7 +215,10 @@ extension MarblePlay {
   ) -> String {
     let play = MarblePlay(on: scheduler, tick: tick, hot: hot)
     do {
-      let made = try sources.map { (source) throws(MarbleSyntaxError) in try play.source(source) }
+      // A loop, not `map` with a closure that throws `MarbleSyntaxError`: a function type with a typed throw can need
+      // the Swift 6 runtime, which Apple platforms have from macOS 15 and iOS 18 on.
+      var made: [MarblePublisher<Value>] = []
+      for source in sources { made.append(try play.source(source)) }
       return try play.play(transform(made.map { $0.eraseToAnyPublisher() })) { run(scheduler) }
     } catch {
       return error.description

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 @Suite struct AnyCancellableTests {
@@ -45,6 +46,44 @@ import Testing
     set.removeAll()
     array.removeAll()
     #expect(count == 2)
+  }
+
+  @Test func cancelFromInsideTheActionReturnsAtOnce() {
+    var count = 0
+    let holder = StressLocked<AnyCancellable?>(nil)
+    let cancellable = AnyCancellable {
+      count += 1
+      holder.withLock { $0 }?.cancel()
+    }
+    holder.withLock { $0 = cancellable }
+    cancellable.cancel()
+    #expect(count == 1)
+  }
+
+  /// Cancellables share a few locks: an action that cancels others, whichever lock they use, runs after unlocking.
+  @Test func actionsThatCancelOtherCancellablesDoNotDeadlock() {
+    var cancelled: [Int] = []
+    var chain: [AnyCancellable] = []
+    for index in 0..<500 {
+      let next = chain.last
+      chain.append(
+        AnyCancellable {
+          cancelled.append(index)
+          next?.cancel()
+        }
+      )
+    }
+    chain.last?.cancel()
+    #expect(cancelled == Array((0..<500).reversed()))
+  }
+
+  @Test(.tags(.stress)) func concurrentCancelsRunTheActionOnce() {
+    let rounds = StressThreads.scaled(2_000)
+    let runs = StressLocked(0)
+    let cancellables = (0..<rounds).map { _ in AnyCancellable { runs.withLock { $0 += 1 } } }
+    let shared = StressUnchecked(cancellables)
+    #expect(StressThreads.run(4) { _ in for cancellable in shared.value { cancellable.cancel() } })
+    #expect(runs.withLock { $0 } == rounds)
   }
 
   @Test func hashableByIdentity() {

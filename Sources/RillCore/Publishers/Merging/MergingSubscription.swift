@@ -1,4 +1,4 @@
-public import Synchronization
+public import Atomics
 
 /// The subscription that `flatMap` and the `merge` family present downstream: it runs a `MergingStateMachine`
 /// and acts on its answers outside the lock.
@@ -23,15 +23,15 @@ final class MergingSubscription<Downstream: Subscriber>: Subscription, CombineDe
   /// ``Ending/running``, ``Ending/completed`` once the completion is decided, ``Ending/cancelled`` once downstream
   /// has cancelled; set after the machine decides, read under the delivery lock before each call, so that a value
   /// or completion that waited for the lock starts neither after a cancel that has returned nor, in a merge, after
-  /// the completion.
-  @usableFromInline let ending = Atomic<UInt8>(Ending.running)
+  /// the completion: the delivery lock's gate (WritingAnOperator.md, "Hot-path idioms").
+  @inlinable var ending: LockGate<Void> { delivery.gate }
 
   /// The values of `ending`.
   @usableFromInline
   enum Ending {
-    @inlinable static var running: UInt8 { 0 }
-    @inlinable static var completed: UInt8 { 1 }
-    @inlinable static var cancelled: UInt8 { 2 }
+    @inlinable static var running: Int { 0 }
+    @inlinable static var completed: Int { 1 }
+    @inlinable static var cancelled: Int { 2 }
   }
 
   @inlinable

@@ -54,6 +54,7 @@ extension Publisher where Failure == Never {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
   @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
@@ -83,6 +84,7 @@ extension Publisher where Failure == Never {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
   @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
@@ -112,6 +114,7 @@ extension Publisher {
   ///     elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of that
   ///   element's type.
+  @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
   @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,

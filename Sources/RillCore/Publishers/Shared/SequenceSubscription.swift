@@ -1,14 +1,15 @@
-// `public` because the delivery loop is `@inlinable` and reads the `Atomic` cancellation flag.
-public import Synchronization
+// `public` because the delivery loop is `@inlinable` and reads the cancellation flag, an atomic.
+public import Atomics
 
 /// Delivers the elements of a sequence on demand, then a completion; the engine of `Publishers.Sequence` and
 /// `Record`.
 ///
 /// The thread that delivers owns the iterator while it delivers, so no lock is taken per element: demand is
-/// taken from the shared state in batches, and cancellation is an atomic flag checked before each element.
+/// taken from the shared state in batches, and cancellation is a flag beside the lock (its gate), read atomically
+/// before each element.
 /// A `request` from inside `receive` adds to the batch and never recurses, so the stack does not grow.
-// SAFETY: mutable state is in `state` and `isCancelled`; the iterator is touched only by the one thread that
-// holds `isDelivering`.
+// SAFETY: mutable state is in `state` and its gate; the iterator is touched only by the one thread that holds
+// `isDelivering`.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
   CombineDescribable, @unchecked Sendable
@@ -39,11 +40,14 @@ where Downstream.Input == Elements.Element {
     }
   }
 
+  /// The shared state; its gate is 1 once the subscription has been cancelled (a gate beside a lock:
+  /// WritingAnOperator.md, "Hot-path idioms").
   @usableFromInline
-  let state: Locked<State>
+  let state: GatedLocked<State>
 
-  @usableFromInline
-  let isCancelled = Atomic<Bool>(false)
+  /// Whether the subscription has been cancelled, read without the lock.
+  @inlinable
+  var isCancelled: Bool { state.gate.load(ordering: .acquiring) != 0 }
 
   @usableFromInline
   let completion: Subscribers.Completion<Downstream.Failure>
@@ -71,7 +75,7 @@ where Downstream.Input == Elements.Element {
     mirrorsCompletion: Bool,
     elements: Elements
   ) {
-    state = Locked(State(downstream: downstream, iterator: iterator, next: first, elements: elements))
+    state = GatedLocked(State(downstream: downstream, iterator: iterator, next: first, elements: elements))
     self.completion = completion
     self.terminalName = terminalName
     self.mirrorsCompletion = mirrorsCompletion
@@ -164,7 +168,7 @@ where Downstream.Input == Elements.Element {
         return
       }
       while demand > 0 {
-        if isCancelled.load(ordering: .acquiring) { return }
+        if isCancelled { return }
         demand -= 1
         demand += downstream.receive(element)
         guard let following = iterator.next() else {
@@ -199,7 +203,7 @@ where Downstream.Input == Elements.Element {
     var iterator = iterator
     var element = next
     while true {
-      if isCancelled.load(ordering: .acquiring) { return }
+      if isCancelled { return }
       _ = downstream.receive(element)
       guard let following = iterator.next() else {
         finish()
@@ -222,7 +226,7 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func cancel() {
-    isCancelled.store(true, ordering: .releasing)
+    state.gate.store(1, ordering: .releasing)
     let released = state.withLock { state -> (Downstream?, Elements.Iterator?, Elements.Element?, Elements?) in
       defer {
         state.downstream = nil

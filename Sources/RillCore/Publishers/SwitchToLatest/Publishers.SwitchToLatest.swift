@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// Republishes elements sent by the most recently received publisher.
   ///
@@ -23,6 +21,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   }
 }
 
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
   /// Republishes elements sent by the most recently received publisher, when neither can fail.
   ///
@@ -39,6 +38,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
   }
 }
 
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 extension Publisher where Output: Publisher, Failure == Never {
   /// Republishes elements sent by the most recently received publisher, for an upstream that never fails.
   ///
@@ -57,6 +57,7 @@ extension Publisher where Output: Publisher, Failure == Never {
   }
 }
 
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 extension Publisher where Output: Publisher, Output.Failure == Never {
   /// Republishes elements sent by the most recently received publisher, for nested publishers that never fail.
   ///
@@ -118,10 +119,11 @@ extension Publishers.SwitchToLatest {
     /// Held around each call to downstream, as Combine holds one: a child's value from another thread waits until
     /// downstream returns, then is delivered on its own thread; one from inside downstream is delivered at once.
     private let delivery = DeliveryLock()
-    /// Set once a child has failed, and once downstream has cancelled; read under the delivery lock, so that a value
-    /// that waited for it follows neither the failure nor a cancel that has returned.
-    private let valuesSilenced = Atomic<Bool>(false)
-    private let cancelled = Atomic<Bool>(false)
+    /// Bits of the delivery lock's gate, set once a child has failed and once downstream has cancelled; read under
+    /// the delivery lock, so that a value that waited for it follows neither the failure nor a cancel that has
+    /// returned (a gate beside a lock: WritingAnOperator.md, "Hot-path idioms").
+    private static var valuesSilenced: Int { 1 }
+    private static var cancelled: Int { 2 }
 
     init(downstream: Downstream) {
       self.downstream = downstream
@@ -166,7 +168,7 @@ extension Publishers.SwitchToLatest {
 
     func cancel() {
       let cancelling = machine.withLock { $0.cancel() }
-      cancelled.store(true, ordering: .releasing)
+      _ = delivery.gate.loadThenBitwiseOr(with: Self.cancelled, ordering: .releasing)
       for subscription in cancelling { subscription.cancel() }
     }
 
@@ -184,7 +186,7 @@ extension Publishers.SwitchToLatest {
     fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
       guard machine.withLock({ $0.childValue(index) }) else { return .none }
       let additional = delivery.withLock { () -> Subscribers.Demand in
-        guard !valuesSilenced.load(ordering: .acquiring), !cancelled.load(ordering: .acquiring) else { return .none }
+        guard delivery.gate.load(ordering: .acquiring) == 0 else { return .none }
         return downstream.receive(value)
       }
       guard additional > 0 else { return .none }
@@ -207,12 +209,12 @@ extension Publishers.SwitchToLatest {
         cancelling?.cancel()
         completion = sent
       case .fail(let sent, let cancelling):
-        valuesSilenced.store(true, ordering: .releasing)
+        _ = delivery.gate.loadThenBitwiseOr(with: Self.valuesSilenced, ordering: .releasing)
         cancelling?.cancel()
         completion = sent
       }
       delivery.withLock {
-        guard !cancelled.load(ordering: .acquiring) else { return }
+        guard delivery.gate.load(ordering: .acquiring) & Self.cancelled == 0 else { return }
         downstream.receive(completion: completion)
       }
     }
