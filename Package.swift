@@ -28,7 +28,10 @@ let package = Package(
   ],
   dependencies: [
     // RillCore's few atomics (a gate beside a lock, two global counters), which the standard library's
-    // `Synchronization` has only from the 2024 systems on. The library targets depend on nothing else.
+    // `Synchronization` has only from the 2024 systems on. The library targets depend on nothing else. Measured
+    // (Benchmarks/README.md, "Atomics without Synchronization"): with these atomics every row stays within 2% of
+    // the `Synchronization` version (sequence → map → filter → sink 109 → 109 instructions per element, a subject's
+    // send with one sink 548 → 546); reading each flag under a `Locked` instead costs 141 and 744 (+30%, +36%).
     .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0")
   ],
   targets: [

@@ -48,7 +48,8 @@ if hasSuite {
 
 let package = Package(
   name: "RillSchedulersConformance",
-  platforms: [.macOS(.v15)],
+  // Combine's minimum, as Rill's and combine-schedulers' own.
+  platforms: [.macOS(.v10_15)],
   dependencies: [
     .package(name: "Rill", path: ".."),
     // Resolved only for its test sources; nothing links it.

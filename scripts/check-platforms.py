@@ -109,7 +109,8 @@ RULES = [
         "an AsyncSequence's typed Failure (Swift 6.0 runtime)",
     ),
     # Observation.
-    Rule(r"\bimport\s+Observation\b|@Observable\b|\bwithObservationTracking\b|\bObservation(?:Registrar|Ignored)\b",
+    # Importing the module is fine (it is weak-linked); using it is not.
+    Rule(r"\bObservable\b|\bwithObservationTracking\b|\bObservation(?:Registrar|Ignored|Tracked)\b",
          V14, "Observation (macOS 14)"),
     Rule(r"\bObservations\b", V26, "Observations (Swift 6.2)"),
     # Language features that need run-time support.
@@ -121,7 +122,7 @@ RULES = [
     Rule(r"\bU?Int128\b", V15, "Int128/UInt128 (Swift 6.0)"),
     Rule(r"\bRangeSet\b|\.(?:removeSubranges|moveSubranges)\s*\(|\.indices\s*\(\s*(?:where|of)\s*:", V15,
          "RangeSet (Swift 6.0)"),
-    Rule(r"\bInlineArray\b|\bUTF8Span\b|\bMutableSpan\b|\bRawSpan\b|\.span\b", V26, "Span/InlineArray (Swift 6.2)"),
+    Rule(r"\bInlineArray\b|\bUTF8Span\b|\bMutableSpan\b|\bRawSpan\b|\.span\b(?!\s*\()", V26, "Span/InlineArray (Swift 6.2)"),
     Rule(r"\bFloat16\b", V11, "Float16 (macOS 11; not on Intel Macs)"),
     Rule(r"\bString\s*\(\s*unsafeUninitializedCapacity\s*:", V11, "String(unsafeUninitializedCapacity:) (macOS 11)"),
     Rule(r"\bCodingKeyRepresentable\b", V12_3, "CodingKeyRepresentable (macOS 12.3)"),
@@ -337,8 +338,9 @@ def decoded_length(literal: str) -> int:
     return len(re.sub(r"\\(?:u\{[0-9a-fA-F]+\}|.)", "x", literal))
 
 
-def scan(path: str, text: str, extra_rules: list) -> list:
-    """The findings of one library source."""
+def scan(path: str, text: str, extra_rules: list, declared_elsewhere: frozenset = frozenset()) -> list:
+    """The findings of one library source; `declared_elsewhere`: type names the library targets declare (a nested
+    `Timeline.Clock`, say), which shadow a standard library type of the same name."""
     code = blank(text)
     lines_at = [0]
     for k, ch in enumerate(text):
@@ -357,6 +359,7 @@ def scan(path: str, text: str, extra_rules: list) -> list:
 
     imports_foundation = re.search(r"^\s*(?:@\w+\s+)*(?:\w+\s+)?import\s+Foundation\b", code, re.MULTILINE)
     declared = set(re.findall(r"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype)\s+(\w+)", code))
+    declared |= declared_elsewhere
     for generics in GENERIC_PARAMETERS.findall(code):
         for parameter in generics.split(","):
             name = re.match(r"\s*(?:each\s+)?(\w+)", parameter)
@@ -604,8 +607,10 @@ def check_tree(root: str) -> list:
             findings.append(Finding(path, text[:match.start()].count("\n") + 1,
                                     "imports Synchronization, which needs macOS 15/iOS 18: use Locked or a gate"))
     own = declared_gated_types(sources)
+    types = frozenset(name for text in sources.values()
+                      for name in re.findall(r"\b(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)", blank(text)))
     for path, text in sorted(sources.items()):
-        findings += scan(path, text, own)
+        findings += scan(path, text, own, types)
     findings += check_required_gates(sources)
     unique = {str(f): f for f in findings}
     return list(unique.values())
@@ -676,6 +681,11 @@ SELF_TEST = [
     ("let t = URL.Template(\"/a/{b}\")", 1, "URL.Template"),
     ("let r = try Regex(\"a+\")", 1, "Regex"),
     ("withObservationTracking { } onChange: { }", 1, "Observation"),
+    ("#if canImport(Observation)\npublic import Observation\n#endif", 0, "importing Observation"),
+    ("extension Observable where Self: AnyObject {}", 1, "extending Observable"),
+    ("func f<M: Observable & AnyObject>(_ m: M) {}\nlet o: any ObservableObject", 1, "Observable, not ObservableObject"),
+    ("writer.span(span, tid: 1)", 0, "a method named span"),
+    ("let s = array.span", 1, "Array.span"),
     ("await withDiscardingTaskGroup { group in }", 1, "discarding task groups"),
     ("let x: Int128 = 0", 1, "Int128"),
     ("$0.assign(to: &$value)", 1, "Combine's assign(to:)"),
