@@ -72,6 +72,7 @@ public enum ReleaseProbe {
   ///   - timeout: How long to wait for the run before reporting it as hung.
   ///   - pipeline: Builds the publisher under test on the source; called once, on the run's thread.
   /// - Returns: What happened; a run still going when the calling task is cancelled is reported as hung.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   public static func check<P: Publisher>(
     reentry: Reentry,
     demand: ContractDemand,
