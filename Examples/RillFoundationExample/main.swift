@@ -8,7 +8,8 @@ import RillFoundation
 let queue = DispatchQueue(label: "rill-foundation-example")
 let settled = DispatchSemaphore(value: 0)
 let edits = PassthroughSubject<String, Never>()
-let cancellable = edits
+let cancellable =
+  edits
   .debounce(for: .milliseconds(20), scheduler: queue)
   .encode(encoder: JSONEncoder())
   .sink(

@@ -4,7 +4,11 @@ import RillExt
 
 extension OperatorRows {
   /// `n` values sent into `send`'s subject (a relay, a replay subject) with one sink; per value.
-  static func sendRow<P: Publisher>(_ name: String, make: @escaping () -> P, send: @escaping (P, Int) -> Void)
+  static func sendRow<P: Publisher>(
+    _ name: String,
+    make: @escaping () -> P,
+    send: @escaping (P, Int) -> Void
+  )
     -> Workload where P.Output == Int
   {
     Workload(
@@ -52,7 +56,13 @@ extension OperatorRows {
     firstOfRow("amb(_:)", subjects: 2, primeOthers: false, { $0[0].amb($0[1]) }, checksum: { $0 }),
     firstOfRow("Collection.amb()", subjects: 3, primeOthers: false, { $0.amb() }, checksum: { $0 }),
     firstOfRow("Collection.merge()", subjects: 3, primeOthers: false, { $0.merge() }, checksum: { $0 }),
-    firstOfRow("Collection.combineLatest()", subjects: 3, primeOthers: true, { $0.combineLatest() }, checksum: { $0[0] }),
+    firstOfRow(
+      "Collection.combineLatest()",
+      subjects: 3,
+      primeOthers: true,
+      { $0.combineLatest() },
+      checksum: { $0[0] }
+    ),
     firstOfRow(
       "combineLatest(with:)",
       subjects: 3,
@@ -137,7 +147,8 @@ extension OperatorRows {
       run: { n in
         let sum = Accumulator()
         for i in 0..<n {
-          Just(i).eraseToAnySinglePublisher().sinkSingle { if case .success(let value) = $0 { sum.add(value) } }.cancel()
+          Just(i).eraseToAnySinglePublisher().sinkSingle { if case .success(let value) = $0 { sum.add(value) } }
+            .cancel()
         }
         return sum.value
       }

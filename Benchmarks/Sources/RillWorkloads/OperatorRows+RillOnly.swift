@@ -8,7 +8,13 @@ import RillExt
 extension OperatorRows {
   static let rillOnlyCombining: [Workload] = [
     firstOfRow("merge(with:)", subjects: 2, primeOthers: false, { $0[0].merge(with: $0[1]) }, checksum: { $0 }),
-    firstOfRow("merge(with:_:)", subjects: 3, primeOthers: false, { $0[0].merge(with: $0[1], $0[2]) }, checksum: { $0 }),
+    firstOfRow(
+      "merge(with:_:)",
+      subjects: 3,
+      primeOthers: false,
+      { $0[0].merge(with: $0[1], $0[2]) },
+      checksum: { $0 }
+    ),
     firstOfRow(
       "merge(with:_:_:)",
       subjects: 4,
@@ -119,7 +125,11 @@ extension OperatorRows {
       checksum: { $0.count }
     ),
     virtualTimeRow("prefix(duration:on:)", { $0.prefix(duration: .seconds(1 << 40), on: $1) }, checksum: { $0 }),
-    virtualTimeRow("receive(on: eraseToAnyScheduler())", { $0.receive(on: $1.eraseToAnyScheduler()) }, checksum: { $0 }),
+    virtualTimeRow(
+      "receive(on: eraseToAnyScheduler())",
+      { $0.receive(on: $1.eraseToAnyScheduler()) },
+      checksum: { $0 }
+    ),
     Workload(
       name: "timerPublisher → autoconnect (DispatchQueue.test)",
       run: { n in

@@ -24,7 +24,11 @@ extension OperatorRows {
     row("throttle first (ImmediateScheduler)") {
       $0.throttle(for: .seconds(1), scheduler: ImmediateScheduler.shared, latest: false)
     },
-    row("measureInterval (ImmediateScheduler)", { $0.measureInterval(using: ImmediateScheduler.shared) }, checksum: { _ in 1 }),
+    row(
+      "measureInterval (ImmediateScheduler)",
+      { $0.measureInterval(using: ImmediateScheduler.shared) },
+      checksum: { _ in 1 }
+    ),
     row("receive(on: ImmediateScheduler)") { $0.receive(on: ImmediateScheduler.shared) },
     row("subscribe(on: ImmediateScheduler)") { $0.subscribe(on: ImmediateScheduler.shared) },
   ]

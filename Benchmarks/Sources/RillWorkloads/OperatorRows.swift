@@ -54,8 +54,10 @@ final class Target: ObservableObject {
 }
 
 extension OperatorRows {
-  /// `n` values from a `PassthroughSubject` with failure `F`, through `operators`, into a sink that adds up
-  /// `checksum` of each; then the subject finishes. Per value sent.
+  /// A row of `n` values sent into a `PassthroughSubject` with failure `F`.
+  ///
+  /// The values go through `operators` into a sink that adds up `checksum` of each; then the subject finishes.
+  /// Per value sent.
   static func row<F: Error, P: Publisher>(
     _ name: String,
     failure: F.Type,
@@ -102,8 +104,10 @@ extension OperatorRows {
     row(name, failure: RowError.self, operators, checksum: { $0 })
   }
 
-  /// `n` subscriptions, each to the publisher `make(i)` makes, by a sink kept until the publisher completes (or
-  /// cancelled right after subscribing when it does not). Per subscription.
+  /// A row of `n` subscriptions, each to the publisher `make(i)` makes.
+  ///
+  /// Each is a sink kept until the publisher completes (or cancelled right after subscribing when it does not).
+  /// Per subscription.
   static func perSubscription<P: Publisher>(_ name: String, _ make: @escaping (Int) -> P) -> Workload
   where P.Output == Int {
     Workload(
