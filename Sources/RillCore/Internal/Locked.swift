@@ -118,16 +118,27 @@ package struct GatedLocked<State> {
   package var gate: LockGate<State> { LockGate(storage) }
 }
 
-/// The header of a lock with a gate: the gate first, at the start of the header, then the state the lock guards.
+/// The header of a lock with a gate: the state the lock guards, then the gate, at the state's size rounded up to the
+/// gate's alignment (Swift lays out a struct's stored properties in order, each at its alignment).
+///
+/// The state comes first so that the lock's `inout` access to it, which ThreadSanitizer records at the header's
+/// address, never covers the gate, which other threads read atomically at the same time.
 @usableFromInline
 struct Gated<State> {
-  @usableFromInline var gate: UnsafeAtomic<Int>.Storage
   @usableFromInline var state: State
+  @usableFromInline var gate: UnsafeAtomic<Int>.Storage
 
   @inlinable
   init(_ state: consuming State) {
-    gate = UnsafeAtomic<Int>.Storage(0)
     self.state = state
+    gate = UnsafeAtomic<Int>.Storage(0)
+  }
+
+  /// The gate's offset in the header.
+  @inlinable @inline(__always)
+  static var gateOffset: Int {
+    let alignment = MemoryLayout<UnsafeAtomic<Int>.Storage>.alignment
+    return (MemoryLayout<State>.size + alignment - 1) & ~(alignment - 1)
   }
 }
 
@@ -143,11 +154,13 @@ package struct LockGate<State> {
     self.storage = storage
   }
 
-  /// Runs `body` on the gate's word; the gate is the first field of the header, at the header's address.
+  /// Runs `body` on the gate's word, at ``Gated/gateOffset`` in the header.
   @inlinable @inline(__always)
   func withAtomic<Result>(_ body: (UnsafeAtomic<Int>) -> Result) -> Result {
     storage.withUnsafeMutablePointerToHeader { header in
-      body(UnsafeAtomic(at: UnsafeMutableRawPointer(header).assumingMemoryBound(to: UnsafeAtomic<Int>.Storage.self)))
+      let word = (UnsafeMutableRawPointer(header) + Gated<State>.gateOffset)
+        .assumingMemoryBound(to: UnsafeAtomic<Int>.Storage.self)
+      return body(UnsafeAtomic(at: word))
     }
   }
 
