@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -68,7 +69,9 @@ import Testing
     #expect(values == [1, 2])
   }
 
-  @Test(.timeLimit(.minutes(1))) func promiseCalledFromManyThreadsResolvesOnce() async {
+  /// Threads, not tasks: while the whole suite runs, synchronous tests can hold every thread of the cooperative
+  /// pool, and tasks would wait for them.
+  @Test func promiseCalledFromManyThreadsResolvesOnce() {
     for _ in 0..<50 {
       final class PromiseBox: @unchecked Sendable {
         var promise: ((Result<Int, Never>) -> Void)?
@@ -77,11 +80,7 @@ import Testing
       let future = Future<Int, Never> { box.promise = $0 }
       let recorder = TestSubscriber<Int, Never>()
       future.subscribe(recorder)
-      await withTaskGroup(of: Void.self) { group in
-        for value in 0..<8 {
-          group.addTask { box.promise?(.success(value)) }
-        }
-      }
+      #expect(StressThreads.run(8) { value in box.promise?(.success(value)) })
       #expect(recorder.values.count == 1)
       #expect(recorder.completions == [.finished])
       let late = TestSubscriber<Int, Never>()
@@ -159,17 +158,21 @@ import Testing
 
   /// Many subscribers attach while another thread fails the future: each hears of the failure once, after its
   /// `receive(subscription:)` has returned.
-  @Test(.timeLimit(.minutes(1))) func aFailureRacingWithSubscribersNeverPrecedesTheirSubscription() async {
+  ///
+  /// Threads, not tasks, as in `FutureTests.promiseCalledFromManyThreadsResolvesOnce`.
+  @Test func aFailureRacingWithSubscribersNeverPrecedesTheirSubscription() {
     for _ in 0..<200 {
       let box = PromiseBox()
       let future = Future<Int, CoreTestError> { box.promise = $0 }
       let subscribers = (0..<8).map { _ in AttachingSubscriber {} }
-      await withTaskGroup(of: Void.self) { group in
-        for subscriber in subscribers {
-          group.addTask { future.subscribe(subscriber) }
+      let finished = StressThreads.run(9) { index in
+        if index < subscribers.count {
+          future.subscribe(subscribers[index])
+        } else {
+          box.promise?(.failure(.boom))
         }
-        group.addTask { box.promise?(.failure(.boom)) }
       }
+      #expect(finished)
       for subscriber in subscribers {
         #expect(subscriber.events == ["subscription begins", "subscription ends", "completion"])
       }

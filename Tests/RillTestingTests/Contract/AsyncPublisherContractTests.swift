@@ -1,17 +1,21 @@
+import Foundation
 import RillTesting
 import Testing
 
-/// The contract checker's `async` form, on publishers that deliver from a task: one that keeps the contract, and
-/// broken ones that only a check that waits can catch.
+/// The contract checker's `async` form, on publishers that deliver later from another thread: one that keeps the
+/// contract, and broken ones that only a check that waits can catch.
+///
+/// The publisher delivers from a thread of its own, not from a task: while the whole suite runs, synchronous tests
+/// can hold every thread of the cooperative pool for longer than a check's timeout, and a task would not start.
 @Suite struct AsyncPublisherContractTests {
   @Test(arguments: ContractDemand.standard)
-  func aPublisherDeliveringFromATaskKeepsTheContract(demand: ContractDemand) async {
+  func aPublisherDeliveringFromAnotherThreadKeepsTheContract(demand: ContractDemand) async {
     let expected: [ContractDemand: [Int]] = [
       .unlimited: [1, 2, 3], .none: [], .max(1): [1], .max(3): [1, 2, 3], .oneAtATime: [1, 2, 3],
       .cancel(afterValues: 1): [1],
     ]
     let report = await PublisherContract.check(
-      TaskPublisher(values: [1, 2, 3]),
+      ThreadPublisher(values: [1, 2, 3]),
       demand: demand,
       expectsCompletion: demand != .none && demand != .max(1),
       timeout: .seconds(30)
@@ -24,15 +28,15 @@ import Testing
   }
 
   /// What the synchronous form sees of the same publisher: the subscription and the request, nothing more.
-  @Test func theSynchronousCheckJudgesBeforeTheTaskDelivers() async {
-    let report = PublisherContract.check(TaskPublisher(values: [1], startDelay: .seconds(1)), expectsCompletion: true)
+  @Test func theSynchronousCheckJudgesBeforeTheThreadDelivers() async {
+    let report = PublisherContract.check(ThreadPublisher(values: [1], startDelay: .seconds(1)), expectsCompletion: true)
     #expect(report.events.map(\.description) == ["subscription", "request(unlimited)"])
     #expect(report.violations.map(\.kind) == [.missingCompletion])
   }
 
-  @Test func aValueBeyondDemandSentFromATaskIsReported() async {
+  @Test func aValueBeyondDemandSentFromAnotherThreadIsReported() async {
     let report = await PublisherContract.check(
-      TaskPublisher(values: [1, 2, 3], flaw: .ignoresDemand),
+      ThreadPublisher(values: [1, 2, 3], flaw: .ignoresDemand),
       demand: .max(1),
       expectsCompletion: true,
       timeout: .seconds(30)
@@ -43,7 +47,7 @@ import Testing
 
   @Test func aLateSecondCompletionIsReported() async {
     let report = await PublisherContract.check(
-      TaskPublisher(values: [1], flaw: .completesTwice),
+      ThreadPublisher(values: [1], flaw: .completesTwice),
       expectsCompletion: true,
       timeout: .seconds(30),
       quietPeriod: .milliseconds(500)
@@ -58,7 +62,7 @@ import Testing
 
   @Test func driveMayAwaitAndRequestMore() async {
     let report = await PublisherContract.check(
-      TaskPublisher(values: [1, 2, 3]),
+      ThreadPublisher(values: [1, 2, 3]),
       demand: .max(1),
       expectsCompletion: true,
       timeout: .seconds(30)
@@ -109,8 +113,9 @@ private func until(_ condition: () -> Bool) async {
   }
 }
 
-/// Sends its values from a task, one per unit of demand, then finishes; or breaks the contract on purpose.
-private struct TaskPublisher: Publisher {
+/// Sends its values from a thread of its own, one per unit of demand, then finishes; or breaks the contract on
+/// purpose.
+private struct ThreadPublisher: Publisher {
   typealias Output = Int
   typealias Failure = Never
 
@@ -119,7 +124,7 @@ private struct TaskPublisher: Publisher {
     case none
     /// Sends every value whatever the demand.
     case ignoresDemand
-    /// Finishes, then finishes again a little later, from another task.
+    /// Finishes, then finishes again a little later.
     case completesTwice
   }
 
@@ -128,7 +133,7 @@ private struct TaskPublisher: Publisher {
   var startDelay = Duration.zero
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-    let subscription = TaskSubscription(
+    let subscription = ThreadSubscription(
       downstream: AnySubscriber(subscriber),
       values: values,
       flaw: flaw,
@@ -138,9 +143,10 @@ private struct TaskPublisher: Publisher {
   }
 }
 
-/// The subscription of a ``TaskPublisher``: a request starts a task, unless one runs, that sends while demand lasts.
+/// The subscription of a ``ThreadPublisher``: a request starts a thread, unless one runs, that sends while demand
+/// lasts.
 // SAFETY: all mutable state is in `state`; the subscriber is called outside the lock.
-private final class TaskSubscription: Subscription, @unchecked Sendable {
+private final class ThreadSubscription: Subscription, @unchecked Sendable {
   private struct State {
     var downstream: AnySubscriber<Int, Never>?
     var remaining: [Int]
@@ -155,10 +161,10 @@ private final class TaskSubscription: Subscription, @unchecked Sendable {
   }
 
   private let state: Locked<State>
-  private let flaw: TaskPublisher.Flaw
+  private let flaw: ThreadPublisher.Flaw
   private let startDelay: Duration
 
-  init(downstream: AnySubscriber<Int, Never>, values: [Int], flaw: TaskPublisher.Flaw, startDelay: Duration) {
+  init(downstream: AnySubscriber<Int, Never>, values: [Int], flaw: ThreadPublisher.Flaw, startDelay: Duration) {
     state = Locked(State(downstream: downstream, remaining: values))
     self.flaw = flaw
     self.startDelay = startDelay
@@ -172,9 +178,10 @@ private final class TaskSubscription: Subscription, @unchecked Sendable {
       return true
     }
     guard mustStart else { return }
-    Task {
-      try? await Task.sleep(for: startDelay)
-      await run()
+    let delay = startDelay
+    Thread.detachNewThread {
+      if delay > .zero { Thread.sleep(forTimeInterval: Self.seconds(delay)) }
+      self.run()
     }
   }
 
@@ -182,7 +189,12 @@ private final class TaskSubscription: Subscription, @unchecked Sendable {
     state.withLock { $0.downstream = nil }
   }
 
-  private func run() async {
+  private static func seconds(_ duration: Duration) -> TimeInterval {
+    let (seconds, attoseconds) = duration.components
+    return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+  }
+
+  private func run() {
     while true {
       let step = state.withLock { state -> Step in
         guard let downstream = state.downstream else { return .stop }
@@ -206,7 +218,7 @@ private final class TaskSubscription: Subscription, @unchecked Sendable {
       case .finish(let downstream):
         downstream.receive(completion: .finished)
         if flaw == .completesTwice {
-          try? await Task.sleep(for: .milliseconds(5))
+          Thread.sleep(forTimeInterval: 0.005)
           downstream.receive(completion: .finished)
         }
         return
