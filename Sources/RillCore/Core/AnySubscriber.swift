@@ -5,13 +5,7 @@
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
-  let box: SubscriberBoxBase<Input, Failure>
-
-  let descriptionThunk: () -> String
-
-  let mirrorThunk: () -> Mirror
-
-  let playgroundThunk: () -> Any
+  let box: AnySubscriberBox<Input, Failure>
 
   public let combineIdentifier: CombineIdentifier
 
@@ -23,12 +17,6 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
     box = SubscriberBox(s)
     combineIdentifier = s.combineIdentifier
-    descriptionThunk = { (s as? any CustomStringConvertible)?.description ?? "\(S.self)" }
-    mirrorThunk = { Mirror(reflecting: s) }
-    playgroundThunk = {
-      (s as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
-        ?? (s as? any CustomStringConvertible)?.description ?? "\(S.self)"
-    }
   }
 
   /// Creates a type-erasing subscriber that forwards to a subject.
@@ -45,22 +33,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveValue: ((Input) -> Subscribers.Demand)? = nil,
     receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
   ) {
-    box = ClosureSubscriberBox(
+    box = AnySubscriberBox(
       receiveSubscription: receiveSubscription,
       receiveValue: receiveValue,
       receiveCompletion: receiveCompletion
     )
     combineIdentifier = CombineIdentifier()
-    descriptionThunk = { "Anonymous AnySubscriber" }
-    mirrorThunk = { Mirror(reflecting: "Anonymous AnySubscriber") }
-    playgroundThunk = { "Anonymous AnySubscriber" }
   }
 
-  public var description: String { descriptionThunk() }
+  public var description: String { box.description }
 
-  public var customMirror: Mirror { mirrorThunk() }
+  public var customMirror: Mirror { box.customMirror }
 
-  public var playgroundDescription: Any { playgroundThunk() }
+  public var playgroundDescription: Any { box.playgroundDescription }
 
   public func receive(subscription: any Subscription) {
     box.receive(subscription: subscription)
@@ -75,40 +60,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   }
 }
 
+/// What an `AnySubscriber` holds: a subscriber made of closures, each optional.
+///
+/// An `AnySubscriber` that wraps a subscriber holds the subclass ``SubscriberBox``, which calls the wrapped
+/// subscriber instead and leaves the closures `nil`; either way one object, allocated once.
 // SAFETY: immutable after init.
-class SubscriberBoxBase<Input, Failure: Error>: @unchecked Sendable {
-  init() {}
-
-  func receive(subscription: any Subscription) { fatalError("abstract") }
-
-  func receive(_ input: Input) -> Subscribers.Demand { fatalError("abstract") }
-
-  func receive(completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
-}
-
-// SAFETY: immutable after init.
-final class SubscriberBox<Base: Subscriber>: SubscriberBoxBase<Base.Input, Base.Failure>, @unchecked Sendable {
-  let base: Base
-
-  init(_ base: Base) {
-    self.base = base
-  }
-
-  override func receive(subscription: any Subscription) {
-    base.receive(subscription: subscription)
-  }
-
-  override func receive(_ input: Base.Input) -> Subscribers.Demand {
-    base.receive(input)
-  }
-
-  override func receive(completion: Subscribers.Completion<Base.Failure>) {
-    base.receive(completion: completion)
-  }
-}
-
-// SAFETY: immutable after init.
-final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input, Failure>, @unchecked Sendable {
+class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
   private let receiveSubscription: ((any Subscription) -> Void)?
   private let receiveValue: ((Input) -> Subscribers.Demand)?
   private let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
@@ -123,15 +80,54 @@ final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input
     self.receiveCompletion = receiveCompletion
   }
 
-  override func receive(subscription: any Subscription) {
+  func receive(subscription: any Subscription) {
     receiveSubscription?(subscription)
   }
 
-  override func receive(_ input: Input) -> Subscribers.Demand {
+  func receive(_ input: Input) -> Subscribers.Demand {
     receiveValue?(input) ?? .none
   }
 
-  override func receive(completion: Subscribers.Completion<Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletion?(completion)
+  }
+
+  var description: String { "Anonymous AnySubscriber" }
+
+  var customMirror: Mirror { Mirror(reflecting: description) }
+
+  var playgroundDescription: Any { description }
+}
+
+/// What an `AnySubscriber` that wraps a subscriber holds: it forwards every call to the wrapped subscriber.
+// SAFETY: immutable after init.
+final class SubscriberBox<Base: Subscriber>: AnySubscriberBox<Base.Input, Base.Failure>, @unchecked Sendable {
+  let base: Base
+
+  init(_ base: Base) {
+    self.base = base
+    super.init(receiveSubscription: nil, receiveValue: nil, receiveCompletion: nil)
+  }
+
+  override func receive(subscription: any Subscription) {
+    base.receive(subscription: subscription)
+  }
+
+  override func receive(_ input: Base.Input) -> Subscribers.Demand {
+    base.receive(input)
+  }
+
+  override func receive(completion: Subscribers.Completion<Base.Failure>) {
+    base.receive(completion: completion)
+  }
+
+  override var description: String {
+    (base as? any CustomStringConvertible)?.description ?? "\(Base.self)"
+  }
+
+  override var customMirror: Mirror { Mirror(reflecting: base) }
+
+  override var playgroundDescription: Any {
+    (base as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
   }
 }

@@ -30,6 +30,19 @@ import Testing
     )
     [1, 2].publisher.subscribe(subscriber)
     #expect(events == ["subscription", "value 1", "value 2", "finished"])
+    #expect(subscriber.description == "Anonymous AnySubscriber")
+    #expect(subscriber.playgroundDescription as? String == "Anonymous AnySubscriber")
+    #expect("\(Mirror(reflecting: subscriber).subjectType)" == "String")
+  }
+
+  /// A subscriber made of no closures requests nothing, asks for no more values and ignores the completion.
+  @Test func anySubscriberWithoutClosuresIgnoresEverything() {
+    let subscriber = AnySubscriber<Int, Never>()
+    let stub = TestSubscriptionStub()
+    subscriber.receive(subscription: stub)
+    #expect(subscriber.receive(1) == .none)
+    subscriber.receive(completion: .finished)
+    #expect(stub.cancelled == false)
   }
 
   @Test func anySubscriberWrapsASubscriberKeepingItsIdentity() {
