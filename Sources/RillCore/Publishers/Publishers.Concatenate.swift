@@ -141,7 +141,7 @@ extension Publishers.Concatenate {
     /// Subscribed to the suffix; `upstream` is its subscription once it has arrived.
     case suffix(upstream: (any Subscription)?, demand: Subscribers.Demand)
     /// Cancelled, or completed downstream.
-    case terminated
+    case terminal
 
     enum SubscribedAction {
       /// Send downstream its subscription first (the prefix's arrived), then request `demand` if it is not zero.
@@ -165,7 +165,7 @@ extension Publishers.Concatenate {
       case .suffix(let upstream, let demand):
         self = .suffix(upstream: upstream, demand: demand + more)
         return upstream
-      case .terminated:
+      case .terminal:
         return nil
       }
     }
@@ -174,12 +174,12 @@ extension Publishers.Concatenate {
     mutating func cancel() -> ((any Subscription)?, Suffix?) {
       switch self {
       case .prefix(let upstream, let suffix, _):
-        self = .terminated
+        self = .terminal
         return (upstream, suffix)
       case .suffix(let upstream, _):
-        self = .terminated
+        self = .terminal
         return (upstream, nil)
-      case .terminated:
+      case .terminal:
         return (nil, nil)
       }
     }
@@ -237,7 +237,7 @@ extension Publishers.Concatenate {
         defer { self = .suffix(upstream: nil, demand: demand) }
         return (.subscribe(suffix), self)
       case (.prefix(_?, _, _), .prefix, _), (.suffix(_?, _), .suffix, _):
-        defer { self = .terminated }
+        defer { self = .terminal }
         return (.forward(completion), self)
       default:
         return (.ignore, nil)
