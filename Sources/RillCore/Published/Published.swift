@@ -11,6 +11,7 @@
 /// available on properties of classes.
 @propertyWrapper
 public struct Published<Value> {
+  @usableFromInline
   let storage: PublishedStorage<Value>
 
   /// Creates the published instance with an initial wrapped value.
@@ -51,13 +52,16 @@ public struct Published<Value> {
     public typealias Output = Value
     public typealias Failure = Never
 
+    @usableFromInline
     let storage: PublishedStorage<Value>
 
     /// Creates a publisher of the values of a `@Published` property.
+    @inlinable
     init(storage: PublishedStorage<Value>) {
       self.storage = storage
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
       storage.subject.receive(subscriber: subscriber)
     }
@@ -65,10 +69,12 @@ public struct Published<Value> {
 }
 
 extension Published: PublishedWillChangeStorage {
+  @inlinable
   func objectWillChangeForEnclosingObject() -> ObservableObjectPublisher {
     storage.objectWillChangeForEnclosingObject()
   }
 
+  @inlinable
   func adoptObjectWillChange(_ publisher: ObservableObjectPublisher) {
     storage.adoptObjectWillChange(publisher)
   }
@@ -101,21 +107,32 @@ extension RillCore.Publisher where Failure == Never {
 /// The shared storage behind one `@Published` property: its publisher, whose current value is the property's
 /// value, as in Combine, and the enclosing object's `objectWillChange`.
 // SAFETY: all mutable state is in `state` and in the subject; publishers are called outside the lock.
+@usableFromInline
 final class PublishedStorage<Value>: @unchecked Sendable {
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var objectWillChange: ObservableObjectPublisher?
+    @usableFromInline
     var assignments: [AnyCancellable] = []
+
+    @inlinable
+    init() {}
   }
 
+  @usableFromInline
   let subject: PublishedSubject<Value>
-  private let state: Locked<State>
+  @usableFromInline
+  let state: Locked<State>
 
+  @inlinable
   init(_ value: Value) {
     subject = PublishedSubject(value)
     state = Locked(State())
   }
 
   /// The property's value; during `set`, subscribers still read the old one, as in a `willSet`.
+  @inlinable
   var value: Value { subject.core.current }
 
   /// Emits `objectWillChange`, then the new value, which the property then holds.
@@ -123,16 +140,19 @@ final class PublishedStorage<Value>: @unchecked Sendable {
   /// As in Combine, the value is stored once it has been delivered: a subscriber reads the old value, a subscriber
   /// that attaches meanwhile is owed the old value, and when a subscriber sets the property again from inside the
   /// delivery, the outer value, stored last, is the one the property keeps.
+  @inlinable
   func set(_ newValue: Value) {
     state.withLock { $0.objectWillChange }?.send()
     subject.core.send(newValue, updatingCurrent: false)
     subject.core.replaceCurrent(with: newValue)
   }
 
+  @inlinable
   func retain(_ cancellable: AnyCancellable) {
     state.withLock { $0.assignments.append(cancellable) }
   }
 
+  @inlinable
   func objectWillChangeForEnclosingObject() -> ObservableObjectPublisher {
     let created = ObservableObjectPublisher()
     return state.withLock { state in
@@ -142,6 +162,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     }
   }
 
+  @inlinable
   func adoptObjectWillChange(_ publisher: ObservableObjectPublisher) {
     state.withLock { state in
       if state.objectWillChange == nil { state.objectWillChange = publisher }
