@@ -15,11 +15,13 @@ public struct Published<Value> {
   let storage: PublishedStorage<Value>
 
   /// Creates the published instance with an initial wrapped value.
+  @inlinable
   public init(wrappedValue: Value) {
     storage = PublishedStorage(wrappedValue)
   }
 
   /// Creates the published instance with an initial value.
+  @inlinable
   public init(initialValue: Value) {
     self.init(wrappedValue: initialValue)
   }
@@ -32,12 +34,14 @@ public struct Published<Value> {
   }
 
   /// The property's publisher.
+  @inlinable
   public var projectedValue: Published<Value>.Publisher {
     mutating get { Publisher(storage: storage) }
     set {}
   }
 
   /// Reads and writes the property through the enclosing class instance.
+  @inlinable
   public static subscript<EnclosingSelf: AnyObject>(
     _enclosingInstance object: EnclosingSelf,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -95,6 +99,7 @@ extension RillCore.Publisher where Failure == Never {
   /// - Parameter published: A property marked with the `@Published` attribute, which receives and republishes
   ///   all elements received from the upstream publisher.
   @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+  @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
     let storage = published.storage
     let cancellable = sink { [weak storage] value in

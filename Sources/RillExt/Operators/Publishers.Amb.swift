@@ -54,6 +54,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to race against this one.
   /// - Returns: A publisher that mirrors the first of them to send an event.
+  @inlinable
   public func amb<Others: Collection>(
     with others: Others
   ) -> AnyPublisher<Output, Failure>
@@ -73,6 +74,7 @@ extension Collection where Element: Publisher {
   /// See ``RillCore/Publisher/amb(_:)``. An empty collection finishes at once.
   ///
   /// - Returns: A publisher that mirrors the first of them to send an event.
+  @inlinable
   public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
     guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.amb(with: dropFirst())
