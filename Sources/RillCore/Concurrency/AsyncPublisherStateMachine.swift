@@ -12,8 +12,10 @@
 /// upstream sent more than was requested, which traps, as in Combine.
 ///
 /// `Waiter` is whatever the iterator resumes (a continuation); the machine only keeps them in order.
+@usableFromInline
 struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     /// No subscription yet; `demand` counts the `next()` calls made so far, even those already ended.
     case awaitingSubscription(waiters: [Waiter], demand: Subscribers.Demand)
     /// Each waiter has requested one element from `subscription`.
@@ -24,11 +26,15 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case modifying
   }
 
-  private var phase = Phase.awaitingSubscription(waiters: [], demand: .none)
+  @usableFromInline var phase: Phase
 
-  init() {}
+  @inlinable
+  init() {
+    phase = .awaitingSubscription(waiters: [], demand: .none)
+  }
 
   /// How many `next()` calls are waiting.
+  @inlinable
   var waiterCount: Int {
     switch phase {
     case .awaitingSubscription(let waiters, _), .subscribed(_, let waiters): waiters.count
@@ -36,12 +42,14 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum UpstreamSubscribedAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
     case none
   }
 
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
     switch phase {
     case .awaitingSubscription(let waiters, let demand):
@@ -54,6 +62,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum UpstreamValueAction {
     /// Hand the element to this waiter.
     case resume(Waiter)
@@ -61,6 +70,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case end([Waiter])
   }
 
+  @inlinable
   mutating func upstreamValue() -> UpstreamValueAction {
     switch phase {
     case .awaitingSubscription(let waiters, let demand):
@@ -82,6 +92,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum CompletionAction {
     /// Give `completion` to `first` and end the sequence for `others`.
     case complete(first: Waiter, Subscribers.Completion<Failure>, others: ArraySlice<Waiter>)
@@ -89,6 +100,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
   }
 
   /// Returns, besides the action, the upstream's subscription, which has completed, to release after unlocking.
+  @inlinable
   mutating func upstreamCompleted(
     _ completion: Subscribers.Completion<Failure>
   ) -> (action: CompletionAction, released: (any Subscription)?) {
@@ -113,6 +125,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum NextAction {
     /// Request one element from this subscription; the waiter has been stored.
     case request(any Subscription)
@@ -124,6 +137,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
     case fail(Failure)
   }
 
+  @inlinable
   mutating func next(_ waiter: Waiter) -> NextAction {
     switch phase {
     case .awaitingSubscription(var waiters, let demand):
@@ -148,6 +162,7 @@ struct AsyncPublisherStateMachine<Waiter, Failure: Error> {
 
   /// Ends the sequence; returns the subscription to cancel, if any, the waiters to end, and a failure kept for the
   /// next `next()`, to release after unlocking.
+  @inlinable
   mutating func cancel() -> (subscription: (any Subscription)?, waiters: [Waiter], released: Failure?) {
     switch phase {
     case .awaitingSubscription(let waiters, _):

@@ -6,6 +6,7 @@ extension Future where Failure == Never {
   /// await value:                  1
   /// ```
   @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+  @inlinable
   public var value: Output {
     get async {
       await withUnsafeContinuation { continuation in
@@ -27,6 +28,7 @@ extension Future {
   /// try await value:              throws e
   /// ```
   @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+  @inlinable
   public var value: Output {
     get async throws {
       try await withUnsafeThrowingContinuation { continuation in
@@ -45,22 +47,28 @@ extension Future {
 
 /// Waits for a future's one result and hands it to a closure, once.
 // SAFETY: all mutable state is in `state`; the closure is called outside the lock.
-private final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  private let state: Locked<((Result<Input, Failure>) -> Void)?>
+@usableFromInline
+final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+  @usableFromInline
+  let state: Locked<((Result<Input, Failure>) -> Void)?>
 
+  @inlinable
   init(_ resume: @escaping (Result<Input, Failure>) -> Void) {
     state = Locked(resume)
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     subscription.request(.unlimited)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     state.withLock { $0.take() }?(.success(input))
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     guard case .failure(let error) = completion else { return }
     state.withLock { $0.take() }?(.failure(error))

@@ -9,6 +9,7 @@ extension Publisher where Failure == Never {
   /// The iterator requests one element at a time, when `next()` is called, and cancels the subscription
   /// when the task awaiting it is cancelled, which ends the loop.
   @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+  @inlinable
   public var values: AsyncPublisher<Self> {
     AsyncPublisher(self)
   }
@@ -26,6 +27,7 @@ extension Publisher {
   /// when the task awaiting it is cancelled, which ends the loop. A failure is thrown once; then the sequence
   /// ends.
   @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+  @inlinable
   public var values: AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self)
   }
@@ -44,10 +46,11 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   public typealias Element = P.Output
   public typealias Failure = Never
 
-  private let publisher: P
+  @usableFromInline let publisher: P
 
   /// Creates a publisher that exposes elements received from an upstream publisher as an asynchronous
   /// sequence.
+  @inlinable
   public init(_ publisher: P) {
     self.publisher = publisher
   }
@@ -57,16 +60,23 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     public typealias Element = P.Output
     public typealias Failure = Never
 
-    let inner: AsyncPublisherInner<P.Output, Never>
+    @usableFromInline let inner: AsyncPublisherInner<P.Output, Never>
+
+    @inlinable
+    init(inner: AsyncPublisherInner<P.Output, Never>) {
+      self.inner = inner
+    }
 
     /// Produces the next element in the sequence; `nil` once the publisher finishes or the task is
     /// cancelled.
+    @inlinable
     public mutating func next() async -> P.Output? {
       try? await inner.next()
     }
   }
 
   /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let inner = AsyncPublisherInner<P.Output, Never>()
     publisher.subscribe(inner)
@@ -87,10 +97,11 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   public typealias Element = P.Output
   public typealias Failure = any Error
 
-  private let publisher: P
+  @usableFromInline let publisher: P
 
   /// Creates a publisher that exposes elements received from an upstream publisher as a throwing
   /// asynchronous sequence.
+  @inlinable
   public init(_ publisher: P) {
     self.publisher = publisher
   }
@@ -100,16 +111,23 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     public typealias Element = P.Output
     public typealias Failure = any Error
 
-    let inner: AsyncPublisherInner<P.Output, P.Failure>
+    @usableFromInline let inner: AsyncPublisherInner<P.Output, P.Failure>
+
+    @inlinable
+    init(inner: AsyncPublisherInner<P.Output, P.Failure>) {
+      self.inner = inner
+    }
 
     /// Produces the next element in the sequence; throws the publisher's failure once, and returns `nil`
     /// once the publisher finishes, after a failure, or when the task is cancelled.
+    @inlinable
     public mutating func next() async throws -> P.Output? {
       try await inner.next()
     }
   }
 
   /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let inner = AsyncPublisherInner<P.Output, P.Failure>()
     publisher.subscribe(inner)
@@ -122,14 +140,22 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 /// Several `next()` calls may wait at once (tasks sharing one iterator); ``AsyncPublisherStateMachine`` says
 /// who gets what.
 // SAFETY: all mutable state is in `machine`; the upstream and continuations are called outside the lock.
+@usableFromInline
 final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-  private typealias Waiter = UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>
+  @usableFromInline typealias Waiter = UnsafeContinuation<AsyncPublisherHandoff<Input?>, any Error>
 
-  private let machine = Locked(AsyncPublisherStateMachine<Waiter, Failure>())
+  @usableFromInline let machine: Locked<AsyncPublisherStateMachine<Waiter, Failure>>
+
+  @inlinable
+  init() {
+    machine = Locked(AsyncPublisherStateMachine())
+  }
 
   /// How many `next()` calls are waiting.
+  @inlinable
   var waiterCount: Int { machine.withLock { $0.waiterCount } }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
     case .request(let subscription, let demand): subscription.request(demand)
@@ -138,6 +164,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
     }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     switch machine.withLock({ $0.upstreamValue() }) {
     case .resume(let waiter): waiter.resume(returning: AsyncPublisherHandoff(value: input))
@@ -146,6 +173,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let (action, released) = machine.withLock { $0.upstreamCompleted(completion) }
     _ = released
@@ -162,6 +190,7 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   /// Waits for the next element; `nil` once the sequence has ended or the task is cancelled.
+  @inlinable
   func next() async throws -> Input? {
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (waiter: Waiter) in
@@ -177,13 +206,15 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
     }.value
   }
 
+  @inlinable
   func cancel() {
     let action = machine.withLock { $0.cancel() }
     action.subscription?.cancel()
     Self.end(action.waiters)
   }
 
-  private static func end(_ waiters: some Sequence<Waiter>) {
+  @inlinable
+  static func end(_ waiters: some Sequence<Waiter>) {
     for waiter in waiters { waiter.resume(returning: AsyncPublisherHandoff(value: nil)) }
   }
 }
@@ -192,6 +223,12 @@ final class AsyncPublisherInner<Input, Failure: Error>: Subscriber, Cancellable,
 ///
 /// The element is handed over, never shared: the delivering side keeps no reference to it.
 // SAFETY: the value moves from the subscriber to exactly one awaiting task.
+@usableFromInline
 struct AsyncPublisherHandoff<Value>: @unchecked Sendable {
-  let value: Value
+  @usableFromInline let value: Value
+
+  @inlinable
+  init(value: Value) {
+    self.value = value
+  }
 }

@@ -46,6 +46,7 @@ extension Subscribers.Completion: Decodable where Failure: Decodable {
 
 extension Subscribers.Completion {
   /// The same completion with its failure mapped; used by operators that change the failure type.
+  @inlinable
   func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<NewFailure> {
     switch self {
     case .finished: return .finished

@@ -12,8 +12,10 @@
 ///
 /// `Locked.drain(to:adding:next:)` is the delivering thread's loop. Operators whose events need no demand, or are
 /// ordered by a scheduler, use ``DeliveryQueue`` instead.
+@usableFromInline
 package struct DemandBuffer<Output, Failure: Error> {
   /// The next thing the delivering thread does.
+  @usableFromInline
   package enum DrainStep {
     case deliver(Output)
     /// Deliver the completion; `dropped` holds the values still queued that it drops, which the delivering thread
@@ -23,32 +25,34 @@ package struct DemandBuffer<Output, Failure: Error> {
     case idle
   }
 
-  private var pending = FIFO<Output>()
+  @usableFromInline var pending = FIFO<Output>()
 
-  private var completion: Subscribers.Completion<Failure>?
+  @usableFromInline var completion: Subscribers.Completion<Failure>?
 
   /// What the subscriber has asked for and not yet received.
-  package private(set) var demand = Subscribers.Demand.none
+  @usableFromInline package internal(set) var demand = Subscribers.Demand.none
 
-  private var isDelivering = false
+  @usableFromInline var isDelivering = false
 
   /// Whether a completion goes once the demand has run out, dropping the values still queued, instead of waiting
   /// behind them.
-  private let completionDropsWaitingValues: Bool
+  @usableFromInline let completionDropsWaitingValues: Bool
 
   /// Whether a completion was sent (it may still wait behind values) or the buffer ended.
-  package private(set) var isCompleted = false
+  @usableFromInline package internal(set) var isCompleted = false
 
   /// Whether the completion was handed out or `end()` was called.
-  package private(set) var hasEnded = false
+  @usableFromInline package internal(set) var hasEnded = false
 
   /// The number of values waiting for demand.
+  @inlinable
   package var count: Int { pending.count }
 
   /// Creates an empty buffer.
   ///
   /// - Parameter completionDropsWaitingValues: Whether a completion goes once the subscriber's demand has run out,
   ///   dropping the values still queued (as CombineExt's buffers do), instead of waiting behind them.
+  @inlinable
   package init(completionDropsWaitingValues: Bool = false) {
     self.completionDropsWaitingValues = completionDropsWaitingValues
   }
@@ -56,6 +60,7 @@ package struct DemandBuffer<Output, Failure: Error> {
   /// A value that goes only if demand is left for it, as a hot source's does: returns `true` if the caller
   /// delivers it now, as ``send(_:)`` does; `false` if it was queued, or dropped because the demand is spoken for
   /// by the values already waiting.
+  @inlinable
   package mutating func offer(_ value: Output) -> Bool {
     guard demand > pending.count else { return false }
     return send(value)
@@ -63,6 +68,7 @@ package struct DemandBuffer<Output, Failure: Error> {
 
   /// A value arrives: returns `true` if the caller delivers it now, and must then call `next(adding:)` with the demand
   /// the subscriber returned until it gets `.idle`; `false` if it was queued or ignored.
+  @inlinable
   package mutating func send(_ value: Output) -> Bool {
     guard !isCompleted else { return false }
     if !isDelivering && pending.isEmpty && demand > 0 {
@@ -75,6 +81,7 @@ package struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// The completion arrives: returns `true` if the caller must drain (call `next(adding: .none)` until `.idle`).
+  @inlinable
   package mutating func send(completion: Subscribers.Completion<Failure>) -> Bool {
     guard !isCompleted else { return false }
     isCompleted = true
@@ -83,6 +90,7 @@ package struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// The subscriber asks for more: returns `true` if the caller must drain.
+  @inlinable
   package mutating func request(_ demand: Subscribers.Demand) -> Bool {
     guard !hasEnded else { return false }
     self.demand += demand
@@ -90,6 +98,7 @@ package struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// Adds the demand the last delivery returned and picks the next step for the delivering thread.
+  @inlinable
   package mutating func next(adding demand: Subscribers.Demand) -> DrainStep {
     guard !hasEnded else { return .idle }
     self.demand += demand
@@ -109,6 +118,7 @@ package struct DemandBuffer<Output, Failure: Error> {
 
   /// Ends the buffer without a completion (the subscriber cancelled); returns what waits, for the caller to release
   /// after unlocking.
+  @inlinable
   package mutating func end() -> FIFO<Output> {
     hasEnded = true
     isCompleted = true
@@ -118,7 +128,8 @@ package struct DemandBuffer<Output, Failure: Error> {
   }
 
   /// Marks the caller as the delivering thread if something can go and nobody is delivering.
-  private mutating func claimDelivery() -> Bool {
+  @inlinable
+  mutating func claimDelivery() -> Bool {
     guard !isDelivering, !hasEnded else { return false }
     let canGo =
       pending.isEmpty ? completion != nil : demand > 0 || (completionDropsWaitingValues && completion != nil)
@@ -137,6 +148,7 @@ extension Locked {
   /// `demand` is what the subscriber returned from the value the caller delivered, if any. `next` runs under the
   /// lock: it passes the demand the last value returned to the buffer's `next(adding:)`, with whatever its owner
   /// records, and returns the step.
+  @inlinable
   package func drain<Downstream: Subscriber>(
     to subscriber: Downstream,
     adding demand: Subscribers.Demand,

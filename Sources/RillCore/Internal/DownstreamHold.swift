@@ -5,16 +5,19 @@
 /// once the subscription ends, a subscriber that is a class is reached only while something else keeps it, and any
 /// other subscriber is let go. A subscriber that keeps its subscription is then freed instead of living on in a cycle
 /// with it.
+@usableFromInline
 struct DownstreamHold<Downstream> {
-  private var held: Downstream?
+  @usableFromInline var held: Downstream?
 
-  private weak var ended: AnyObject?
+  @usableFromInline weak var ended: AnyObject?
 
+  @inlinable
   init(_ downstream: Downstream) {
     held = downstream
   }
 
   /// The subscriber: while the subscription lasts, or after it ended while something else keeps the subscriber.
+  @inlinable
   var subscriber: Downstream? {
     if let held {
       return held
@@ -26,6 +29,7 @@ struct DownstreamHold<Downstream> {
   ///
   /// Returns the subscriber that was held, for the caller to drop after unlocking: a subscriber's deinit is the
   /// subscriber's code.
+  @inlinable
   mutating func release() -> Downstream? {
     guard let downstream = held.take() else { return nil }
     if Downstream.self is AnyObject.Type {

@@ -3,48 +3,50 @@
 /// The phase is a tag beside the upstream rather than an enum with the upstream as payload (a tag beside optional
 /// fields: WritingAnOperator.md, "Hot-path idioms").
 @usableFromInline
-struct SubscriptionState: CustomStringConvertible {
+package struct SubscriptionState: CustomStringConvertible {
   @usableFromInline
-  enum Phase: UInt8 {
+  package enum Phase: UInt8 {
     case awaitingSubscription
     case subscribed
     case terminal
   }
 
   /// Where the link is.
-  @usableFromInline var phase: Phase
+  @usableFromInline package var phase: Phase
 
   /// The upstream subscription while subscribed.
-  @usableFromInline var upstream: (any Subscription)?
+  @usableFromInline package var upstream: (any Subscription)?
 
   @inlinable
-  init(phase: Phase, upstream: (any Subscription)?) {
+  package init(phase: Phase, upstream: (any Subscription)?) {
     self.phase = phase
     self.upstream = upstream
   }
 
   /// No subscription received yet.
   @inlinable
-  static var awaitingSubscription: SubscriptionState { SubscriptionState(phase: .awaitingSubscription, upstream: nil) }
+  package static var awaitingSubscription: SubscriptionState {
+    SubscriptionState(phase: .awaitingSubscription, upstream: nil)
+  }
 
   /// The link has ended: completed, failed or cancelled.
   @inlinable
-  static var terminal: SubscriptionState { SubscriptionState(phase: .terminal, upstream: nil) }
+  package static var terminal: SubscriptionState { SubscriptionState(phase: .terminal, upstream: nil) }
 
   /// Whether no subscription has been received yet.
   @inlinable
-  var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
+  package var isAwaitingSubscription: Bool { phase == .awaitingSubscription }
 
   /// Whether an upstream subscription is held.
   @inlinable
-  var isSubscribed: Bool { phase == .subscribed }
+  package var isSubscribed: Bool { phase == .subscribed }
 
   /// Whether the link has ended.
   @inlinable
-  var isTerminal: Bool { phase == .terminal }
+  package var isTerminal: Bool { phase == .terminal }
 
   @usableFromInline
-  var description: String {
+  package var description: String {
     switch phase {
     case .awaitingSubscription: "awaitingSubscription"
     case .subscribed: "subscribed(\(upstream.map { String(describing: $0) } ?? ""))"
@@ -57,7 +59,7 @@ struct SubscriptionState: CustomStringConvertible {
   /// Returns `false` when one was already received or the link has ended: the caller then cancels the new
   /// subscription, as Combine does with a second subscription.
   @inlinable
-  mutating func subscribe(_ subscription: any Subscription) -> Bool {
+  package mutating func subscribe(_ subscription: any Subscription) -> Bool {
     guard phase == .awaitingSubscription else { return false }
     phase = .subscribed
     upstream = subscription
@@ -69,7 +71,7 @@ struct SubscriptionState: CustomStringConvertible {
   ///
   /// Returns the upstream subscription if there was one, for the caller to cancel or drop after unlocking.
   @inlinable
-  mutating func detach() -> (any Subscription)? {
+  package mutating func detach() -> (any Subscription)? {
     phase = .awaitingSubscription
     return upstream.take()
   }
@@ -79,7 +81,7 @@ struct SubscriptionState: CustomStringConvertible {
   /// Returns the upstream subscription if there was one, so the caller can cancel it or forward a completion after
   /// unlocking; returns `nil` when the link had already ended or was never subscribed.
   @inlinable
-  mutating func terminate() -> (any Subscription)? {
+  package mutating func terminate() -> (any Subscription)? {
     phase = .terminal
     return upstream.take()
   }
@@ -89,7 +91,7 @@ struct SubscriptionState: CustomStringConvertible {
   /// Returns the upstream subscription, or `nil`, changing nothing, when the link has ended or has no subscription
   /// yet: a completion that comes before the subscription is ignored, and the subscription that follows is taken.
   @inlinable
-  mutating func endForCompletion() -> (any Subscription)? {
+  package mutating func endForCompletion() -> (any Subscription)? {
     guard phase == .subscribed else { return nil }
     return terminate()
   }

@@ -11,14 +11,17 @@
 /// available on properties of classes.
 @propertyWrapper
 public struct Published<Value> {
+  @usableFromInline
   let storage: PublishedStorage<Value>
 
   /// Creates the published instance with an initial wrapped value.
+  @inlinable
   public init(wrappedValue: Value) {
     storage = PublishedStorage(wrappedValue)
   }
 
   /// Creates the published instance with an initial value.
+  @inlinable
   public init(initialValue: Value) {
     self.init(wrappedValue: initialValue)
   }
@@ -31,12 +34,14 @@ public struct Published<Value> {
   }
 
   /// The property's publisher.
+  @inlinable
   public var projectedValue: Published<Value>.Publisher {
     mutating get { Publisher(storage: storage) }
     set {}
   }
 
   /// Reads and writes the property through the enclosing class instance.
+  @inlinable
   public static subscript<EnclosingSelf: AnyObject>(
     _enclosingInstance object: EnclosingSelf,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -51,13 +56,16 @@ public struct Published<Value> {
     public typealias Output = Value
     public typealias Failure = Never
 
+    @usableFromInline
     let storage: PublishedStorage<Value>
 
     /// Creates a publisher of the values of a `@Published` property.
+    @inlinable
     init(storage: PublishedStorage<Value>) {
       self.storage = storage
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
       storage.subject.receive(subscriber: subscriber)
     }
@@ -65,10 +73,12 @@ public struct Published<Value> {
 }
 
 extension Published: PublishedWillChangeStorage {
+  @inlinable
   func objectWillChangeForEnclosingObject() -> ObservableObjectPublisher {
     storage.objectWillChangeForEnclosingObject()
   }
 
+  @inlinable
   func adoptObjectWillChange(_ publisher: ObservableObjectPublisher) {
     storage.adoptObjectWillChange(publisher)
   }
@@ -89,6 +99,7 @@ extension RillCore.Publisher where Failure == Never {
   /// - Parameter published: A property marked with the `@Published` attribute, which receives and republishes
   ///   all elements received from the upstream publisher.
   @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+  @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
     let storage = published.storage
     let cancellable = sink { [weak storage] value in
@@ -101,21 +112,32 @@ extension RillCore.Publisher where Failure == Never {
 /// The shared storage behind one `@Published` property: its publisher, whose current value is the property's
 /// value, as in Combine, and the enclosing object's `objectWillChange`.
 // SAFETY: all mutable state is in `state` and in the subject; publishers are called outside the lock.
+@usableFromInline
 final class PublishedStorage<Value>: @unchecked Sendable {
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var objectWillChange: ObservableObjectPublisher?
+    @usableFromInline
     var assignments: [AnyCancellable] = []
+
+    @inlinable
+    init() {}
   }
 
+  @usableFromInline
   let subject: PublishedSubject<Value>
-  private let state: Locked<State>
+  @usableFromInline
+  let state: Locked<State>
 
+  @inlinable
   init(_ value: Value) {
     subject = PublishedSubject(value)
     state = Locked(State())
   }
 
   /// The property's value; during `set`, subscribers still read the old one, as in a `willSet`.
+  @inlinable
   var value: Value { subject.core.current }
 
   /// Emits `objectWillChange`, then the new value, which the property then holds.
@@ -123,16 +145,19 @@ final class PublishedStorage<Value>: @unchecked Sendable {
   /// As in Combine, the value is stored once it has been delivered: a subscriber reads the old value, a subscriber
   /// that attaches meanwhile is owed the old value, and when a subscriber sets the property again from inside the
   /// delivery, the outer value, stored last, is the one the property keeps.
+  @inlinable
   func set(_ newValue: Value) {
     state.withLock { $0.objectWillChange }?.send()
     subject.core.send(newValue, updatingCurrent: false)
     subject.core.replaceCurrent(with: newValue)
   }
 
+  @inlinable
   func retain(_ cancellable: AnyCancellable) {
     state.withLock { $0.assignments.append(cancellable) }
   }
 
+  @inlinable
   func objectWillChangeForEnclosingObject() -> ObservableObjectPublisher {
     let created = ObservableObjectPublisher()
     return state.withLock { state in
@@ -142,6 +167,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     }
   }
 
+  @inlinable
   func adoptObjectWillChange(_ publisher: ObservableObjectPublisher) {
     state.withLock { state in
       if state.objectWillChange == nil { state.objectWillChange = publisher }

@@ -20,6 +20,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     self.init(completeImmediately: completeImmediately)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately {

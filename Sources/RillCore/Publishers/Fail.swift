@@ -17,6 +17,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     self.init(error: failure)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .failure(error))

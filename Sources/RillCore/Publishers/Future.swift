@@ -14,14 +14,30 @@ public final class Future<Output, Failure: Error>: Publisher {
   /// A type that represents a closure to invoke in the future, when an element or error is available.
   public typealias Promise = (Result<Output, Failure>) -> Void
 
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var result: Result<Output, Failure>?
+    @usableFromInline
     var waiting: [FutureWaiter<Output, Failure>] = []
     /// Set only through ``whenAbandoned(_:)``; `nil` for every future built with Combine's initializer.
+    @usableFromInline
     var abandonment: FutureAbandonment?
+
+    @inlinable
+    init(
+      result: Result<Output, Failure>? = nil,
+      waiting: [FutureWaiter<Output, Failure>] = [],
+      abandonment: FutureAbandonment? = nil
+    ) {
+      self.result = result
+      self.waiting = waiting
+      self.abandonment = abandonment
+    }
   }
 
-  private let state = Locked(State())
+  @usableFromInline
+  let state = Locked(State())
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an element.
   ///
@@ -33,7 +49,8 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
   }
 
-  private func fulfill(_ result: Result<Output, Failure>) {
+  @inlinable
+  func fulfill(_ result: Result<Output, Failure>) {
     let waiting = state.withLock { state -> [FutureWaiter<Output, Failure>] in
       guard state.result == nil else { return [] }
       state.result = result
@@ -46,6 +63,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let subscription = FutureSubscription(parent: self, downstream: subscriber)
     let result = state.withLock { state -> Result<Output, Failure>? in
@@ -62,7 +80,8 @@ public final class Future<Output, Failure: Error>: Publisher {
   }
 
   /// Forgets a subscription cancelled before the result; calls the abandonment hook when it was the last one.
-  fileprivate func disassociate(_ subscription: AnyObject) {
+  @inlinable
+  func disassociate(_ subscription: AnyObject) {
     let identity = ObjectIdentifier(subscription)
     let (handler, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, FutureWaiter<Output, Failure>?) in
       guard state.result == nil, let index = state.waiting.firstIndex(where: { $0.identity == identity }) else {
@@ -100,15 +119,26 @@ extension Future {
 }
 
 /// The abandonment hook of a future, which fires when its last waiting subscriber cancels.
-private struct FutureAbandonment {
+@usableFromInline
+struct FutureAbandonment {
+  @usableFromInline
   let handler: @Sendable () -> Void
 }
 
 /// A subscription waiting for its future's result, whatever its subscriber's type: how to hand it the result, and
 /// its identity, to find it when it cancels.
-private struct FutureWaiter<Output, Failure: Error> {
+@usableFromInline
+struct FutureWaiter<Output, Failure: Error> {
+  @usableFromInline
   let identity: ObjectIdentifier
+  @usableFromInline
   let fulfill: (Result<Output, Failure>) -> Void
+
+  @inlinable
+  init(identity: ObjectIdentifier, fulfill: @escaping (Result<Output, Failure>) -> Void) {
+    self.identity = identity
+    self.fulfill = fulfill
+  }
 }
 
 /// A future's subscription, which Combine calls its conduit.
@@ -117,29 +147,48 @@ private struct FutureWaiter<Output, Failure: Error> {
 /// the future pushed releases the future; delivering a result the subscriber pulled with its demand keeps it,
 /// as Combine's does, which its `Mirror` shows.
 // SAFETY: all mutable state is in `state`; the downstream and the future are called outside the lock.
-private final class FutureSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
+@usableFromInline
+final class FutureSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
+  @usableFromInline
   typealias Parent = Future<Downstream.Input, Downstream.Failure>
+  @usableFromInline
   typealias Outcome = Result<Downstream.Input, Downstream.Failure>
 
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var parent: Parent?
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var hasDemand = false
+    @usableFromInline
     var result: Outcome?
     /// Set once `receive(subscription:)` has returned: a result that arrives before, from another thread while the
     /// future registers the subscriber or re-entrantly from inside `receive(subscription:)`, waits until then, so
     /// the subscriber is never called before or during `receive(subscription:)`.
+    @usableFromInline
     var isAttached = false
+
+    @inlinable
+    init(parent: Parent? = nil, downstream: Downstream? = nil) {
+      self.parent = parent
+      self.downstream = downstream
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline
+  let state: Locked<State>
 
+  @inlinable
   init(parent: Parent, downstream: Downstream) {
     state = Locked(State(parent: parent, downstream: downstream))
   }
 
+  @inlinable
   var description: String { "Future" }
 
+  @inlinable
   var customMirror: Mirror {
     let (parent, downstream, hasDemand) = state.withLock { ($0.parent, $0.downstream, $0.hasDemand) }
     let children: [Mirror.Child] = [
@@ -152,7 +201,8 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
   }
 
   /// Takes the downstream if the result can be delivered now; the subscription is then terminated.
-  private func takeIfReady(_ state: inout State) -> (Downstream, Outcome)? {
+  @inlinable
+  func takeIfReady(_ state: inout State) -> (Downstream, Outcome)? {
     guard state.isAttached, let downstream = state.downstream, let result = state.result else { return nil }
     if case .success = result, !state.hasDemand { return nil }
     state.downstream = nil
@@ -160,6 +210,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
     return (downstream, result)
   }
 
+  @inlinable
   func fulfill(_ result: Outcome) {
     let ready = state.withLock { state in
       state.result = result
@@ -170,6 +221,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
   }
 
   /// `receive(subscription:)` has returned: a result that arrived meanwhile goes out now.
+  @inlinable
   func attached() {
     let ready = state.withLock { state in
       state.isAttached = true
@@ -180,7 +232,8 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
   }
 
   /// Delivers a result the future pushed, then lets the future go.
-  private func deliverPushed(_ ready: (Downstream, Outcome)) {
+  @inlinable
+  func deliverPushed(_ ready: (Downstream, Outcome)) {
     deliver(ready)
     // The future goes only after the delivery, and outside the lock.
     _ = state.withLock { state -> Parent? in
@@ -189,6 +242,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
     }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "Future: a subscriber requested \(demand); demand must be greater than zero")
     let ready = state.withLock { state in
@@ -200,7 +254,8 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
     }
   }
 
-  private func deliver(_ ready: (Downstream, Outcome)) {
+  @inlinable
+  func deliver(_ ready: (Downstream, Outcome)) {
     let (downstream, result) = ready
     switch result {
     case .success(let value):
@@ -211,6 +266,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Co
     }
   }
 
+  @inlinable
   func cancel() {
     let (parent, waiting, downstream) = state.withLock { state -> (Parent?, Bool, Downstream?) in
       guard let downstream = state.downstream.take() else { return (nil, false, nil) }

@@ -17,6 +17,7 @@ extension Optional {
       self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Wrapped == S.Input, S.Failure == Never {
       if let output {
         subscriber.receive(subscription: OneShotSubscription(downstream: subscriber, value: output, name: "Optional"))

@@ -14,6 +14,7 @@ extension Publisher {
   ///   - file: A filename used in the error message. This defaults to `#file`.
   ///   - line: A line number used in the error message. This defaults to `#line`.
   /// - Returns: A publisher that raises a fatal error when its upstream publisher fails.
+  @inlinable
   public func assertNoFailure(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -51,6 +52,7 @@ extension Publishers {
       self.line = line
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
     }
@@ -59,33 +61,48 @@ extension Publishers {
 
 extension Publishers.AssertNoFailure {
   /// The fatal error message for `error`: `"<prefix>: <error>"`, or `"<error>"` without a prefix.
+  @inlinable
   static func message(prefix: String, error: Upstream.Failure) -> String {
     prefix.isEmpty ? "\(error)" : "\(prefix): \(error)"
   }
 
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Never {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let downstream: Downstream
-    let prefix: String
-    let file: StaticString
-    let line: UInt
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let prefix: String
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { "AssertNoFailure" }
+    @inlinable
+    init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+      self.downstream = downstream
+      self.prefix = prefix
+      self.file = file
+      self.line = line
+    }
 
-    var customMirror: Mirror { Mirror(self, children: ["file": file, "line": line, "prefix": prefix]) }
+    @usableFromInline var description: String { "AssertNoFailure" }
 
+    @usableFromInline var customMirror: Mirror {
+      Mirror(self, children: ["file": file, "line": line, "prefix": prefix])
+    }
+
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       switch completion {
       case .finished:

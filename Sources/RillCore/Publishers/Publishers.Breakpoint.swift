@@ -25,6 +25,7 @@ extension Publisher {
   ///   - receiveCompletion: A closure that executes when the publisher receives a completion. Return `true`
   ///     from this closure to raise `SIGTRAP`, or `false` to continue.
   /// - Returns: A publisher that raises a debugger signal when one of the provided closures returns `true`.
+  @inlinable
   public func breakpoint(
     receiveSubscription: ((any Subscription) -> Bool)? = nil,
     receiveOutput: ((Output) -> Bool)? = nil,
@@ -49,6 +50,7 @@ extension Publisher {
   /// the process in the debugger. Otherwise, this publisher passes through values and completions as-is.
   ///
   /// - Returns: A publisher that raises a debugger signal upon receiving a failure.
+  @inlinable
   public func breakpointOnError() -> Publishers.Breakpoint<Self> {
     breakpoint(receiveCompletion: { completion in
       if case .failure = completion { return true }
@@ -92,6 +94,7 @@ extension Publishers {
       self.receiveCompletion = receiveCompletion
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let inner = Inner(
         downstream: subscriber,
@@ -106,6 +109,7 @@ extension Publishers {
 
 extension Publishers.Breakpoint {
   /// Stops the process in the debugger, or ends it when no debugger is attached.
+  @usableFromInline
   static func stopInDebugger() {
     #if canImport(Glibc) || canImport(Musl)
     // Swift's backtracer handles SIGTRAP on Linux and returns from the handler, which would let the process run on;
@@ -119,30 +123,47 @@ extension Publishers.Breakpoint {
     #endif
   }
 
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
     // Only the closures, never the publisher: a subscription must not keep its upstream alive.
-    let downstream: Downstream
-    let receiveSubscription: ((any Subscription) -> Bool)?
-    let receiveOutput: ((Upstream.Output) -> Bool)?
-    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
+    @usableFromInline let receiveOutput: ((Upstream.Output) -> Bool)?
+    @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { "Breakpoint" }
+    @inlinable
+    init(
+      downstream: Downstream,
+      receiveSubscription: ((any Subscription) -> Bool)?,
+      receiveOutput: ((Upstream.Output) -> Bool)?,
+      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+    ) {
+      self.downstream = downstream
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+    }
 
+    @usableFromInline var description: String { "Breakpoint" }
+
+    @inlinable
     func receive(subscription: any Subscription) {
       if receiveSubscription?(subscription) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       if receiveOutput?(input) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       if receiveCompletion?(completion) == true { Publishers.Breakpoint<Upstream>.stopInDebugger() }
       downstream.receive(completion: completion)

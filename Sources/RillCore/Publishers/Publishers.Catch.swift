@@ -61,6 +61,7 @@ extension Publishers {
       self.handler = handler
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
       let handler = self.handler
       let inner = CatchInner<Upstream, NewPublisher, S>(
@@ -94,6 +95,7 @@ extension Publishers {
       self.handler = handler
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
       let handler = self.handler
       let inner = CatchInner<Upstream, NewPublisher, S>(
@@ -116,9 +118,11 @@ extension Publishers {
 /// something else keeps the subscriber alive, see `DownstreamHold`); its completions and a later subscription do not.
 // SAFETY: all mutable state is in `state`; downstream, upstream, the replacement and the handler are called
 // outside the lock.
-private final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
+@usableFromInline
+final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
   CombineDescribable, @unchecked Sendable
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+  @usableFromInline
   enum Phase {
     case awaitingUpstream
     case upstream(any Subscription)
@@ -130,6 +134,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     /// The subscription ended; `hasRecovered` says whether the replacement publisher had taken over.
     case terminal(hasRecovered: Bool)
 
+    @inlinable
     var hasRecovered: Bool {
       switch self {
       case .awaitingReplacement, .replacement: true
@@ -139,13 +144,18 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     }
   }
 
+  @usableFromInline
   struct State {
+    @usableFromInline
     var phase = Phase.awaitingUpstream
+    @usableFromInline
     var downstream: DownstreamHold<Downstream>
     /// Downstream demand not yet met: what the replacement publisher is asked for.
+    @usableFromInline
     var demand = Subscribers.Demand.none
 
     /// Ends the link; returns the subscription to cancel and the subscriber that was held, to drop outside the lock.
+    @inlinable
     mutating func terminate() -> ((any Subscription)?, Downstream?) {
       defer { phase = .terminal(hasRecovered: phase.hasRecovered) }
       switch phase {
@@ -156,57 +166,104 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     /// Ends the link to complete downstream; returns the subscriber that was held and the one to complete, and the
     /// completed publisher's subscription, to release after unlocking.
+    @inlinable
     mutating func complete() -> (held: Downstream?, subscriber: Downstream?, subscription: (any Subscription)?) {
       let (subscription, held) = terminate()
       return (held, held ?? downstream.subscriber, subscription)
     }
+
+    @inlinable
+    init(
+      phase: Phase = Phase.awaitingUpstream,
+      downstream: DownstreamHold<Downstream>,
+      demand: Subscribers.Demand = Subscribers.Demand.none
+    ) {
+      self.phase = phase
+      self.downstream = downstream
+      self.demand = demand
+    }
   }
 
   /// The subscriber given to the upstream publisher.
+  @usableFromInline
   struct Before: Subscriber, CombineDescribable {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
+    @usableFromInline
     let inner: CatchInner
 
+    @inlinable
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
+    @inlinable
     var description: String { inner.description }
 
+    @inlinable
     var customMirror: Mirror { inner.customMirror }
 
+    @inlinable
     func receive(subscription: any Subscription) { inner.receiveUpstream(subscription: subscription) }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { inner.receiveUpstream(completion: completion) }
+
+    @inlinable
+    init(inner: CatchInner) {
+      self.inner = inner
+    }
   }
 
   /// The subscriber given to the replacement publisher.
+  @usableFromInline
   struct After: Subscriber, CombineDescribable {
+    @usableFromInline
     typealias Input = NewPublisher.Output
+    @usableFromInline
     typealias Failure = NewPublisher.Failure
 
+    @usableFromInline
     let inner: CatchInner
 
+    @inlinable
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
+    @inlinable
     var description: String { inner.description }
 
+    @inlinable
     var customMirror: Mirror { inner.customMirror }
 
+    @inlinable
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription: subscription) }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { inner.receiveReplacement(input) }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { inner.receiveReplacement(completion: completion) }
+
+    @inlinable
+    init(inner: CatchInner) {
+      self.inner = inner
+    }
   }
 
-  private let state: Locked<State>
-  private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-  private let mapFailure: (NewPublisher.Failure) -> Downstream.Failure
-  private let name: String
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+  @usableFromInline
+  let mapFailure: (NewPublisher.Failure) -> Downstream.Failure
+  @usableFromInline
+  let name: String
 
+  @inlinable
   init(
     downstream: Downstream,
     name: String,
@@ -219,13 +276,16 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     self.name = name
   }
 
+  @inlinable
   var description: String { name }
 
+  @inlinable
   var customMirror: Mirror {
     let (downstream, demand) = state.withLock { ($0.downstream.subscriber, $0.demand) }
     return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
   }
 
+  @inlinable
   func receiveUpstream(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingUpstream = state.phase else { return nil }
@@ -239,6 +299,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receiveUpstream(_ input: Upstream.Output) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
       switch state.phase {
@@ -259,6 +320,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     return more
   }
 
+  @inlinable
   func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
     // The upstream's subscription, which has completed, is released after unlocking.
     let upstream = state.withLock { state -> (any Subscription)? in
@@ -287,6 +349,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     }
   }
 
+  @inlinable
   func receiveReplacement(subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
       guard case .awaitingReplacement = state.phase else { return nil }
@@ -300,6 +363,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
       switch state.phase {
@@ -310,6 +374,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     return downstream?.receive(input) ?? .none
   }
 
+  @inlinable
   func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
     // The replacement's subscription, which has completed, and the subscriber that was held are released after
     // unlocking.
@@ -321,6 +386,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     ended?.subscriber?.receive(completion: completion.mapError(mapFailure))
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     let subscription = state.withLock { state -> (any Subscription)? in
@@ -340,6 +406,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     subscription?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let (subscription, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
       switch state.phase {

@@ -82,6 +82,7 @@ extension Publishers {
       self.count = count
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.subscribe(Inner(downstream: subscriber, count: count))
@@ -126,27 +127,39 @@ struct CollectRule<Input, Failure: Error>: ReducingRule {
 
 extension Publishers.CollectByCount {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
+    @usableFromInline
     struct State {
+      @usableFromInline
       var upstream = SubscriptionState.awaitingSubscription
+      @usableFromInline
       var buffer: [Input] = []
     }
 
-    private let downstream: Downstream
-    private let count: Int
-    private let state = Locked(State())
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let count: Int
+    @usableFromInline
+    let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream, count: Int) {
       self.downstream = downstream
       self.count = count
     }
 
+    @inlinable
     var description: String { "CollectByCount" }
 
+    @inlinable
     var customMirror: Mirror {
       let (upstream, buffer) = state.withLock { ($0.upstream.upstream, $0.buffer) }
       return Mirror(
@@ -155,6 +168,7 @@ extension Publishers.CollectByCount {
       )
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.upstream.subscribe(subscription) }) else {
         subscription.cancel()
@@ -163,6 +177,7 @@ extension Publishers.CollectByCount {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       let full = state.withLock { state -> [Input]? in
         guard state.upstream.isSubscribed else { return nil }
@@ -177,6 +192,7 @@ extension Publishers.CollectByCount {
 
     /// As in Combine, every completion is passed on, also one that arrives before the subscription, after a cancel
     /// or after an earlier completion; a finish first publishes what the buffer holds.
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let (rest, upstream) = state.withLock { state in
         defer { state.buffer = [] }
@@ -189,6 +205,7 @@ extension Publishers.CollectByCount {
       downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "CollectByCount: a subscriber requested \(demand); demand must be greater than zero")
       // Combine asks upstream for `demand * count`, which for a count below one is no demand, or a negative one.
@@ -200,6 +217,7 @@ extension Publishers.CollectByCount {
     }
 
     /// As in Combine, a cancel before the upstream subscription arrives changes nothing.
+    @inlinable
     func cancel() {
       // What the buffer held is released after unlocking.
       let (upstream, released) = state.withLock { state -> ((any Subscription)?, [Input]) in

@@ -123,6 +123,7 @@ extension Publishers {
     }
 
     /// As in Combine, the subscriber receives its subscription once the prefix has sent one.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
       let inner = Inner(downstream: subscriber, suffix: suffix)
       prefix.subscribe(Side<S, PrefixPhase>(inner: inner))
@@ -134,7 +135,8 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 
 extension Publishers.Concatenate {
   /// A `Concatenate` subscription's phases: running the prefix, running the suffix, and ended.
-  private enum State {
+  @usableFromInline
+  enum State {
     /// Subscribed to the prefix; `upstream` is its subscription once it has arrived. The suffix waits, and is
     /// released on cancel, as in Combine.
     case prefix(upstream: (any Subscription)?, suffix: Suffix, demand: Subscribers.Demand)
@@ -143,6 +145,7 @@ extension Publishers.Concatenate {
     /// Cancelled, or completed downstream.
     case terminal
 
+    @usableFromInline
     enum SubscribedAction {
       /// Send downstream its subscription first (the prefix's arrived), then request `demand` if it is not zero.
       case start(isFirst: Bool, demand: Subscribers.Demand)
@@ -150,6 +153,7 @@ extension Publishers.Concatenate {
       case cancel
     }
 
+    @usableFromInline
     enum CompletedAction {
       case subscribe(Suffix)
       case forward(Subscribers.Completion<Failure>)
@@ -157,6 +161,7 @@ extension Publishers.Concatenate {
     }
 
     /// Adds downstream demand; returns the subscription to forward it to, if any.
+    @inlinable
     mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
       switch self {
       case .prefix(let upstream, let suffix, let demand):
@@ -171,6 +176,7 @@ extension Publishers.Concatenate {
     }
 
     /// Ends on downstream's cancel; returns the running subscription to cancel and the suffix to release.
+    @inlinable
     mutating func cancel() -> ((any Subscription)?, Suffix?) {
       switch self {
       case .prefix(let upstream, let suffix, _):
@@ -184,6 +190,7 @@ extension Publishers.Concatenate {
       }
     }
 
+    @inlinable
     mutating func subscribed(_ side: ConcatenateSide, _ subscription: any Subscription) -> SubscribedAction {
       switch (self, side) {
       case (.prefix(nil, let suffix, let demand), .prefix):
@@ -199,6 +206,7 @@ extension Publishers.Concatenate {
 
     /// Takes one unit of demand for a value of `side`; `false` if the value must be dropped: as in Combine, one
     /// that arrives before that side's subscription, or beyond downstream's demand.
+    @inlinable
     mutating func received(_ side: ConcatenateSide) -> Bool {
       switch (self, side) {
       case (.prefix(let upstream?, let suffix, let demand), .prefix) where demand > 0:
@@ -213,6 +221,7 @@ extension Publishers.Concatenate {
     }
 
     /// Adds the demand downstream returned from a value of `side`, if that side still runs.
+    @inlinable
     mutating func returned(_ additional: Subscribers.Demand, from side: ConcatenateSide) {
       switch (self, side) {
       case (.prefix(let upstream, let suffix, let demand), .prefix):
@@ -228,6 +237,7 @@ extension Publishers.Concatenate {
     ///
     /// Returns, besides the action, the state it leaves (the completed side's subscription, and the suffix after a
     /// failure of the prefix), to release after unlocking.
+    @inlinable
     mutating func completed(
       _ side: ConcatenateSide,
       _ completion: Subscribers.Completion<Failure>
@@ -246,28 +256,37 @@ extension Publishers.Concatenate {
   }
 
   /// Marks the subscriber given to the prefix; as in Combine, it is of another type than the suffix's.
-  private enum PrefixPhase: ConcatenatePhase { static var side: ConcatenateSide { .prefix } }
+  @usableFromInline
+  enum PrefixPhase: ConcatenatePhase { @inlinable static var side: ConcatenateSide { .prefix } }
 
   /// Marks the subscriber given to the suffix.
-  private enum SuffixPhase: ConcatenatePhase { static var side: ConcatenateSide { .suffix } }
+  @usableFromInline
+  enum SuffixPhase: ConcatenatePhase { @inlinable static var side: ConcatenateSide { .suffix } }
 
   // SAFETY: all mutable state is in `state`; downstream and upstreams are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private let downstream: Downstream
-    private let state: Locked<State>
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream, suffix: Suffix) {
       self.downstream = downstream
       state = Locked(.prefix(upstream: nil, suffix: suffix, demand: .none))
     }
 
+    @inlinable
     var description: String { "Concatenate" }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.request(demand) }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, suffix) = state.withLock { $0.cancel() }
       upstream?.cancel()
@@ -275,6 +294,7 @@ extension Publishers.Concatenate {
       _ = suffix
     }
 
+    @inlinable
     func subscribed(_ side: ConcatenateSide, _ subscription: any Subscription) {
       switch state.withLock({ $0.subscribed(side, subscription) }) {
       case .start(let isFirst, let demand):
@@ -285,6 +305,7 @@ extension Publishers.Concatenate {
       }
     }
 
+    @inlinable
     func received(_ side: ConcatenateSide, _ input: Output) -> Subscribers.Demand {
       guard state.withLock({ $0.received(side) }) else { return .none }
       let additional = downstream.receive(input)
@@ -293,6 +314,7 @@ extension Publishers.Concatenate {
       return additional
     }
 
+    @inlinable
     func completed(_ side: ConcatenateSide, _ completion: Subscribers.Completion<Failure>) {
       let (action, released) = state.withLock { $0.completed(side, completion) }
       _ = released
@@ -306,39 +328,55 @@ extension Publishers.Concatenate {
 
   /// The subscriber given to the prefix or the suffix; it shares the subscription's identifier, description and
   /// (empty) mirror, as Combine's do.
-  private struct Side<Downstream: Subscriber, Phase: ConcatenatePhase>: Subscriber, CombineDescribable
+  @usableFromInline
+  struct Side<Downstream: Subscriber, Phase: ConcatenatePhase>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Output
 
+    @usableFromInline
     let inner: Inner<Downstream>
 
+    @inlinable
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
+    @inlinable
     var description: String { inner.description }
 
+    @inlinable
     var customMirror: Mirror { inner.customMirror }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.subscribed(Phase.side, subscription)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       inner.received(Phase.side, input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.completed(Phase.side, completion)
+    }
+
+    @inlinable
+    init(inner: Inner<Downstream>) {
+      self.inner = inner
     }
   }
 }
 
 /// The two publishers of a `Concatenate`.
-private enum ConcatenateSide {
+@usableFromInline
+enum ConcatenateSide {
   case prefix
   case suffix
 }
 
 /// Which side of a `Concatenate` a subscriber serves.
-private protocol ConcatenatePhase {
+@usableFromInline
+protocol ConcatenatePhase {
   static var side: ConcatenateSide { get }
 }

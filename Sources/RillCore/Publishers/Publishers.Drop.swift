@@ -11,6 +11,7 @@ extension Publisher {
   ///
   /// - Parameter count: The number of elements to omit. The default is `1`.
   /// - Returns: A publisher that doesn't republish the first `count` elements.
+  @inlinable
   public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
     Publishers.Drop(upstream: self, count: count)
   }
@@ -37,6 +38,7 @@ extension Publishers {
       self.count = count
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       precondition(count >= 0, "dropFirst: count must not be negative")
       let inner = Inner(downstream: subscriber, count: count)
@@ -54,27 +56,42 @@ extension Publishers.Drop {
   /// elements still to drop. Elements are counted, dropped or passed on, and completions passed on, whatever the link's
   /// phase, as Combine does; a cancel without an upstream subscription does nothing.
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
       /// Demand requested while there is no upstream subscription.
-      var pendingDemand = Subscribers.Demand.none
-      var remaining: Int
+      @usableFromInline var pendingDemand = Subscribers.Demand.none
+      @usableFromInline var remaining: Int
+
+      @inlinable
+      init(
+        link: SubscriptionState = SubscriptionState.awaitingSubscription,
+        pendingDemand: Subscribers.Demand = Subscribers.Demand.none,
+        remaining: Int
+      ) {
+        self.link = link
+        self.pendingDemand = pendingDemand
+        self.remaining = remaining
+      }
     }
 
-    private let downstream: Downstream
-    private let state: Locked<State>
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream, count: Int) {
       self.downstream = downstream
       state = Locked(State(remaining: count))
     }
 
-    var description: String { "Drop" }
+    @usableFromInline var description: String { "Drop" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in
         guard state.link.subscribe(subscription) else { return nil }
@@ -88,6 +105,7 @@ extension Publishers.Drop {
       if demand > 0 { subscription.request(demand) }
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isDropped = state.withLock { state -> Bool in
         guard state.remaining > 0 else { return false }
@@ -97,12 +115,14 @@ extension Publishers.Drop {
       return isDropped ? .none : downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let upstream = state.withLock { $0.link.detach() }
       _ = upstream
       downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Drop: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
@@ -112,6 +132,7 @@ extension Publishers.Drop {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       state.withLock { $0.link.detach() }?.cancel()
     }

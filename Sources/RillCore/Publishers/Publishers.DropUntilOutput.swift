@@ -51,6 +51,7 @@ extension Publishers {
       self.other = other
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Other.Failure == S.Failure {
       let inner = Inner(downstream: subscriber)
       subscriber.receive(subscription: inner)
@@ -64,7 +65,8 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 
 /// What `drop(untilOutputFrom:)` knows of an upstream subscription that arrives after the other publisher ended the
 /// stream.
-private enum DropUntilOutputLateLink {
+@usableFromInline
+enum DropUntilOutputLateLink {
   /// The stream has not ended that way.
   case none
   /// The other publisher completed before the upstream subscription arrived.
@@ -74,15 +76,19 @@ private enum DropUntilOutputLateLink {
 }
 
 /// A subscription referred to without being retained, so that keeping it cannot keep alive the subscriber it holds.
-private struct WeakSubscription {
-  private weak var object: AnyObject?
+@usableFromInline
+struct WeakSubscription {
+  @usableFromInline
+  weak var object: AnyObject?
 
+  @inlinable
   init(_ subscription: any Subscription) {
     // Only an instance of a class can be referred to weakly; a value has no identity to cancel later.
     if type(of: subscription) is AnyClass { object = subscription as AnyObject }
   }
 
   /// The subscription, while something else keeps it alive.
+  @inlinable
   var subscription: (any Subscription)? { object as? any Subscription }
 }
 
@@ -97,49 +103,87 @@ extension Publishers.DropUntilOutput {
   // subscriptions and holds downstream only weakly from then on (`DownstreamHold`), so no reference cycle through the
   // other publisher outlives it: the other publisher's subscriber holds this object, and downstream may lead back to
   // the other publisher.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
 
-    private struct State {
+    @usableFromInline
+    struct State {
       /// Downstream: held while the stream lasts, reached only while something else keeps it afterwards.
+      @usableFromInline
       var downstream: DownstreamHold<Downstream>
+      @usableFromInline
       var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
       ///
       /// Once it has delivered its value it is cancelled (Combine lets go of it without a cancel), and, as in
       /// Combine, the slot takes a new subscription again.
+      @usableFromInline
       var trigger = SubscriptionState.awaitingSubscription
+      @usableFromInline
       var isTriggered = false
       /// Whether upstream completed or downstream cancelled: from then on nothing of upstream's reaches downstream.
+      @usableFromInline
       var isUpstreamDone = false
       /// Whether downstream cancelled: from then on nothing reaches it.
+      @usableFromInline
       var isCancelled = false
       /// Demand requested before the upstream subscription arrived.
+      @usableFromInline
       var pendingDemand = Subscribers.Demand.none
+      @usableFromInline
       var late = DropUntilOutputLateLink.none
 
       /// Whether upstream has handed over a subscription, before or after the other publisher ended the stream.
+      @inlinable
       var hasUpstreamSubscribed: Bool {
         switch (link.phase, late) {
         case (.awaitingSubscription, _), (.terminal, .awaitingSubscription): false
         case (.subscribed, _), (.terminal, .none), (.terminal, .subscribed): true
         }
       }
+
+      @inlinable
+      init(
+        downstream: DownstreamHold<Downstream>,
+        link: SubscriptionState = SubscriptionState.awaitingSubscription,
+        trigger: SubscriptionState = SubscriptionState.awaitingSubscription,
+        isTriggered: Bool = false,
+        isUpstreamDone: Bool = false,
+        isCancelled: Bool = false,
+        pendingDemand: Subscribers.Demand = Subscribers.Demand.none,
+        late: DropUntilOutputLateLink = DropUntilOutputLateLink.none
+      ) {
+        self.downstream = downstream
+        self.link = link
+        self.trigger = trigger
+        self.isTriggered = isTriggered
+        self.isUpstreamDone = isUpstreamDone
+        self.isCancelled = isCancelled
+        self.pendingDemand = pendingDemand
+        self.late = late
+      }
     }
 
-    private let state: Locked<State>
+    @usableFromInline
+    let state: Locked<State>
 
     /// Held around each call to downstream, as Combine holds one: a completion from the other publisher's thread
     /// waits while downstream receives a value on another thread, and nothing of upstream's follows it.
-    private let delivery = DeliveryLock()
+    @usableFromInline
+    let delivery = DeliveryLock()
 
+    @inlinable
     init(downstream: Downstream) {
       state = Locked(State(downstream: DownstreamHold(downstream)))
     }
 
+    @inlinable
     var description: String { "DropUntilOutput" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in
         if !state.link.subscribe(subscription) {
@@ -159,6 +203,7 @@ extension Publishers.DropUntilOutput {
       if demand > 0 { subscription.request(demand) }
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       // As in Combine, a value after the trigger reaches downstream even once the other publisher's completion has
       // cancelled upstream; a value before the trigger is dropped, and so is one before upstream's subscription.
@@ -171,6 +216,7 @@ extension Publishers.DropUntilOutput {
       }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream's subscription, which has completed, is released after unlocking.
       let (trigger, downstream, upstream) = state.withLock {
@@ -191,6 +237,7 @@ extension Publishers.DropUntilOutput {
       delivery.withLock { downstream.receive(completion: completion) }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       let upstream = state.withLock { state -> (any Subscription)? in
         switch (state.link.phase, state.late) {
@@ -208,6 +255,7 @@ extension Publishers.DropUntilOutput {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, trigger, downstream) = state.withLock { state in
         state.isCancelled = true
@@ -222,6 +270,7 @@ extension Publishers.DropUntilOutput {
       _ = downstream
     }
 
+    @inlinable
     func receiveTrigger(subscription: any Subscription) {
       let isAccepted = state.withLock { state in !state.link.isTerminal && state.trigger.subscribe(subscription) }
       guard isAccepted else {
@@ -231,6 +280,7 @@ extension Publishers.DropUntilOutput {
       subscription.request(.max(1))
     }
 
+    @inlinable
     func receiveTrigger() {
       let trigger = state.withLock { state -> (any Subscription)? in
         guard !state.isCancelled else { return nil }
@@ -246,6 +296,7 @@ extension Publishers.DropUntilOutput {
       trigger?.cancel()
     }
 
+    @inlinable
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
       let (trigger, upstream, downstream) = state.withLock {
         state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
@@ -273,31 +324,41 @@ extension Publishers.DropUntilOutput {
   /// Subscribes the inner subscription to the other publisher.
   ///
   /// As in Combine, it shares the subscription's identifier, description and mirror.
-  private struct Trigger<Downstream: Subscriber>: Subscriber, CombineDescribable
+  @usableFromInline
+  struct Trigger<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Other.Output
 
+    @usableFromInline
     let inner: Inner<Downstream>
+    @usableFromInline
     let combineIdentifier: CombineIdentifier
 
+    @inlinable
     init(inner: Inner<Downstream>) {
       self.inner = inner
       combineIdentifier = inner.combineIdentifier
     }
 
+    @inlinable
     var description: String { inner.description }
 
+    @inlinable
     var customMirror: Mirror { inner.customMirror }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Other.Output) -> Subscribers.Demand {
       inner.receiveTrigger()
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.receiveTrigger(completion: completion)
     }

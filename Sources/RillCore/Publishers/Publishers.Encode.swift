@@ -11,6 +11,7 @@ extension Publisher where Output: Encodable {
   /// - Parameter encoder: An encoder that implements the ``TopLevelEncoder`` protocol.
   /// - Returns: A publisher that encodes received elements using a specified encoder, and publishes the
   ///   resulting data.
+  @inlinable
   public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
     Publishers.Encode(upstream: self, encoder: encoder)
   }
@@ -30,6 +31,7 @@ extension Publisher {
   ///   - type: The encoded data to decode into a struct that conforms to the `Decodable` protocol.
   ///   - decoder: A decoder that implements the ``TopLevelDecoder`` protocol.
   /// - Returns: A publisher that decodes a given type using a specified decoder and publishes the result.
+  @inlinable
   public func decode<Item: Decodable, Coder: TopLevelDecoder>(
     type: Item.Type,
     decoder: Coder
@@ -47,7 +49,7 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    private let encoder: Coder
+    @usableFromInline let encoder: Coder
 
     /// Creates a publisher that encodes elements received from an upstream publisher, using the given encoder.
     ///
@@ -59,6 +61,7 @@ extension Publishers {
       self.encoder = encoder
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let encoder = self.encoder
       upstream.subscribe(
@@ -75,7 +78,7 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    private let decoder: Coder
+    @usableFromInline let decoder: Coder
 
     /// Creates a publisher that decodes elements received from an upstream publisher, using the given decoder.
     ///
@@ -87,6 +90,7 @@ extension Publishers {
       self.decoder = decoder
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let decoder = self.decoder
       upstream.subscribe(
@@ -104,36 +108,47 @@ extension Publishers {
 /// As in Combine, elements and completions that arrive before the upstream subscription are passed on, and a cancel
 /// before it does nothing.
 // SAFETY: all mutable state is in `state`; the transform, downstream and upstream are called outside the lock.
-private final class CodingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class CodingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
   CombineDescribable, @unchecked Sendable
 where Downstream.Failure == any Error {
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
+  @usableFromInline typealias Input = Upstream.Output
+  @usableFromInline typealias Failure = Upstream.Failure
 
+  @usableFromInline
   struct State {
-    var link = SubscriptionState.awaitingSubscription
+    @usableFromInline var link = SubscriptionState.awaitingSubscription
     /// `nil` once the subscription has completed or been cancelled.
-    var downstream: Downstream?
+    @usableFromInline var downstream: Downstream?
+
+    @inlinable
+    init(link: SubscriptionState = SubscriptionState.awaitingSubscription, downstream: Downstream? = nil) {
+      self.link = link
+      self.downstream = downstream
+    }
 
     /// Ends the link; returns the upstream to cancel and the downstream to complete or release.
+    @inlinable
     mutating func terminate() -> ((any Subscription)?, Downstream?) {
       defer { downstream = nil }
       return (link.terminate(), downstream)
     }
   }
 
-  private let state: Locked<State>
-  private let transform: (Upstream.Output) throws -> Downstream.Input
-  private let name: String
+  @usableFromInline let state: Locked<State>
+  @usableFromInline let transform: (Upstream.Output) throws -> Downstream.Input
+  @usableFromInline let name: String
 
+  @inlinable
   init(downstream: Downstream, name: String, transform: @escaping (Upstream.Output) throws -> Downstream.Input) {
     state = Locked(State(downstream: downstream))
     self.transform = transform
     self.name = name
   }
 
-  var description: String { name }
+  @usableFromInline var description: String { name }
 
+  @usableFromInline
   var customMirror: Mirror {
     let (downstream, link) = state.withLock { ($0.downstream, $0.link) }
     let children: KeyValuePairs<String, Any> = [
@@ -142,6 +157,7 @@ where Downstream.Failure == any Error {
     return Mirror(self, children: children)
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard state.downstream != nil, state.link.subscribe(subscription) else { return nil }
@@ -154,6 +170,7 @@ where Downstream.Failure == any Error {
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
     guard let downstream = state.withLock({ $0.downstream }) else { return .none }
     let output: Downstream.Input
@@ -169,16 +186,19 @@ where Downstream.Failure == any Error {
     return downstream.receive(output)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
     guard case (_, let downstream?) = state.withLock({ $0.terminate() }) else { return }
     downstream.receive(completion: completion.mapError { $0 as any Error })
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { $0.link.upstream }?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let (upstream, downstream) = state.withLock { state in
       state.link.isAwaitingSubscription ? (nil, nil) : state.terminate()

@@ -81,6 +81,7 @@ extension Publishers {
       self.receiveRequest = receiveRequest
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       let events = Events(
         receiveSubscription: receiveSubscription,
@@ -97,12 +98,44 @@ extension Publishers {
 extension Publishers.HandleEvents {
   /// The closures a subscription runs: only these, never the publisher, so that a subscription does not keep
   /// its upstream alive (an upstream that holds its subscription would otherwise never be freed).
-  private struct Events {
-    let receiveSubscription: ((any Subscription) -> Void)?
-    let receiveOutput: ((Upstream.Output) -> Void)?
-    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
-    let receiveCancel: (() -> Void)?
-    let receiveRequest: ((Subscribers.Demand) -> Void)?
+  @usableFromInline
+  struct Events {
+    @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
+    @usableFromInline let receiveOutput: OutputHandler?
+    @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+    @usableFromInline let receiveCancel: (() -> Void)?
+    @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    @inlinable
+    init(
+      receiveSubscription: ((any Subscription) -> Void)?,
+      receiveOutput: ((Upstream.Output) -> Void)?,
+      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?,
+      receiveCancel: (() -> Void)?,
+      receiveRequest: ((Subscribers.Demand) -> Void)?
+    ) {
+      self.receiveSubscription = receiveSubscription
+      if let receiveOutput {
+        self.receiveOutput = OutputHandler(receiveOutput)
+      } else {
+        self.receiveOutput = nil
+      }
+      self.receiveCompletion = receiveCompletion
+      self.receiveCancel = receiveCancel
+      self.receiveRequest = receiveRequest
+    }
+  }
+
+  /// `receiveOutput`, in a struct: read out of the lock on every value, a bare closure of a generic type would be
+  /// wrapped in a reabstraction thunk, one allocation each time (WritingAnOperator.md, "A closure in a struct").
+  @usableFromInline
+  struct OutputHandler {
+    @usableFromInline let call: (Upstream.Output) -> Void
+
+    @inlinable
+    init(_ call: @escaping (Upstream.Output) -> Void) {
+      self.call = call
+    }
   }
 
   /// As in Combine, elements and completions that arrive before the upstream subscription are handled as if it had
@@ -110,35 +143,51 @@ extension Publishers.HandleEvents {
   /// comes. Once the subscription completes or is cancelled, the closures are released and no longer run, yet what
   /// upstream still sends (values, further completions) reaches the subscriber as in Combine, while something else
   /// keeps it alive (see `DownstreamHold`).
+  ///
+  /// A value takes the lock once, for the closures and the subscriber; only when `receiveRequest` is set and the
+  /// subscriber asks for more does it take it again, so that a subscription that ended meanwhile reports nothing.
   // SAFETY: all mutable state is in `state`; the closures, downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
+    @usableFromInline
     struct State {
-      var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
       /// The closures; `nil` once the subscription has completed or been cancelled.
-      var events: Events?
-      var downstream: DownstreamHold<Downstream>
+      @usableFromInline var events: Events?
+      @usableFromInline var downstream: DownstreamHold<Downstream>
+
+      @inlinable
+      init(events: Events, downstream: DownstreamHold<Downstream>) {
+        self.events = events
+        self.downstream = downstream
+      }
 
       /// Ends the subscription; returns the upstream to cancel, the closures that were set and the subscriber that
       /// was held, all to use or drop outside the lock.
+      @inlinable
       mutating func end() -> ((any Subscription)?, Events?, Downstream?) {
         (link.terminate(), events.take(), downstream.release())
       }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(events: Events, downstream: Downstream) {
       state = Locked(State(events: events, downstream: DownstreamHold(downstream)))
     }
 
+    @usableFromInline
     var description: String { "HandleEvents" }
 
-    private var events: Events? { state.withLock { $0.events } }
+    @inlinable
+    var events: Events? { state.withLock { $0.events } }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       events?.receiveSubscription?(subscription)
       let downstream = state.withLock { state -> Downstream? in
@@ -151,17 +200,21 @@ extension Publishers.HandleEvents {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let (events, downstream) = state.withLock { ($0.events, $0.downstream.subscriber) }
-      events?.receiveOutput?(input)
+      let (receiveOutput, watchesRequests, downstream) = state.withLock {
+        ($0.events?.receiveOutput, $0.events?.receiveRequest != nil, $0.downstream.subscriber)
+      }
+      receiveOutput?.call(input)
       guard let downstream else { return .none }
       let demand = downstream.receive(input)
-      if demand != .none {
-        self.events?.receiveRequest?(demand)
+      if watchesRequests, demand != .none {
+        events?.receiveRequest?(demand)
       }
       return demand
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let (upstream, events, held, downstream) = state.withLock { state in
         let (upstream, events, held) = state.end()
@@ -172,11 +225,13 @@ extension Publishers.HandleEvents {
       downstream?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       events?.receiveRequest?(demand)
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       if let early = state.withLock({ $0.link.isAwaitingSubscription ? $0.events : nil }) {
         early.receiveCancel?()

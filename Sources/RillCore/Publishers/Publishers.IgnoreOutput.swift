@@ -10,6 +10,7 @@ extension Publisher {
   /// It asks upstream for unlimited elements as soon as it is subscribed, as Combine does.
   ///
   /// - Returns: A publisher that ignores all upstream elements.
+  @inlinable
   public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
     Publishers.IgnoreOutput(upstream: self)
   }
@@ -32,6 +33,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Upstream.Failure == S.Failure {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -41,25 +43,34 @@ extension Publishers {
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 extension Publishers.IgnoreOutput {
+  @usableFromInline
   struct Inner<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let downstream: Downstream
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { "IgnoreOutput" }
+    @inlinable
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
 
+    @usableFromInline var description: String { "IgnoreOutput" }
+
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
       subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       downstream.receive(completion: completion)
     }

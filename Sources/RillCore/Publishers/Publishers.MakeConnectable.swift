@@ -7,6 +7,7 @@ extension Publisher where Failure == Never {
   /// ```
   ///
   /// - Returns: A ``ConnectablePublisher`` wrapping this publisher.
+  @inlinable
   public func makeConnectable() -> Publishers.MakeConnectable<Self> {
     Publishers.MakeConnectable(upstream: self)
   }
@@ -20,7 +21,7 @@ extension Publishers {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
-    private let multicast: Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>
+    @usableFromInline let multicast: Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
     /// Creates a connectable publisher, attached to the provided upstream publisher.
     ///
@@ -29,11 +30,13 @@ extension Publishers {
       multicast = Publishers.Multicast(upstream: upstream) { PassthroughSubject() }
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       multicast.subscribe(subscriber)
     }
 
     /// Connects to the upstream publisher, allowing it to produce elements.
+    @inlinable
     public func connect() -> any Cancellable {
       multicast.connect()
     }

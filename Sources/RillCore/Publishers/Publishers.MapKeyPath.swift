@@ -8,6 +8,7 @@ extension Publisher {
   ///
   /// - Parameter keyPath: The key path of a property on `Output`.
   /// - Returns: A publisher that publishes the value of the key path.
+  @inlinable
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
     Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
   }
@@ -23,6 +24,7 @@ extension Publisher {
   ///   - keyPath0: The key path of a property on `Output`.
   ///   - keyPath1: The key path of another property on `Output`.
   /// - Returns: A publisher that publishes the values of two key paths as a tuple.
+  @inlinable
   public func map<T0, T1>(
     _ keyPath0: KeyPath<Output, T0>,
     _ keyPath1: KeyPath<Output, T1>
@@ -42,6 +44,7 @@ extension Publisher {
   ///   - keyPath1: The key path of another property on `Output`.
   ///   - keyPath2: The key path of a third property on `Output`.
   /// - Returns: A publisher that publishes the values of three key paths as a tuple.
+  @inlinable
   public func map<T0, T1, T2>(
     _ keyPath0: KeyPath<Output, T0>,
     _ keyPath1: KeyPath<Output, T1>,
@@ -62,11 +65,13 @@ extension Publishers {
     /// The key path of a property to publish.
     public let keyPath: KeyPath<Upstream.Output, Output>
 
+    @inlinable
     init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
       self.upstream = upstream
       self.keyPath = keyPath
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let keyPath = self.keyPath
       upstream.subscribe(
@@ -90,12 +95,14 @@ extension Publishers {
     /// The key path of a second property to publish.
     public let keyPath1: KeyPath<Upstream.Output, Output1>
 
+    @inlinable
     init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
       self.upstream = upstream
       self.keyPath0 = keyPath0
       self.keyPath1 = keyPath1
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
       upstream.subscribe(
@@ -124,6 +131,7 @@ extension Publishers {
     /// The key path of a third property to publish.
     public let keyPath2: KeyPath<Upstream.Output, Output2>
 
+    @inlinable
     init(
       upstream: Upstream,
       keyPath0: KeyPath<Upstream.Output, Output0>,
@@ -136,6 +144,7 @@ extension Publishers {
       self.keyPath2 = keyPath2
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
       upstream.subscribe(
@@ -152,15 +161,17 @@ extension Publishers {
 }
 
 /// The pass-through subscriber of the three key-path maps: demand and cancellation go straight upstream.
-private struct MapKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CombineDescribable
+@usableFromInline
+struct MapKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CombineDescribable
 where Downstream.Failure == Failure {
-  let description: String
-  let downstream: Downstream
+  @usableFromInline let description: String
+  @usableFromInline let downstream: Downstream
   /// The key paths, shown in the mirror as Combine shows them.
-  let keyPaths: [AnyKeyPath]
-  let project: (Input) -> Downstream.Input
-  let combineIdentifier = CombineIdentifier()
+  @usableFromInline let keyPaths: [AnyKeyPath]
+  @usableFromInline let project: (Input) -> Downstream.Input
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
+  @inlinable
   init(name: String, downstream: Downstream, keyPaths: [AnyKeyPath], project: @escaping (Input) -> Downstream.Input) {
     description = name
     self.downstream = downstream
@@ -169,19 +180,23 @@ where Downstream.Failure == Failure {
   }
 
   /// One key path is labelled `keyPath`; several are `keyPath0`, `keyPath1`, ...
+  @usableFromInline
   var customMirror: Mirror {
     let labels = keyPaths.count == 1 ? ["keyPath"] : keyPaths.indices.map { "keyPath\($0)" }
     return Mirror(self, children: zip(labels, keyPaths).map { (label: $0, value: $1 as Any) })
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive(project(input))
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

@@ -14,6 +14,7 @@ extension Publisher {
   ///   - options: Options that customize the delivery of elements.
   /// - Returns: A publisher that emits elements representing the time interval between the elements it
   ///   receives.
+  @inlinable
   public func measureInterval<S: Scheduler>(
     using scheduler: S,
     options: S.SchedulerOptions? = nil
@@ -42,6 +43,7 @@ extension Publishers {
       self.scheduler = scheduler
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
       upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
@@ -51,27 +53,37 @@ extension Publishers {
 
 extension Publishers.MeasureInterval {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var last: Context.SchedulerTimeType?
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var last: Context.SchedulerTimeType?
+
+      @inlinable
+      init(link: SubscriptionState = SubscriptionState.awaitingSubscription, last: Context.SchedulerTimeType? = nil) {
+        self.link = link
+        self.last = last
+      }
     }
 
-    private let downstream: Downstream
-    private let scheduler: Context
-    private let state = Locked(State())
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream, scheduler: Context) {
       self.downstream = downstream
       self.scheduler = scheduler
     }
 
-    var description: String { "MeasureInterval" }
+    @usableFromInline var description: String { "MeasureInterval" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let now = scheduler.now
       let accepted = state.withLock { state -> Bool in
@@ -86,6 +98,7 @@ extension Publishers.MeasureInterval {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       // A subscription that has ended reads no clock, as in Combine.
       guard state.withLock({ $0.link.isSubscribed }) else { return .none }
@@ -104,18 +117,21 @@ extension Publishers.MeasureInterval {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard state.withLock({ $0.link.terminate() }) != nil else { return }
       downstream.receive(completion: completion)
     }
 
     /// Passes the request upstream; a request for `.none` goes as it is, as in Combine.
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
     /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
     /// taken as usual.
+    @inlinable
     func cancel() {
       state.withLock { $0.link.isAwaitingSubscription ? nil : $0.link.terminate() }?.cancel()
     }

@@ -21,6 +21,7 @@ extension Publisher {
   ///
   /// - Parameter publisher: A second publisher.
   /// - Returns: A publisher that republishes elements until the second publisher publishes an element.
+  @inlinable
   public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
     Publishers.PrefixUntilOutput(upstream: self, other: publisher)
   }
@@ -45,6 +46,7 @@ extension Publishers {
       self.other = other
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let inner = Inner(downstream: subscriber)
       other.subscribe(Trigger(inner: inner))
@@ -63,29 +65,44 @@ extension Publishers.PrefixUntilOutput {
   //
   // As in Combine, neither this subscription nor the subscriber given to the other publisher customises its
   // description or mirror: a debugger shows the type's name.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    private struct State {
+    @usableFromInline
+    struct State {
       /// Downstream, until the stream ends.
-      var downstream: Downstream?
-      var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var downstream: Downstream?
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
       /// The other publisher's subscription, until it delivers or completes.
-      var trigger = SubscriptionState.awaitingSubscription
+      @usableFromInline var trigger = SubscriptionState.awaitingSubscription
+
+      @inlinable
+      init(
+        downstream: Downstream? = nil,
+        link: SubscriptionState = SubscriptionState.awaitingSubscription,
+        trigger: SubscriptionState = SubscriptionState.awaitingSubscription
+      ) {
+        self.downstream = downstream
+        self.link = link
+        self.trigger = trigger
+      }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
     /// Held around each call to downstream, as Combine holds one: the other publisher's value, arriving on another
     /// thread while downstream is receiving, waits for it to return before `.finished`; one sent from inside
     /// downstream finishes it at once, nested.
-    private let delivery = DeliveryLock()
+    @usableFromInline let delivery = DeliveryLock()
 
+    @inlinable
     init(downstream: Downstream) {
       state = Locked(State(downstream: downstream))
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let downstream = state.withLock { state in state.link.subscribe(subscription) ? state.downstream : nil }
       guard let downstream else {
@@ -95,6 +112,7 @@ extension Publishers.PrefixUntilOutput {
       delivery.withLock { downstream.receive(subscription: self) }
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       delivery.withLock {
         // Read under the delivery lock: once the stream has ended, no value follows its completion.
@@ -103,6 +121,7 @@ extension Publishers.PrefixUntilOutput {
       }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream's subscription, which has completed, is released after unlocking.
       let (trigger, downstream, upstream) = state.withLock {
@@ -119,10 +138,12 @@ extension Publishers.PrefixUntilOutput {
       delivery.withLock { downstream.receive(completion: completion) }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, trigger, downstream) = state.withLock {
         ($0.link.terminate(), $0.trigger.terminate(), $0.downstream.take())
@@ -132,6 +153,7 @@ extension Publishers.PrefixUntilOutput {
       _ = downstream
     }
 
+    @inlinable
     func receiveTrigger(subscription: any Subscription) {
       let isAccepted = state.withLock { state in !state.link.isTerminal && state.trigger.subscribe(subscription) }
       guard isAccepted else {
@@ -141,6 +163,7 @@ extension Publishers.PrefixUntilOutput {
       subscription.request(.max(1))
     }
 
+    @inlinable
     func receiveTrigger() {
       let (trigger, upstream, downstream) = state.withLock {
         state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
@@ -157,6 +180,7 @@ extension Publishers.PrefixUntilOutput {
       delivery.withLock { downstream.receive(completion: .finished) }
     }
 
+    @inlinable
     func receiveTrigger(completion: Subscribers.Completion<Other.Failure>) {
       // The other publisher ended without a value: upstream goes on, and its subscription is let go.
       let trigger = state.withLock { $0.trigger.isSubscribed ? $0.trigger.terminate() : nil }
@@ -167,28 +191,33 @@ extension Publishers.PrefixUntilOutput {
   /// Subscribes the inner subscription to the other publisher.
   ///
   /// As in Combine, it shares the subscription's identifier.
-  private struct Trigger<Downstream: Subscriber>: Subscriber
+  @usableFromInline
+  struct Trigger<Downstream: Subscriber>: Subscriber
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Other.Output
-    typealias Failure = Other.Failure
+    @usableFromInline typealias Input = Other.Output
+    @usableFromInline typealias Failure = Other.Failure
 
-    let inner: Inner<Downstream>
-    let combineIdentifier: CombineIdentifier
+    @usableFromInline let inner: Inner<Downstream>
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
     init(inner: Inner<Downstream>) {
       self.inner = inner
       combineIdentifier = inner.combineIdentifier
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.receiveTrigger(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Other.Output) -> Subscribers.Demand {
       inner.receiveTrigger()
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Other.Failure>) {
       inner.receiveTrigger(completion: completion)
     }

@@ -24,6 +24,7 @@ extension Publisher {
   ///   - stream: A stream for text output that receives messages, and which directs output to the console by
   ///     default.
   /// - Returns: A publisher that prints log messages for all publishing events.
+  @inlinable
   public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
     Publishers.Print(upstream: self, prefix: prefix, to: stream)
   }
@@ -56,6 +57,7 @@ extension Publishers {
       self.stream = stream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
     }
@@ -69,48 +71,66 @@ extension Publishers.Print {
   /// Combine, passed on to the subscriber while something else keeps it alive (see `DownstreamHold`).
   // SAFETY: all mutable state is in `state`, except `stream`, which is only touched under `printing`; the stream,
   // downstream and upstream are called outside the state lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
+    @usableFromInline
     struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var downstream: DownstreamHold<Downstream>
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var downstream: DownstreamHold<Downstream>
+
+      @inlinable
+      init(link: SubscriptionState = SubscriptionState.awaitingSubscription, downstream: DownstreamHold<Downstream>) {
+        self.link = link
+        self.downstream = downstream
+      }
 
       /// Ends the link; returns the upstream to cancel and the subscriber that was held, to drop outside the lock.
+      @inlinable
       mutating func terminate() -> ((any Subscription)?, Downstream?) {
         (link.terminate(), downstream.release())
       }
     }
 
-    private let prefix: String
+    @usableFromInline let prefix: String
     /// This subscription's copy of the user's stream, as in Combine: written in place, one whole line at a time,
     /// under `printing`.
-    private var stream: (any TextOutputStream)?
+    @usableFromInline var stream: (any TextOutputStream)?
     /// Held around each line written to `stream`, as Combine holds a lock there: lines logged from two threads do
     /// not interleave.
-    private let printing = DeliveryLock()
-    private let state: Locked<State>
+    @usableFromInline let printing = DeliveryLock()
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
       state = Locked(State(downstream: DownstreamHold(downstream)))
       self.prefix = prefix.isEmpty ? "" : "\(prefix): "
       self.stream = stream
     }
 
-    var description: String { "Print" }
+    @usableFromInline var description: String { "Print" }
 
     /// Writes to the user's stream through a concrete type, as `print(_:to:)` needs one.
-    private struct Target: TextOutputStream {
-      var stream: any TextOutputStream
+    @usableFromInline
+    struct Target: TextOutputStream {
+      @usableFromInline var stream: any TextOutputStream
 
+      @inlinable
+      init(stream: any TextOutputStream) {
+        self.stream = stream
+      }
+
+      @inlinable
       mutating func write(_ string: String) {
         stream.write(string)
       }
     }
 
-    private func log(_ message: String) {
+    @inlinable
+    func log(_ message: String) {
       printing.withLock {
         guard let current = stream.take() else {
           Swift.print(prefix + message)
@@ -122,10 +142,12 @@ extension Publishers.Print {
       }
     }
 
-    private static func describe(_ demand: Subscribers.Demand) -> String {
+    @inlinable
+    static func describe(_ demand: Subscribers.Demand) -> String {
       demand.max.map { "request max: (\($0))" } ?? "request unlimited"
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       log("receive subscription: (\(subscription))")
       let downstream = state.withLock { state -> Downstream? in
@@ -138,6 +160,7 @@ extension Publishers.Print {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       log("receive value: (\(input))")
       guard let downstream = state.withLock({ $0.downstream.subscriber }) else { return .none }
@@ -148,6 +171,7 @@ extension Publishers.Print {
       return demand
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       switch completion {
       case .finished: log("receive finished")
@@ -161,11 +185,13 @@ extension Publishers.Print {
       downstream?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       log(Self.describe(demand))
       state.withLock { $0.link.upstream }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       log("receive cancel")
       let (upstream, downstream) = state.withLock { $0.link.isAwaitingSubscription ? (nil, nil) : $0.terminate() }

@@ -9,6 +9,7 @@ extension Publisher where Output: Equatable {
   /// Each duplicate that is dropped asks upstream for one more.
   ///
   /// - Returns: A publisher that consumes — rather than publishes — duplicate elements.
+  @inlinable
   public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
     Publishers.RemoveDuplicates(upstream: self, predicate: ==)
   }
@@ -25,6 +26,7 @@ extension Publisher {
   /// - Parameter predicate: A closure to evaluate whether two elements are equivalent, for purposes of filtering.
   ///   Return `true` from this closure to indicate that the second element is a duplicate of the first.
   /// - Returns: A publisher that consumes — rather than publishes — duplicate elements.
+  @inlinable
   public func removeDuplicates(
     by predicate: @escaping (Output, Output) -> Bool
   ) -> Publishers.RemoveDuplicates<Self> {
@@ -45,6 +47,7 @@ extension Publisher {
   ///   Return `true` from this closure to indicate that the second element is a duplicate of the first. If this
   ///   closure throws an error, the publisher terminates with the thrown error.
   /// - Returns: A publisher that consumes — rather than publishes — duplicate elements.
+  @inlinable
   public func tryRemoveDuplicates(
     by predicate: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryRemoveDuplicates<Self> {

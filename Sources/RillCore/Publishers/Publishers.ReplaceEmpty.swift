@@ -12,6 +12,7 @@ extension Publisher {
   ///
   /// - Parameter output: An element to emit when the upstream publisher finishes without emitting any elements.
   /// - Returns: A publisher that replaces an empty stream with the provided output element.
+  @inlinable
   public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
     Publishers.ReplaceEmpty(upstream: self, output: output)
   }
@@ -36,6 +37,7 @@ extension Publishers {
       self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
@@ -46,28 +48,45 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 
 extension Publishers.ReplaceEmpty {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var hasReceivedElement = false
-      var isDemanded = false
-      var isAwaitingDemand = false
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var hasReceivedElement = false
+      @usableFromInline var isDemanded = false
+      @usableFromInline var isAwaitingDemand = false
+
+      @inlinable
+      init(
+        link: SubscriptionState = SubscriptionState.awaitingSubscription,
+        hasReceivedElement: Bool = false,
+        isDemanded: Bool = false,
+        isAwaitingDemand: Bool = false
+      ) {
+        self.link = link
+        self.hasReceivedElement = hasReceivedElement
+        self.isDemanded = isDemanded
+        self.isAwaitingDemand = isAwaitingDemand
+      }
     }
 
-    private let downstream: Downstream
-    private let output: Output
-    private let state = Locked(State())
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let output: Output
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream, output: Output) {
       self.downstream = downstream
       self.output = output
     }
 
-    var description: String { "ReplaceEmpty" }
+    @usableFromInline var description: String { "ReplaceEmpty" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.link.subscribe(subscription) }) else {
         subscription.cancel()
@@ -77,6 +96,7 @@ extension Publishers.ReplaceEmpty {
       state.withLock { $0.link.upstream }?.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isLive = state.withLock { state -> Bool in
         guard state.link.isSubscribed else { return false }
@@ -86,9 +106,10 @@ extension Publishers.ReplaceEmpty {
       return isLive ? downstream.receive(input) : .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream's subscription, which has completed, is released after unlocking.
-      let (action, upstream) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
+      let (action, upstream) = state.withLock { state -> (ReplaceEmptyCompletion, (any Subscription)?) in
         guard let upstream = state.link.endForCompletion() else { return (.ignore, nil) }
         guard case .finished = completion, !state.hasReceivedElement else { return (.forward, upstream) }
         guard state.isDemanded else {
@@ -105,6 +126,7 @@ extension Publishers.ReplaceEmpty {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "ReplaceEmpty: a subscriber requested \(demand); demand must be greater than zero")
       let (upstream, replace) = state.withLock { state -> ((any Subscription)?, Bool) in
@@ -119,6 +141,7 @@ extension Publishers.ReplaceEmpty {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       // As in Combine, a cancel before the upstream subscription arrives does nothing.
       let upstream = state.withLock { state -> (any Subscription)? in
@@ -129,7 +152,8 @@ extension Publishers.ReplaceEmpty {
       upstream?.cancel()
     }
 
-    private func sendReplacement() {
+    @inlinable
+    func sendReplacement() {
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
     }
@@ -137,7 +161,8 @@ extension Publishers.ReplaceEmpty {
 }
 
 /// What to do when upstream completes.
-private enum CompletionAction {
+@usableFromInline
+enum ReplaceEmptyCompletion {
   case ignore
   case forward
   case replace

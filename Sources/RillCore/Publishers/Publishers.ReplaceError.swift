@@ -11,6 +11,7 @@ extension Publisher {
   ///
   /// - Parameter output: An element to emit when the upstream publisher fails.
   /// - Returns: A publisher that replaces an error from the upstream publisher with the provided output element.
+  @inlinable
   public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
     Publishers.ReplaceError(upstream: self, output: output)
   }
@@ -35,6 +36,7 @@ extension Publishers {
       self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
@@ -45,28 +47,43 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 
 extension Publishers.ReplaceError {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Never {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var demand = Subscribers.Demand.none
-      var isAwaitingDemand = false
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var demand = Subscribers.Demand.none
+      @usableFromInline var isAwaitingDemand = false
+
+      @inlinable
+      init(
+        link: SubscriptionState = SubscriptionState.awaitingSubscription,
+        demand: Subscribers.Demand = Subscribers.Demand.none,
+        isAwaitingDemand: Bool = false
+      ) {
+        self.link = link
+        self.demand = demand
+        self.isAwaitingDemand = isAwaitingDemand
+      }
     }
 
-    private let downstream: Downstream
-    private let output: Output
-    private let state = Locked(State())
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let output: Output
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream, output: Output) {
       self.downstream = downstream
       self.output = output
     }
 
-    var description: String { "ReplaceError" }
+    @usableFromInline var description: String { "ReplaceError" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.link.subscribe(subscription) }) else {
         subscription.cancel()
@@ -75,6 +92,7 @@ extension Publishers.ReplaceError {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let isLive = state.withLock { state -> Bool in
         guard state.link.isSubscribed else { return false }
@@ -87,9 +105,10 @@ extension Publishers.ReplaceError {
       return more
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream's subscription, which has completed, is released after unlocking.
-      let (action, upstream) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
+      let (action, upstream) = state.withLock { state -> (ReplaceErrorCompletion, (any Subscription)?) in
         guard let upstream = state.link.endForCompletion() else { return (.ignore, nil) }
         guard case .failure = completion else { return (.finish, upstream) }
         guard state.demand > 0 else {
@@ -106,6 +125,7 @@ extension Publishers.ReplaceError {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "ReplaceError: a subscriber requested \(demand); demand must be greater than zero")
       let (upstream, replace) = state.withLock { state -> ((any Subscription)?, Bool) in
@@ -120,6 +140,7 @@ extension Publishers.ReplaceError {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       // As in Combine, a cancel before the upstream subscription arrives does nothing.
       let upstream = state.withLock { state -> (any Subscription)? in
@@ -130,7 +151,8 @@ extension Publishers.ReplaceError {
       upstream?.cancel()
     }
 
-    private func sendReplacement() {
+    @inlinable
+    func sendReplacement() {
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
     }
@@ -138,7 +160,8 @@ extension Publishers.ReplaceError {
 }
 
 /// What to do when upstream completes.
-private enum CompletionAction {
+@usableFromInline
+enum ReplaceErrorCompletion {
   case ignore
   case finish
   case replace

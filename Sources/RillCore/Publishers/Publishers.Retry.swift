@@ -41,6 +41,7 @@ extension Publishers {
       self.retries = retries
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
       upstream.subscribe(Inner(downstream: subscriber, upstream: upstream, retries: retries))
     }
@@ -51,46 +52,82 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 extension Publishers.Retry {
   // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
     /// As in Combine, the only phases are "running" (`downstream` set) and "ended": between a failure and the
     /// next subscription, and before the first one, upstream's values and completions are taken as usual.
+    @usableFromInline
     struct State {
       /// The current upstream subscription; `nil` before the first one and between a failure and the next one.
+      @usableFromInline
       var upstream: (any Subscription)?
       /// `nil` once downstream has completed or cancelled.
+      @usableFromInline
       var downstream: Downstream?
+      @usableFromInline
       var hasSentSubscription = false
       /// Downstream demand not yet met: what a new upstream subscription is asked for.
+      @usableFromInline
       var demand = Subscribers.Demand.none
       /// Retries left; `nil` for no limit.
+      @usableFromInline
       var remaining: Int?
       /// Set while a resubscription runs on this thread, so that a synchronous failure loops instead of
       /// recursing.
+      @usableFromInline
       var isResubscribing = false
+      @usableFromInline
       var needsResubscribe = false
+
+      @inlinable
+      init(
+        upstream: (any Subscription)? = nil,
+        downstream: Downstream? = nil,
+        hasSentSubscription: Bool = false,
+        demand: Subscribers.Demand = Subscribers.Demand.none,
+        remaining: Int? = nil,
+        isResubscribing: Bool = false,
+        needsResubscribe: Bool = false
+      ) {
+        self.upstream = upstream
+        self.downstream = downstream
+        self.hasSentSubscription = hasSentSubscription
+        self.demand = demand
+        self.remaining = remaining
+        self.isResubscribing = isResubscribing
+        self.needsResubscribe = needsResubscribe
+      }
     }
 
+    @usableFromInline
     enum CompletionAction {
       case ignore
       case complete(Downstream)
       case resubscribe
     }
 
-    private let state: Locked<State>
-    private let upstream: Upstream
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let upstream: Upstream
 
+    @inlinable
     init(downstream: Downstream, upstream: Upstream, retries: Int?) {
       // A negative count never runs out, as in Combine: it retries indefinitely.
       state = Locked(State(downstream: downstream, remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
       self.upstream = upstream
     }
 
+    @inlinable
     var description: String { "Retry" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let action = state.withLock { state -> (Downstream?, Subscribers.Demand)? in
         guard state.downstream != nil, state.upstream == nil else { return nil }
@@ -112,6 +149,7 @@ extension Publishers.Retry {
     ///
     /// A value that arrives while no subscription is held (as a resubscribed publisher may send before
     /// handing over its subscription) is delivered like any other; one beyond the outstanding demand is not.
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let downstream = state.withLock { state -> Downstream? in
         guard state.downstream != nil, state.demand > 0 else { return nil }
@@ -132,6 +170,7 @@ extension Publishers.Retry {
 
     /// As in Combine, a completion counts whenever downstream is still running, also before the first
     /// subscription and between a failure and the next subscription.
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       // The subscription of the attempt that completed is released after unlocking.
       let (action, attempt) = state.withLock { state -> (CompletionAction, (any Subscription)?) in
@@ -169,6 +208,7 @@ extension Publishers.Retry {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Retry: a subscriber requested \(demand); demand must be greater than zero")
       let upstream = state.withLock { state -> (any Subscription)? in
@@ -179,6 +219,7 @@ extension Publishers.Retry {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, downstream) = state.withLock { ($0.upstream.take(), $0.downstream.take()) }
       // A subscription kept after the subscription ended is only released.

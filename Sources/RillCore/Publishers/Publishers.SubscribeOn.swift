@@ -13,6 +13,7 @@ extension Publisher {
   ///   - scheduler: The scheduler used to send messages to upstream publishers.
   ///   - options: Options that customize the delivery of elements.
   /// - Returns: A publisher which performs upstream operations on the specified scheduler.
+  @inlinable
   public func subscribe<S: Scheduler>(
     on scheduler: S,
     options: S.SchedulerOptions? = nil
@@ -43,6 +44,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
       let upstream = self.upstream
@@ -55,24 +57,27 @@ extension Publishers {
 
 extension Publishers.SubscribeOn {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private let downstream: Downstream
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-    private let state = Locked(SubscriptionState.awaitingSubscription)
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Locked(SubscriptionState.awaitingSubscription)
 
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions? = nil) {
       self.downstream = downstream
       self.scheduler = scheduler
       self.options = options
     }
 
-    var description: String { "SubscribeOn" }
+    @usableFromInline var description: String { "SubscribeOn" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.subscribe(subscription) }) else {
         subscription.cancel()
@@ -81,17 +86,20 @@ extension Publishers.SubscribeOn {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.upstream }) != nil else { return .none }
       return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard state.withLock({ $0.terminate() }) != nil else { return }
       downstream.receive(completion: completion)
     }
 
     /// Hands the request to the scheduler; a request for `.none` goes upstream as it is, as in Combine.
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       guard let upstream = state.withLock({ $0.upstream }) else { return }
       scheduler.schedule(options: options) {
@@ -103,6 +111,7 @@ extension Publishers.SubscribeOn {
     ///
     /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
     /// taken as usual.
+    @inlinable
     func cancel() {
       guard let upstream = state.withLock({ $0.isAwaitingSubscription ? nil : $0.terminate() }) else { return }
       scheduler.schedule(options: options) {

@@ -25,6 +25,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     self.init(recording: Recording(output: output, completion: completion))
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     SequenceSubscription<S, [Output]>.subscribe(
       subscriber,
@@ -39,7 +40,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   public struct Recording {
     public typealias Input = Output
 
-    private var isFinished = false
+    @usableFromInline var isFinished = false
 
     /// The output which will be sent to a subscriber.
     public private(set) var output: [Output]
@@ -80,7 +81,8 @@ public struct Record<Output, Failure: Error>: Publisher {
 }
 
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
-  private enum CodingKeys: String, CodingKey {
+  @usableFromInline
+  enum CodingKeys: String, CodingKey {
     case output
     case completion
   }
@@ -94,10 +96,12 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
   }
 
   /// Encodes this recording into the given encoder, as ``encode(to:)`` does; Combine declares both.
+  @inlinable
   public func encode(into encoder: any Encoder) throws {
     try encode(to: encoder)
   }
 
+  @inlinable
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(output, forKey: .output)
@@ -106,7 +110,8 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 }
 
 extension Record: Codable where Output: Codable, Failure: Codable {
-  private enum CodingKeys: String, CodingKey {
+  @usableFromInline
+  enum CodingKeys: String, CodingKey {
     case recording
   }
 
@@ -115,6 +120,7 @@ extension Record: Codable where Output: Codable, Failure: Codable {
     self.init(recording: try container.decode(Recording.self, forKey: .recording))
   }
 
+  @inlinable
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(recording, forKey: .recording)

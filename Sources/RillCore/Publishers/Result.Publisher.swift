@@ -27,6 +27,7 @@ extension Result {
       self.init(.failure(failure))
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Success == S.Input, Failure == S.Failure {
       switch result {
       case .success(let output):

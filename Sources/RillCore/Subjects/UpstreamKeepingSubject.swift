@@ -24,7 +24,8 @@ extension CurrentValueSubject: UpstreamKeepingSubject {
 }
 
 extension PublishedSubject: UpstreamKeepingSubject {
-  func forget(upstream: AnyObject) {
+  @usableFromInline
+  package func forget(upstream: AnyObject) {
     core.forget(upstream: upstream)
   }
 }

@@ -62,6 +62,7 @@ public final class CancelBag: @unchecked Sendable {
   }
 
   /// Reserves a key for a cancellable that will be stored with ``fill(_:with:)`` once it exists.
+  @usableFromInline
   func reserveKey() -> Int {
     state.withLock { state in
       state.nextKey += 1
@@ -74,6 +75,7 @@ public final class CancelBag: @unchecked Sendable {
   ///
   /// If ``release(_:)`` came first (the subscription ended while it was being set up), the cancellable is stored all
   /// the same and taken out on the main queue's next turn, as CombineTraits does.
+  @usableFromInline
   func fill(_ key: Int, with cancellable: AnyCancellable) {
     let ended = state.withLock { state -> Bool in
       let isPending = state.pendingKeys.remove(key) != nil
@@ -86,6 +88,7 @@ public final class CancelBag: @unchecked Sendable {
   }
 
   /// Takes out the cancellable of a key, or forgets the key if its cancellable is not stored yet.
+  @usableFromInline
   func release(_ key: Int) {
     let removed: AnyCancellable? = state.withLock { state in
       if state.pendingKeys.remove(key) != nil { return nil }

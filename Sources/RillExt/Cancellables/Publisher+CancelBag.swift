@@ -28,6 +28,7 @@ extension Publisher {
   ///   - receiveValue: The closure to call with each value.
   /// - Returns: The subscription's cancellable, also stored in `cancellables`.
   @discardableResult
+  @inlinable
   public func sink(
     in cancellables: CancelBag,
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -63,6 +64,7 @@ extension Publisher where Failure == Never {
   ///   - receiveValue: The closure to call with each value.
   /// - Returns: The subscription's cancellable, also stored in `cancellables`.
   @discardableResult
+  @inlinable
   public func sink(in cancellables: CancelBag, receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(in: cancellables, receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
@@ -85,6 +87,7 @@ extension SinglePublisher {
   ///   - receive: The closure to call with the outcome.
   /// - Returns: The subscription's cancellable, also stored in `cancellables`.
   @discardableResult
+  @inlinable
   public func sinkSingle(
     in cancellables: CancelBag,
     receive: @escaping (Result<Output, Failure>) -> Void
@@ -116,6 +119,7 @@ extension MaybePublisher {
   ///   - receive: The closure to call with the outcome.
   /// - Returns: The subscription's cancellable, also stored in `cancellables`.
   @discardableResult
+  @inlinable
   public func sinkMaybe(
     in cancellables: CancelBag,
     receive: @escaping (MaybeResult<Output, Failure>) -> Void

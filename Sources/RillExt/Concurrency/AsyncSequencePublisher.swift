@@ -36,41 +36,70 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
     self.base = base
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Element, S.Failure == Base.Failure {
     subscriber.receive(subscription: AsyncSequenceSubscription(downstream: subscriber, base: base))
   }
 }
 
-private protocol AsyncSequenceRunning: Sendable {
+@usableFromInline
+protocol AsyncSequenceRunning: Sendable {
   func run() async
 }
 
 // SAFETY: mutable state is in `lock`; the sequence is only touched by the one task the subscription starts,
 // which delivers serially.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-private final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
+@usableFromInline
+final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
   AsyncSequenceRunning, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var demand = Subscribers.Demand.none
+    @usableFromInline
     var waiter: CheckedContinuation<Bool, Never>?
     /// Whether the first request has started the task that iterates.
+    @usableFromInline
     var isStarted = false
+    @usableFromInline
     var task: Task<Void, Never>?
     /// `nil` once cancelled or completed: the subscription lets go of its subscriber, as Combine's do.
+    @usableFromInline
     var downstream: Downstream?
+
+    @inlinable
+    init(
+      demand: Subscribers.Demand = Subscribers.Demand.none,
+      waiter: CheckedContinuation<Bool, Never>? = nil,
+      isStarted: Bool = false,
+      task: Task<Void, Never>? = nil,
+      downstream: Downstream? = nil
+    ) {
+      self.demand = demand
+      self.waiter = waiter
+      self.isStarted = isStarted
+      self.task = task
+      self.downstream = downstream
+    }
   }
 
-  private let lock: Locked<State>
-  private let base: Base
+  @usableFromInline
+  let lock: Locked<State>
+  @usableFromInline
+  let base: Base
 
+  @inlinable
   init(downstream: Downstream, base: Base) {
     lock = Locked(State(downstream: downstream))
     self.base = base
   }
 
+  @inlinable
   var description: String { "AsyncSequence" }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "AsyncSequence: a subscriber requested \(demand); demand must be greater than zero")
     let (waiter, mustStart) = lock.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
@@ -93,6 +122,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     if cancelled { task.cancel() }
   }
 
+  @inlinable
   func cancel() {
     let (waiter, task, downstream) = lock.withLock {
       state -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?, Downstream?) in
@@ -108,7 +138,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   }
 
   /// Waits until the subscriber has demand; `false` once cancelled.
-  private func takeDemand() async -> Bool {
+  @inlinable
+  func takeDemand() async -> Bool {
     await withCheckedContinuation { continuation in
       let ready = lock.withLock { state -> Bool? in
         if state.downstream == nil { return false }
@@ -124,16 +155,19 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   }
 
   /// The subscriber, or `nil` once cancelled.
-  private var downstream: Downstream? { lock.withLock { $0.downstream } }
+  @inlinable
+  var downstream: Downstream? { lock.withLock { $0.downstream } }
 
   /// The subscriber, let go of for good before it receives its completion; `nil` once cancelled.
-  private func takeDownstream() -> Downstream? {
+  @inlinable
+  func takeDownstream() -> Downstream? {
     lock.withLock { state in
       defer { state.downstream = nil }
       return state.downstream
     }
   }
 
+  @inlinable
   func run() async {
     var iterator = base.makeAsyncIterator()
     do {

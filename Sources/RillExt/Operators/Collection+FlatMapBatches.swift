@@ -13,6 +13,7 @@ extension Collection where Element: Publisher {
   ///
   /// - Parameter size: The number of publishers subscribed at the same time; must be greater than zero.
   /// - Returns: A publisher of the zipped values of each batch, batch after batch.
+  @inlinable
   public func flatMapBatches(of size: Int) -> AnyPublisher<[Element.Output], Element.Failure> {
     precondition(size > 0, "flatMapBatches(of:): the batch size is \(size); it must be greater than zero")
     var batches: [SubSequence] = []

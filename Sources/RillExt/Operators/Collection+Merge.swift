@@ -10,6 +10,7 @@ extension Collection where Element: Publisher {
   /// and fails as soon as one fails. An empty collection finishes at once.
   ///
   /// - Returns: A publisher of the values of all the publishers.
+  @inlinable
   public func merge() -> AnyPublisher<Element.Output, Element.Failure> {
     Publishers.MergeMany(self).eraseToAnyPublisher()
   }

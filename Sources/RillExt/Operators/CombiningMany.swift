@@ -4,20 +4,29 @@
 /// child subscriber per publisher and one lock, whatever the number of publishers, so that a collection of any size
 /// subscribes without nesting, and a value costs the same with a hundred thousand publishers as with two. It
 /// requests, buffers, finishes and fails as those operators do.
+@usableFromInline
 struct CombiningMany<First: Publisher, Others: Collection>: Publisher
 where Others.Element: Publisher, Others.Element.Output == First.Output, Others.Element.Failure == First.Failure {
-  typealias Output = [First.Output]
+  @usableFromInline typealias Output = [First.Output]
 
-  typealias Failure = First.Failure
+  @usableFromInline typealias Failure = First.Failure
 
-  typealias Mode = ZipStateMachine<ZipBuffersArray<First.Output>, Failure>.Mode
+  @usableFromInline typealias Mode = ZipStateMachine<ZipBuffersArray<First.Output>, Failure>.Mode
 
-  let mode: Mode
+  @usableFromInline let mode: Mode
 
-  let first: First
+  @usableFromInline let first: First
 
-  let others: Others
+  @usableFromInline let others: Others
 
+  @inlinable
+  init(mode: Mode, first: First, others: Others) {
+    self.mode = mode
+    self.first = first
+    self.others = others
+  }
+
+  @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let count = others.count + 1
     let engine = ZipSubscription<ZipBuffersArray<First.Output>, S>.start(

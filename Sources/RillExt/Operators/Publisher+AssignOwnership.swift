@@ -27,6 +27,7 @@ extension Publisher where Failure == Never {
   ///   - object: The object that has the property.
   ///   - ownership: How the subscription holds `object`; `.strong` by default.
   /// - Returns: A cancellable that ends the assignments, when cancelled or released.
+  @inlinable
   public func assign<Root: AnyObject>(
     to keyPath: ReferenceWritableKeyPath<Root, Output>,
     on object: Root,
@@ -60,6 +61,7 @@ extension Publisher where Failure == Never {
   ///   - object2: The second object.
   ///   - ownership: How the subscription holds the objects; `.strong` by default.
   /// - Returns: A cancellable that ends the assignments, when cancelled or released.
+  @inlinable
   public func assign<Root1: AnyObject, Root2: AnyObject>(
     to keyPath1: ReferenceWritableKeyPath<Root1, Output>,
     on object1: Root1,
@@ -104,6 +106,7 @@ extension Publisher where Failure == Never {
   ///   - object3: The third object.
   ///   - ownership: How the subscription holds the objects; `.strong` by default.
   /// - Returns: A cancellable that ends the assignments, when cancelled or released.
+  @inlinable
   public func assign<Root1: AnyObject, Root2: AnyObject, Root3: AnyObject>(
     to keyPath1: ReferenceWritableKeyPath<Root1, Output>,
     on object1: Root1,

@@ -15,6 +15,7 @@ extension Publisher where Failure == Never {
   ///   - keyPath2: The property of `object2` to assign.
   ///   - object2: The second object.
   /// - Returns: A cancellable that ends the assignments, when cancelled or released.
+  @inlinable
   public func assign<Root1, Root2>(
     to keyPath1: ReferenceWritableKeyPath<Root1, Output>,
     on object1: Root1,
@@ -45,6 +46,7 @@ extension Publisher where Failure == Never {
   ///   - keyPath3: The property of `object3` to assign.
   ///   - object3: The third object.
   /// - Returns: A cancellable that ends the assignments, when cancelled or released.
+  @inlinable
   public func assign<Root1, Root2, Root3>(
     to keyPath1: ReferenceWritableKeyPath<Root1, Output>,
     on object1: Root1,

@@ -16,6 +16,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to combine with this one.
   /// - Returns: A publisher of arrays with the latest value of each publisher.
+  @inlinable
   public func combineLatest<Others: Collection>(
     with others: Others
   ) -> AnyPublisher<[Output], Failure>
@@ -36,6 +37,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to combine with this one.
   /// - Returns: A publisher of arrays with the latest value of each publisher.
+  @inlinable
   public func combineLatest<Other: Publisher>(
     with others: Other...
   ) -> AnyPublisher<[Output], Failure> where Other.Output == Output, Other.Failure == Failure {
@@ -55,6 +57,7 @@ extension Collection where Element: Publisher {
   /// finishes at once, without a value.
   ///
   /// - Returns: A publisher of arrays with the latest value of each publisher.
+  @inlinable
   public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
     guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.combineLatest(with: dropFirst())

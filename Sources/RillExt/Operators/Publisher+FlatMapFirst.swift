@@ -18,6 +18,7 @@ extension Publisher {
   ///
   /// - Parameter transform: A closure that returns a publisher for a value of this publisher.
   /// - Returns: A publisher of the values of one inner publisher at a time.
+  @inlinable
   public func flatMapFirst<P: Publisher>(
     _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<Publishers.HandleEvents<P>, Publishers.Filter<Self>> where Self.Failure == P.Failure {

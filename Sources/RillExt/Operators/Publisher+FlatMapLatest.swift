@@ -13,6 +13,7 @@ extension Publisher {
   ///
   /// - Parameter transform: A closure that returns a publisher for a value of this publisher.
   /// - Returns: A publisher of the values of the latest inner publisher.
+  @inlinable
   public func flatMapLatest<P: Publisher>(
     _ transform: @escaping (Output) -> P
   ) -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure {

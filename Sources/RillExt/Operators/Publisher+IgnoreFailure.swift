@@ -10,6 +10,7 @@ extension Publisher {
   /// - Parameter completeImmediately: Whether a failure finishes the returned publisher (`true`, the default) or
   ///   leaves it silent, never completing.
   /// - Returns: A publisher that cannot fail.
+  @inlinable
   public func ignoreFailure(completeImmediately: Bool = true) -> AnyPublisher<Output, Never> {
     self.catch { _ in Empty<Output, Never>(completeImmediately: completeImmediately) }
       .eraseToAnyPublisher()
@@ -27,6 +28,7 @@ extension Publisher {
   ///   - completeImmediately: Whether a failure finishes the returned publisher (`true`, the default) or leaves it
   ///     silent, never completing.
   /// - Returns: A publisher of failure type `NewFailure` that does not fail.
+  @inlinable
   public func ignoreFailure<NewFailure: Error>(
     setFailureType newFailureType: NewFailure.Type,
     completeImmediately: Bool = true

@@ -8,6 +8,7 @@ extension Publisher where Output: Collection {
   ///
   /// - Parameter transform: A closure that transforms one element of a collection.
   /// - Returns: A publisher of arrays of the transformed elements.
+  @inlinable
   public func mapMany<Result>(_ transform: @escaping (Output.Element) -> Result) -> Publishers.Map<Self, [Result]> {
     map { $0.map(transform) }
   }
@@ -23,6 +24,7 @@ extension Publisher where Output: Collection {
   ///
   /// - Parameter isIncluded: A closure that says whether to keep an element.
   /// - Returns: A publisher of arrays of the kept elements.
+  @inlinable
   public func filterMany(_ isIncluded: @escaping (Output.Element) -> Bool) -> AnyPublisher<[Output.Element], Failure> {
     map { $0.filter(isIncluded) }
       .eraseToAnyPublisher()

@@ -9,6 +9,7 @@ extension Publisher {
   /// The failure's result waits for demand like any value.
   ///
   /// - Returns: A publisher of results that cannot fail.
+  @inlinable
   public func mapToResult() -> AnyPublisher<Result<Output, Failure>, Never> {
     map { Result<Output, Failure>.success($0) }
       .catch { Just(Result<Output, Failure>.failure($0)) }
@@ -24,6 +25,7 @@ extension Publisher {
   ///
   /// - Parameter value: The constant to publish for each value.
   /// - Returns: A publisher of `value`, once for each value of this one.
+  @inlinable
   public func mapToValue<Value>(_ value: Value) -> Publishers.Map<Self, Value> {
     map { _ in value }
   }
@@ -36,6 +38,7 @@ extension Publisher {
   /// ```
   ///
   /// - Returns: A publisher of `()`, once for each value of this one.
+  @inlinable
   public func mapToVoid() -> Publishers.Map<Self, Void> {
     map { _ in () }
   }

@@ -11,6 +11,7 @@ extension Publisher {
   ///
   /// - Parameter size: The number of values in each array; it must be greater than 1.
   /// - Returns: A publisher of arrays of `size` consecutive values.
+  @inlinable
   public func nwise(_ size: Int) -> AnyPublisher<[Output], Failure> {
     assert(size > 1, "nwise: the size must be greater than 1, not \(size)")
     return scan([Output]()) { window, value in
@@ -30,6 +31,7 @@ extension Publisher {
   /// ```
   ///
   /// - Returns: A publisher of pairs of consecutive values.
+  @inlinable
   public func pairwise() -> AnyPublisher<(Output, Output), Failure> {
     nwise(2)
       .map { ($0[0], $0[1]) }

@@ -17,6 +17,7 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that says on which side a value goes.
   /// - Returns: The publisher of the values that satisfy `predicate`, and the publisher of the others.
+  @inlinable
   public func partition(
     _ predicate: @escaping (Output) -> Bool
   ) -> (matches: Partition, nonMatches: Partition) {

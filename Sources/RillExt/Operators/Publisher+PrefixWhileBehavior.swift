@@ -24,6 +24,7 @@ extension Publisher {
   ///   - predicate: A closure that says whether to go on after a value.
   ///   - behavior: Whether to republish the value that ends the stream; `.exclusive` by default.
   /// - Returns: A publisher of the values up to the first that fails `predicate`.
+  @inlinable
   public func prefix(
     while predicate: @escaping (Output) -> Bool,
     behavior: PrefixWhileBehavior = .exclusive
@@ -38,15 +39,23 @@ extension Publisher {
 }
 
 /// `prefix(while:behavior: .inclusive)`: republishes values up to and including the first that fails `predicate`.
-private struct PrefixThroughPublisher<Upstream: Publisher>: Publisher {
-  typealias Output = Upstream.Output
+@usableFromInline
+struct PrefixThroughPublisher<Upstream: Publisher>: Publisher {
+  @usableFromInline typealias Output = Upstream.Output
 
-  typealias Failure = Upstream.Failure
+  @usableFromInline typealias Failure = Upstream.Failure
 
-  let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
-  let predicate: (Output) -> Bool
+  @usableFromInline let predicate: (Output) -> Bool
 
+  @inlinable
+  init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
+    self.upstream = upstream
+    self.predicate = predicate
+  }
+
+  @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
   }
@@ -54,30 +63,34 @@ private struct PrefixThroughPublisher<Upstream: Publisher>: Publisher {
 
 extension PrefixThroughPublisher {
   // SAFETY: all mutable state is in `phase`; upstream, downstream and the predicate are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
+    @usableFromInline typealias Input = Output
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
       case awaitingSubscription
       case subscribed(any Subscription)
       case terminal
     }
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let predicate: (Output) -> Bool
+    @usableFromInline let predicate: (Output) -> Bool
 
-    private let phase = Locked(Phase.awaitingSubscription)
+    @usableFromInline let phase = Locked(Phase.awaitingSubscription)
 
+    @inlinable
     init(downstream: Downstream, predicate: @escaping (Output) -> Bool) {
       self.downstream = downstream
       self.predicate = predicate
     }
 
-    var description: String { "PrefixWhile" }
+    @usableFromInline var description: String { "PrefixWhile" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let accepted = phase.withLock { phase -> Bool in
         guard case .awaitingSubscription = phase else { return false }
@@ -91,6 +104,7 @@ extension PrefixThroughPublisher {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard case .subscribed = phase.withLock({ $0 }) else { return .none }
       if predicate(input) { return downstream.receive(input) }
@@ -102,24 +116,28 @@ extension PrefixThroughPublisher {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard terminate() != nil else { return }
       downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "PrefixWhile: a subscriber requested \(demand); demand must be greater than zero")
       guard case .subscribed(let upstream) = phase.withLock({ $0 }) else { return }
       upstream.request(demand)
     }
 
+    @inlinable
     func cancel() {
       terminate()?.cancel()
     }
 
     /// Ends the subscription; returns upstream's subscription if this call ended it.
     @discardableResult
-    private func terminate() -> (any Subscription)? {
+    @inlinable
+    func terminate() -> (any Subscription)? {
       phase.withLock { phase -> (any Subscription)? in
         guard case .subscribed(let upstream) = phase else { return nil }
         phase = .terminal

@@ -11,6 +11,7 @@ extension Publisher where Output: Hashable {
   /// every subscription to it shares it, so a value one subscription has published is a duplicate for the others.
   ///
   /// - Returns: A publisher of the first occurrence of each value.
+  @inlinable
   public func removeAllDuplicates() -> Publishers.Filter<Self> {
     // The values published so far, by hash value: the value's `hash(into:)` and `==` run outside the lock, on a copy
     // of the values with its hash.
@@ -36,6 +37,7 @@ extension Publisher where Output: Equatable {
   /// See the `Hashable` form for how the memory is shared.
   ///
   /// - Returns: A publisher of the first occurrence of each value.
+  @inlinable
   public func removeAllDuplicates() -> Publishers.Filter<Self> {
     removeAllDuplicates(by: ==)
   }
@@ -55,6 +57,7 @@ extension Publisher {
   ///
   /// - Parameter comparator: A closure that returns `true` when two values count as duplicates.
   /// - Returns: A publisher of the values that match none published before.
+  @inlinable
   public func removeAllDuplicates(by comparator: @escaping (Output, Output) -> Bool) -> Publishers.Filter<Self> {
     let seen = Locked([Output]())
     return filter { value in

@@ -8,6 +8,7 @@ extension Publisher where Output == Never {
   ///
   /// - Parameter outputType: The output type the returned publisher declares.
   /// - Returns: A publisher with the same completion and no values, of output type `NewOutput`.
+  @inlinable
   public func setOutputType<NewOutput>(to outputType: NewOutput.Type) -> Publishers.Map<Self, NewOutput> {
     map(valueOfNever)
   }
@@ -23,6 +24,7 @@ extension Publisher {
   ///
   /// - Parameter setOutputType: The output type the returned publisher declares.
   /// - Returns: A publisher that republishes only the completion of this one, of output type `NewOutput`.
+  @inlinable
   public func ignoreOutput<NewOutput>(
     setOutputType: NewOutput.Type
   ) -> Publishers.Map<Publishers.IgnoreOutput<Self>, NewOutput> {
@@ -31,4 +33,5 @@ extension Publisher {
 }
 
 /// The value a `Never` stands for: a function that can never be called, since `Never` has no values.
-private func valueOfNever<Value>(_: Never) -> Value {}
+@inlinable
+func valueOfNever<Value>(_: Never) -> Value {}

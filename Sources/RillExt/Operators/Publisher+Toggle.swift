@@ -7,6 +7,7 @@ extension Publisher where Output == Bool {
   /// ```
   ///
   /// - Returns: A publisher of the negated values.
+  @inlinable
   public func toggle() -> Publishers.Map<Self, Bool> {
     map { !$0 }
   }

@@ -15,6 +15,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to zip with this one.
   /// - Returns: A publisher of arrays with one value of each publisher.
+  @inlinable
   public func zip<Others: Collection>(
     with others: Others
   ) -> AnyPublisher<[Output], Failure>
@@ -35,6 +36,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to zip with this one.
   /// - Returns: A publisher of arrays with one value of each publisher.
+  @inlinable
   public func zip<Other: Publisher>(
     with others: Other...
   ) -> AnyPublisher<[Output], Failure> where Other.Output == Output, Other.Failure == Failure {
@@ -53,6 +55,7 @@ extension Collection where Element: Publisher {
   /// See `zip(with:)` for when the stream ends. An empty collection finishes at once, without a value.
   ///
   /// - Returns: A publisher of arrays with one value of each publisher.
+  @inlinable
   public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
     guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.zip(with: dropFirst())

@@ -54,6 +54,7 @@ extension Publisher {
   ///
   /// - Parameter others: The publishers to race against this one.
   /// - Returns: A publisher that mirrors the first of them to send an event.
+  @inlinable
   public func amb<Others: Collection>(
     with others: Others
   ) -> AnyPublisher<Output, Failure>
@@ -73,6 +74,7 @@ extension Collection where Element: Publisher {
   /// See ``RillCore/Publisher/amb(_:)``. An empty collection finishes at once.
   ///
   /// - Returns: A publisher that mirrors the first of them to send an event.
+  @inlinable
   public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
     guard let first = first else { return Empty().eraseToAnyPublisher() }
     return first.amb(with: dropFirst())
@@ -105,6 +107,7 @@ extension Publishers {
       self.second = second
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       inner.start(first: first, second: second)
@@ -114,35 +117,48 @@ extension Publishers {
 }
 
 extension Publishers.Amb {
-  fileprivate enum Side {
+  @usableFromInline
+  enum Side {
     case first
     case second
   }
 
   // SAFETY: all mutable state is in `state`; downstream and both subscriptions are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private enum Link {
+    @usableFromInline
+    enum Link {
       case awaitingSubscription
       case subscribed(any Subscription)
       /// Completed, cancelled, or lost the race.
       case ended
     }
 
-    private struct State {
+    @usableFromInline
+    struct State {
+      @usableFromInline
       var buffer = DemandBuffer<Output, Failure>()
+      @usableFromInline
       var winner: Side?
+      @usableFromInline
       var first = Link.awaitingSubscription
+      @usableFromInline
       var second = Link.awaitingSubscription
       /// All that downstream asked for, in requests and in what its deliveries returned.
+      @usableFromInline
       var requested = Subscribers.Demand.none
       /// All that the winner was asked for: one to run the race, then what `requested` adds.
+      @usableFromInline
       var granted = Subscribers.Demand.max(1)
       /// Whether downstream has been given its subscription; nothing reaches it before.
+      @usableFromInline
       var isHandedOut = false
       /// Whether a completion that came before the hand-out waits for it, the buffer's delivery claimed.
+      @usableFromInline
       var completionWaitsForHandOut = false
 
+      @inlinable
       subscript(side: Side) -> Link {
         get { side == .first ? first : second }
         set {
@@ -151,12 +167,14 @@ extension Publishers.Amb {
       }
 
       /// The winner's subscription, if it is still live.
+      @inlinable
       var winnerSubscription: (any Subscription)? {
         guard let winner, case .subscribed(let subscription) = self[winner] else { return nil }
         return subscription
       }
 
       /// Adds downstream demand; returns what to request from the winner (nothing before the race is decided).
+      @inlinable
       mutating func add(_ demand: Subscribers.Demand) -> Subscribers.Demand {
         requested += demand
         guard winner != nil, !buffer.hasEnded, requested > granted else { return .none }
@@ -165,6 +183,7 @@ extension Publishers.Amb {
       }
 
       /// An event from `side`: returns whether it counts (it won now or before), and the loser to cancel if it won now.
+      @inlinable
       mutating func race(_ side: Side) -> (counts: Bool, loser: (any Subscription)?) {
         guard !buffer.hasEnded else { return (false, nil) }
         if let winner { return (winner == side, nil) }
@@ -177,6 +196,7 @@ extension Publishers.Amb {
 
       /// Ends the subscription: returns the live subscriptions, to cancel, and the values that waited, to release
       /// after unlocking.
+      @inlinable
       mutating func end() -> (live: [any Subscription], released: FIFO<Output>) {
         var live: [any Subscription] = []
         if case .subscribed(let subscription) = first { live.append(subscription) }
@@ -187,22 +207,28 @@ extension Publishers.Amb {
       }
     }
 
-    private let downstream: Downstream
+    @usableFromInline
+    let downstream: Downstream
 
-    private let state = Locked(State())
+    @usableFromInline
+    let state = Locked(State())
 
     /// Held around the hand-out of the subscription and around a completion's delivery: a completion from another
     /// thread waits until downstream has its subscription, and one sent from inside `receive(subscription:)` is
     /// delivered at once.
-    private let handOutLock = DeliveryLock()
+    @usableFromInline
+    let handOutLock = DeliveryLock()
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
     }
 
+    @inlinable
     var description: String { "Amb.Subscription<\(Output.self), \(Failure.self)>" }
 
     /// Subscribes to the first publisher, then to the second unless the race is over.
+    @inlinable
     func start(first: First, second: Second) {
       first.subscribe(Racer(inner: self, side: .first))
       guard state.withLock({ $0.winner == nil && !$0.buffer.hasEnded }) else { return }
@@ -210,6 +236,7 @@ extension Publishers.Amb {
     }
 
     /// Gives downstream its subscription, then the completion the winner sent before, if nothing came ahead of it.
+    @inlinable
     func handOut() {
       handOutLock.withLock {
         state.withLock { $0.isHandedOut = true }
@@ -224,7 +251,8 @@ extension Publishers.Amb {
 
     // MARK: The racers
 
-    fileprivate func receive(subscription: any Subscription, from side: Side) {
+    @inlinable
+    func receive(subscription: any Subscription, from side: Side) {
       let accepted = state.withLock { state -> Bool in
         guard case .awaitingSubscription = state[side], state.winner == nil, !state.buffer.hasEnded else {
           return false
@@ -235,7 +263,8 @@ extension Publishers.Amb {
       if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
     }
 
-    fileprivate func receive(_ input: Output, from side: Side) -> Subscribers.Demand {
+    @inlinable
+    func receive(_ input: Output, from side: Side) -> Subscribers.Demand {
       let (deliver, loser, forward) = state.withLock { state -> (Bool, (any Subscription)?, Subscribers.Demand) in
         let (counts, loser) = state.race(side)
         guard counts else { return (false, nil, .none) }
@@ -246,7 +275,8 @@ extension Publishers.Amb {
       return forward + drain(adding: downstream.receive(input))
     }
 
-    fileprivate func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
       // The winner's subscription, which has completed, is released after unlocking.
       let (drains, loser, winner) = state.withLock { state -> (Bool, (any Subscription)?, Link?) in
         let (counts, loser) = state.race(side)
@@ -269,6 +299,7 @@ extension Publishers.Amb {
 
     // MARK: Subscription
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       // As in CombineExt, a request of `.none` does nothing.
       guard demand > 0 else { return }
@@ -277,6 +308,7 @@ extension Publishers.Amb {
       requestFromWinner(forward + more)
     }
 
+    @inlinable
     func cancel() {
       let (live, released) = state.withLock { $0.end() }
       _ = released
@@ -286,7 +318,8 @@ extension Publishers.Amb {
     /// Delivers what waits, as far as demand goes; returns the demand to pass on to the winner.
     ///
     /// Only the thread the buffer chose runs this.
-    private func drain(adding demand: Subscribers.Demand) -> Subscribers.Demand {
+    @inlinable
+    func drain(adding demand: Subscribers.Demand) -> Subscribers.Demand {
       var forward = Subscribers.Demand.none
       // What the end lets go of leaves the lock here, and is released after unlocking.
       var ended: (live: [any Subscription], released: FIFO<Output>)?
@@ -299,7 +332,8 @@ extension Publishers.Amb {
       return ended == nil ? forward : .none
     }
 
-    private func requestFromWinner(_ demand: Subscribers.Demand) {
+    @inlinable
+    func requestFromWinner(_ demand: Subscribers.Demand) {
       guard demand > 0, let winner = state.withLock({ $0.winnerSubscription }) else { return }
       winner.request(demand)
     }
@@ -307,29 +341,38 @@ extension Publishers.Amb {
 
   /// The subscriber to one of the two publishers, which hands its events to `Inner`.
   // SAFETY: immutable; `Inner` keeps the state.
-  private final class Racer<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
+  @usableFromInline
+  final class Racer<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Output
 
-    private let inner: Inner<Downstream>
+    @usableFromInline
+    let inner: Inner<Downstream>
 
-    private let side: Side
+    @usableFromInline
+    let side: Side
 
+    @inlinable
     init(inner: Inner<Downstream>, side: Side) {
       self.inner = inner
       self.side = side
     }
 
+    @inlinable
     var description: String { "Amb" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, from: side)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       inner.receive(input, from: side)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.receive(completion: completion, from: side)
     }

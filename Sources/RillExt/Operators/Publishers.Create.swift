@@ -71,7 +71,7 @@ extension Publishers {
     /// The closure that receives a subscriber to send events to, and returns what cleans up after the subscription.
     public typealias SubscriberHandler = (Subscriber) -> any Cancellable
 
-    private let factory: SubscriberHandler
+    @usableFromInline let factory: SubscriberHandler
 
     /// Creates a publisher that runs `factory` for each subscriber.
     ///
@@ -81,6 +81,7 @@ extension Publishers {
       self.factory = factory
     }
 
+    @inlinable
     public func receive<S: RillCore.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       subscriber.receive(subscription: inner)
@@ -95,63 +96,86 @@ extension Publishers.Create {
   /// It may be kept and used from any thread, and is `Sendable` when `Output` is. It refers to its subscription
   /// weakly: once the subscription has ended (completed or cancelled) or been let go of, sending does nothing.
   public struct Subscriber {
-    private weak var sink: CreateSink<Output, Failure>?
+    /// Sends a value to the subscription, if it is still there: made by the subscription, where its subscriber's
+    /// type is known, and holding it weakly.
+    @usableFromInline let sendValue: (Output) -> Void
 
-    fileprivate init(sink: CreateSink<Output, Failure>) {
-      self.sink = sink
+    /// Sends a completion to the subscription, if it is still there.
+    @usableFromInline let sendCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+      sendValue: @escaping (Output) -> Void,
+      sendCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+      self.sendValue = sendValue
+      self.sendCompletion = sendCompletion
     }
 
     /// Sends a value to the subscriber, or keeps it until the subscriber has demand for it.
     ///
     /// - Parameter input: The value to send.
+    @inlinable
     public func send(_ input: Output) {
-      sink?.send(input)
+      sendValue(input)
     }
 
     /// Sends a completion to the subscriber, after the values its demand covers; the values beyond it are dropped.
     ///
     /// - Parameter completion: `.finished`, or `.failure` with the error.
+    @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
-      sink?.send(completion: completion)
+      sendCompletion(completion)
     }
   }
 }
 
-extension Publishers.Create.Subscriber: Sendable where Output: Sendable {}
-
-/// What a ``Publishers/Create/Subscriber`` sends to: the subscription, without its subscriber's type.
-// SAFETY: no state of its own; the subclass keeps its state in `Locked`.
-class CreateSink<Output, Failure: Error>: @unchecked Sendable {
-  func send(_ value: Output) {}
-
-  func send(completion: Subscribers.Completion<Failure>) {}
-}
+// SAFETY: the closures hold the subscription weakly, and the subscription keeps all mutable state in `Locked`.
+extension Publishers.Create.Subscriber: @unchecked Sendable where Output: Sendable {}
 
 extension Publishers.Create {
   // SAFETY: all mutable state is in `state`; downstream and the cancellable are called outside the lock.
-  private final class Inner<Downstream: RillCore.Subscriber>: CreateSink<Output, Failure>, Subscription,
+  @usableFromInline
+  final class Inner<Downstream: RillCore.Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private struct State {
-      var buffer = DemandBuffer<Output, Failure>(completionDropsWaitingValues: true)
+    @usableFromInline
+    struct State {
+      @usableFromInline var buffer = DemandBuffer<Output, Failure>(completionDropsWaitingValues: true)
       /// What `factory` returned, until the subscription ends.
-      var cancellable: (any Cancellable)?
+      @usableFromInline var cancellable: (any Cancellable)?
+
+      @inlinable
+      init(
+        buffer: DemandBuffer<Output, Failure> = DemandBuffer<Output, Failure>(completionDropsWaitingValues: true),
+        cancellable: (any Cancellable)? = nil
+      ) {
+        self.buffer = buffer
+        self.cancellable = cancellable
+      }
     }
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
     }
 
-    var description: String { "Create.Subscription<\(Output.self), \(Failure.self)>" }
+    @usableFromInline var description: String { "Create.Subscription<\(Output.self), \(Failure.self)>" }
 
     /// Runs `factory`, unless the subscriber already cancelled, and keeps what it returns.
+    @inlinable
     func start(_ factory: SubscriberHandler) {
       guard !state.withLock({ $0.buffer.hasEnded }) else { return }
-      let cancellable = factory(Subscriber(sink: self))
+      let cancellable = factory(
+        Subscriber(
+          sendValue: { [weak self] in self?.send($0) },
+          sendCompletion: { [weak self] in self?.send(completion: $0) }
+        )
+      )
       // The stream may have ended while `factory` ran: then it is cleaned up at once.
       let kept = state.withLock { state -> Bool in
         guard !state.buffer.hasEnded else { return false }
@@ -161,20 +185,24 @@ extension Publishers.Create {
       if !kept { cancellable.cancel() }
     }
 
-    override func send(_ value: Output) {
+    @inlinable
+    func send(_ value: Output) {
       guard state.withLock({ $0.buffer.send(value) }) else { return }
       drain(adding: downstream.receive(value))
     }
 
-    override func send(completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func send(completion: Subscribers.Completion<Failure>) {
       if state.withLock({ $0.buffer.send(completion: completion) }) { drain(adding: .none) }
     }
 
     /// Adds demand; a request of `.none` is accepted, as in CombineExt, and adds nothing.
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       if state.withLock({ $0.buffer.request(demand) }) { drain(adding: .none) }
     }
 
+    @inlinable
     func cancel() {
       // The values that waited are released after unlocking.
       let (cancellable, released) = state.withLock { state -> ((any Cancellable)?, FIFO<Output>) in
@@ -186,7 +214,8 @@ extension Publishers.Create {
     }
 
     /// Delivers what waits, as far as demand goes; only the thread the buffer chose runs this.
-    private func drain(adding demand: Subscribers.Demand) {
+    @inlinable
+    func drain(adding demand: Subscribers.Demand) {
       var cancellable: (any Cancellable)?
       state.drain(to: downstream, adding: demand) { state, demand in
         let step = state.buffer.next(adding: demand)

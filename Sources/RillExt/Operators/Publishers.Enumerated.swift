@@ -38,6 +38,7 @@ extension Publishers {
       self.initial = initial
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, initial: initial))
     }
@@ -47,27 +48,36 @@ extension Publishers {
 extension Publishers.Enumerated {
   /// Counts the values of one subscription and hands upstream's subscription straight to downstream.
   // SAFETY: the only mutable state is the counter, in `next`.
-  private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
 
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private let downstream: Downstream
+    @usableFromInline
+    let downstream: Downstream
 
-    private let next: Locked<Int>
+    @usableFromInline
+    let next: Locked<Int>
 
+    @inlinable
     init(downstream: Downstream, initial: Int) {
       self.downstream = downstream
       next = Locked(initial)
     }
 
+    @inlinable
     var description: String { "Enumerated" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let index = next.withLock { next in
         defer { next &+= 1 }
@@ -76,6 +86,7 @@ extension Publishers.Enumerated {
       return downstream.receive((index: index, element: input))
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       downstream.receive(completion: completion)
     }

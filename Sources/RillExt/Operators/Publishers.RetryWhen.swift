@@ -20,6 +20,7 @@ extension Publisher {
   ///
   /// - Parameter errorTrigger: A closure that makes the trigger from the publisher of failures.
   /// - Returns: A publisher that retries this one each time the trigger says so.
+  @inlinable
   public func retryWhen<RetryTrigger>(
     _ errorTrigger: @escaping (AnyPublisher<Self.Failure, Never>) -> RetryTrigger
   ) -> Publishers.RetryWhen<Self, RetryTrigger, Output, Failure> where RetryTrigger: Publisher {
@@ -33,17 +34,20 @@ extension Publishers {
   /// Create one with ``RillCore/Publisher/retryWhen(_:)``.
   public final class RetryWhen<Upstream, RetryTrigger, Output, Failure>: Publisher
   where Upstream: Publisher, Upstream.Output == Output, Upstream.Failure == Failure, RetryTrigger: Publisher {
+    @usableFromInline
     typealias ErrorTrigger = (AnyPublisher<Upstream.Failure, Never>) -> RetryTrigger
 
-    private let upstream: Upstream
+    @usableFromInline let upstream: Upstream
 
-    private let errorTrigger: ErrorTrigger
+    @usableFromInline let errorTrigger: ErrorTrigger
 
+    @inlinable
     init(upstream: Upstream, errorTrigger: @escaping ErrorTrigger) {
       self.upstream = upstream
       self.errorTrigger = errorTrigger
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber, upstream: upstream)
       subscriber.receive(subscription: inner)
@@ -55,25 +59,44 @@ extension Publishers {
 extension Publishers.RetryWhen {
   // SAFETY: all mutable state is in `state`; upstream, the trigger, the failures subject and downstream are called
   // outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private enum Link {
+    @usableFromInline
+    enum Link {
       case awaitingSubscription
       case subscribed(any Subscription)
       /// Completed, failed, or replaced by a newer attempt.
       case ended
     }
 
-    private struct State {
-      var isTerminal = false
+    @usableFromInline
+    struct State {
+      @usableFromInline var isTerminal = false
       /// The number of the running subscription to upstream; events of older ones are ignored.
-      var attempt = 0
-      var upstream = Link.ended
-      var trigger = Link.awaitingSubscription
+      @usableFromInline var attempt = 0
+      @usableFromInline var upstream = Link.ended
+      @usableFromInline var trigger = Link.awaitingSubscription
       /// What downstream asked for and has not received yet.
-      var demand = Subscribers.Demand.none
+      @usableFromInline var demand = Subscribers.Demand.none
+
+      @inlinable
+      init(
+        isTerminal: Bool = false,
+        attempt: Int = 0,
+        upstream: Link = Link.ended,
+        trigger: Link = Link.awaitingSubscription,
+        demand: Subscribers.Demand = Subscribers.Demand.none
+      ) {
+        self.isTerminal = isTerminal
+        self.attempt = attempt
+        self.upstream = upstream
+        self.trigger = trigger
+        self.demand = demand
+      }
 
       /// Ends the stream, unless it has ended; returns the subscriptions to cancel.
+      @inlinable
       mutating func terminate() -> [any Subscription]? {
         guard !isTerminal else { return nil }
         isTerminal = true
@@ -86,26 +109,28 @@ extension Publishers.RetryWhen {
       }
     }
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let upstream: Upstream
+    @usableFromInline let upstream: Upstream
 
-    private let failures = PassthroughSubject<Failure, Never>()
+    @usableFromInline let failures = PassthroughSubject<Failure, Never>()
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Held around each call to downstream, as Combine holds one: a value from the running attempt and a completion
     /// from the trigger on another thread reach downstream one at a time, and nothing follows the completion.
-    private let delivery = DeliveryLock()
+    @usableFromInline let delivery = DeliveryLock()
 
+    @inlinable
     init(downstream: Downstream, upstream: Upstream) {
       self.downstream = downstream
       self.upstream = upstream
     }
 
-    var description: String { "RetryWhen.Subscription<\(Output.self), \(Failure.self)>" }
+    @usableFromInline var description: String { "RetryWhen.Subscription<\(Output.self), \(Failure.self)>" }
 
     /// Subscribes to the trigger, then to upstream, unless downstream cancelled meanwhile.
+    @inlinable
     func start(_ errorTrigger: ErrorTrigger) {
       guard !state.withLock({ $0.isTerminal }) else { return }
       errorTrigger(failures.eraseToAnyPublisher()).subscribe(TriggerSubscriber(inner: self))
@@ -113,7 +138,8 @@ extension Publishers.RetryWhen {
     }
 
     /// Starts a new attempt: cancels the running one, if any, and subscribes to upstream.
-    private func subscribeUpstream() {
+    @inlinable
+    func subscribeUpstream() {
       let started = state.withLock { state -> (attempt: Int, replaced: (any Subscription)?)? in
         guard !state.isTerminal else { return nil }
         state.attempt += 1
@@ -128,7 +154,8 @@ extension Publishers.RetryWhen {
 
     // MARK: Upstream
 
-    fileprivate func receive(subscription: any Subscription, attempt: Int) {
+    @inlinable
+    func receive(subscription: any Subscription, attempt: Int) {
       let demand = state.withLock { state -> Subscribers.Demand? in
         guard attempt == state.attempt, case .awaitingSubscription = state.upstream else { return nil }
         state.upstream = .subscribed(subscription)
@@ -141,7 +168,8 @@ extension Publishers.RetryWhen {
       if demand > 0 { subscription.request(demand) }
     }
 
-    fileprivate func receive(_ input: Output, attempt: Int) -> Subscribers.Demand {
+    @inlinable
+    func receive(_ input: Output, attempt: Int) -> Subscribers.Demand {
       let current = state.withLock { state -> Bool in
         guard attempt == state.attempt, case .subscribed = state.upstream, state.demand > 0 else { return false }
         state.demand -= 1
@@ -167,7 +195,8 @@ extension Publishers.RetryWhen {
       return .none
     }
 
-    fileprivate func receive(completion: Subscribers.Completion<Failure>, attempt: Int) {
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, attempt: Int) {
       switch completion {
       case .finished:
         // The attempt's subscription, which has completed, is released after unlocking.
@@ -194,7 +223,8 @@ extension Publishers.RetryWhen {
 
     // MARK: The trigger
 
-    fileprivate func triggerSubscribed(_ subscription: any Subscription) {
+    @inlinable
+    func triggerSubscribed(_ subscription: any Subscription) {
       let accepted = state.withLock { state -> Bool in
         guard !state.isTerminal, case .awaitingSubscription = state.trigger else { return false }
         state.trigger = .subscribed(subscription)
@@ -203,12 +233,14 @@ extension Publishers.RetryWhen {
       if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
-    fileprivate func triggerFired() {
+    @inlinable
+    func triggerFired() {
       guard state.withLock({ !$0.isTerminal && !isEnded($0.trigger) }) else { return }
       subscribeUpstream()
     }
 
-    fileprivate func triggerCompleted(_ completion: Subscribers.Completion<RetryTrigger.Failure>) {
+    @inlinable
+    func triggerCompleted(_ completion: Subscribers.Completion<RetryTrigger.Failure>) {
       let downstreamCompletion: Subscribers.Completion<Failure>
       switch completion {
       case .finished:
@@ -232,6 +264,7 @@ extension Publishers.RetryWhen {
 
     // MARK: Subscription
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "RetryWhen: a subscriber requested \(demand); demand must be greater than zero")
       let running = state.withLock { state -> (any Subscription)? in
@@ -243,41 +276,48 @@ extension Publishers.RetryWhen {
       running?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       for subscription in state.withLock({ $0.terminate() }) ?? [] { subscription.cancel() }
     }
 
-    private func isEnded(_ link: Link) -> Bool {
+    @inlinable
+    func isEnded(_ link: Link) -> Bool {
       if case .ended = link { true } else { false }
     }
   }
 
   /// The subscriber to one subscription to upstream, which hands its events to `Inner` with its attempt's number.
   // SAFETY: immutable; `Inner` keeps the state.
-  private final class AttemptSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  @usableFromInline
+  final class AttemptSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
+    @usableFromInline typealias Input = Output
 
-    private let inner: Inner<Downstream>
+    @usableFromInline let inner: Inner<Downstream>
 
-    private let attempt: Int
+    @usableFromInline let attempt: Int
 
+    @inlinable
     init(inner: Inner<Downstream>, attempt: Int) {
       self.inner = inner
       self.attempt = attempt
     }
 
-    var description: String { "RetryWhen" }
+    @usableFromInline var description: String { "RetryWhen" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, attempt: attempt)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       inner.receive(input, attempt: attempt)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.receive(completion: completion, attempt: attempt)
     }
@@ -285,30 +325,35 @@ extension Publishers.RetryWhen {
 
   /// The subscriber to the trigger, which hands its events to `Inner`.
   // SAFETY: immutable; `Inner` keeps the state.
-  private final class TriggerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  @usableFromInline
+  final class TriggerSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = RetryTrigger.Output
+    @usableFromInline typealias Input = RetryTrigger.Output
 
-    typealias Failure = RetryTrigger.Failure
+    @usableFromInline typealias Failure = RetryTrigger.Failure
 
-    private let inner: Inner<Downstream>
+    @usableFromInline let inner: Inner<Downstream>
 
+    @inlinable
     init(inner: Inner<Downstream>) {
       self.inner = inner
     }
 
-    var description: String { "RetryWhen.Trigger" }
+    @usableFromInline var description: String { "RetryWhen.Trigger" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.triggerSubscribed(subscription)
     }
 
+    @inlinable
     func receive(_ input: RetryTrigger.Output) -> Subscribers.Demand {
       inner.triggerFired()
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<RetryTrigger.Failure>) {
       inner.triggerCompleted(completion)
     }

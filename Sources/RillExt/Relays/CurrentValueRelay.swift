@@ -14,7 +14,7 @@
 public final class CurrentValueRelay<Output>: Relay {
   public typealias Failure = Never
 
-  private let storage: CurrentValueSubject<Output, Never>
+  @usableFromInline let storage: CurrentValueSubject<Output, Never>
 
   /// The latest value accepted, or the initial one.
   public var value: Output { storage.value }
@@ -29,10 +29,12 @@ public final class CurrentValueRelay<Output>: Relay {
   /// Makes `value` the current value and sends it to the relay's subscribers.
   ///
   /// - Parameter value: The new value.
+  @inlinable
   public func accept(_ value: Output) {
     storage.send(value)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     storage.receive(subscriber: subscriber)
   }
@@ -41,6 +43,7 @@ public final class CurrentValueRelay<Output>: Relay {
   ///
   /// - Parameter publisher: A publisher that cannot fail, of the relay's output type.
   /// - Returns: A cancellable that stops feeding the relay.
+  @inlinable
   public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
     publisher.feedValues(to: storage)
   }
@@ -50,6 +53,7 @@ public final class CurrentValueRelay<Output>: Relay {
   ///
   /// - Parameter publisher: The relay to feed with this relay's values.
   /// - Returns: A cancellable that stops feeding the other relay.
+  @inlinable
   public func subscribe<P: Relay>(_ publisher: P) -> AnyCancellable where P.Output == Output {
     publisher.subscribe(storage)
   }

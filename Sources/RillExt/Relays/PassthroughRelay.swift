@@ -13,7 +13,7 @@
 public final class PassthroughRelay<Output>: Relay {
   public typealias Failure = Never
 
-  private let storage = PassthroughSubject<Output, Never>()
+  @usableFromInline let storage = PassthroughSubject<Output, Never>()
 
   /// Creates a relay.
   public init() {}
@@ -21,10 +21,12 @@ public final class PassthroughRelay<Output>: Relay {
   /// Sends a value to the relay's subscribers.
   ///
   /// - Parameter value: The value to send.
+  @inlinable
   public func accept(_ value: Output) {
     storage.send(value)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     storage.receive(subscriber: subscriber)
   }
@@ -33,6 +35,7 @@ public final class PassthroughRelay<Output>: Relay {
   ///
   /// - Parameter publisher: A publisher that cannot fail, of the relay's output type.
   /// - Returns: A cancellable that stops feeding the relay.
+  @inlinable
   public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
     publisher.feedValues(to: storage)
   }
@@ -42,6 +45,7 @@ public final class PassthroughRelay<Output>: Relay {
   ///
   /// - Parameter publisher: The relay to feed with this relay's values.
   /// - Returns: A cancellable that stops feeding the other relay.
+  @inlinable
   public func subscribe<P: Relay>(_ publisher: P) -> AnyCancellable where P.Output == Output {
     publisher.subscribe(storage)
   }

@@ -31,6 +31,7 @@ extension Publisher where Failure == Never {
   ///
   /// - Parameter relay: The relay to feed.
   /// - Returns: A cancellable that stops feeding the relay.
+  @inlinable
   public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
     relay.subscribe(self)
   }
@@ -38,6 +39,7 @@ extension Publisher where Failure == Never {
 
 extension Relay where Output == Void {
   /// Sends `()` to the relay's subscribers.
+  @inlinable
   public func accept() {
     accept(())
   }
@@ -46,6 +48,7 @@ extension Relay where Output == Void {
 extension Publisher where Failure == Never {
   /// Feeds the values of this publisher to `subject`, ignoring the completion, so that a relay's storage never
   /// finishes because a publisher it was fed from did.
+  @inlinable
   func feedValues<S: Subject>(to subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Never {
     let feed = RelayFeed(subject)
     subscribe(feed)
@@ -59,32 +62,43 @@ extension Publisher where Failure == Never {
 /// one of its own subscribers asks for some, and a value that upstream sends as soon as it is asked (a current
 /// value) reaches the relay's first subscriber instead of being sent to no one. It does not keep the subject alive.
 // SAFETY: all mutable state is in `state`; upstream and the subject are called outside the lock.
+@usableFromInline
 final class RelayFeed<Storage: Subject>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Storage.Failure == Never {
-  typealias Input = Storage.Output
+  @usableFromInline typealias Input = Storage.Output
 
-  typealias Failure = Never
+  @usableFromInline typealias Failure = Never
 
-  private enum Link {
+  @usableFromInline
+  enum Link {
     case awaitingSubscription
     case subscribed(any Subscription)
     /// Upstream completed, or the feed was cancelled.
     case ended
   }
 
-  private struct State {
-    weak var subject: Storage?
-    var link = Link.awaitingSubscription
+  @usableFromInline
+  struct State {
+    @usableFromInline weak var subject: Storage?
+    @usableFromInline var link = Link.awaitingSubscription
+
+    @inlinable
+    init(subject: Storage? = nil, link: Link = Link.awaitingSubscription) {
+      self.subject = subject
+      self.link = link
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(_ subject: Storage) {
     state = Locked(State(subject: subject))
   }
 
-  var description: String { "Relay" }
+  @usableFromInline var description: String { "Relay" }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let subject = state.withLock { state -> Storage? in
       guard case .awaitingSubscription = state.link, let subject = state.subject else { return nil }
@@ -102,6 +116,7 @@ where Storage.Failure == Never {
     }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let subject = state.withLock { state -> Storage? in
       guard case .subscribed = state.link else { return nil }
@@ -112,6 +127,7 @@ where Storage.Failure == Never {
   }
 
   /// The relay carries on: only the link to this publisher ends, and its subject forgets it.
+  @inlinable
   func receive(completion: Subscribers.Completion<Never>) {
     let (upstream, subject) = state.withLock { state -> (Link, Storage?) in
       defer { state.link = .ended }
@@ -122,6 +138,7 @@ where Storage.Failure == Never {
     _ = upstream
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     let upstream = state.withLock { state -> (any Subscription)? in
       guard case .subscribed(let upstream) = state.link else { return nil }
@@ -130,6 +147,7 @@ where Storage.Failure == Never {
     upstream?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let (upstream, subject) = state.withLock { state -> ((any Subscription)?, Storage?) in
       defer { state.link = .ended }

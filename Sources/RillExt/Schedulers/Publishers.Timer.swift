@@ -25,6 +25,7 @@ extension Scheduler {
   ///   - tolerance: How late each value may be; `nil`, the default, means zero.
   ///   - options: Options for the scheduler.
   /// - Returns: A timer publisher on this scheduler.
+  @inlinable
   public func timerPublisher(
     every interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride? = nil,
@@ -63,15 +64,29 @@ extension Publishers {
     /// Options for the scheduler.
     public let options: Scheduler.SchedulerOptions?
 
-    private struct State {
-      var subscriptions: [ObjectIdentifier: TimerSubscription<Output>] = [:]
+    @usableFromInline
+    struct State {
+      @usableFromInline var subscriptions: [ObjectIdentifier: TimerSubscription<Output>] = [:]
       /// Counts connections, so that a connection cancelled while it was starting is not kept.
-      var connection = 0
-      var isConnected = false
-      var repetition: (any Cancellable)?
+      @usableFromInline var connection = 0
+      @usableFromInline var isConnected = false
+      @usableFromInline var repetition: (any Cancellable)?
+
+      @inlinable
+      init(
+        subscriptions: [ObjectIdentifier: TimerSubscription<Output>] = [:],
+        connection: Int = 0,
+        isConnected: Bool = false,
+        repetition: (any Cancellable)? = nil
+      ) {
+        self.subscriptions = subscriptions
+        self.connection = connection
+        self.isConnected = isConnected
+        self.repetition = repetition
+      }
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Creates a timer publisher on `scheduler`.
     ///
@@ -92,6 +107,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       let subscription = TimerSubscription<Output>(downstream: AnySubscriber(subscriber)) { [weak self] id in
         // Released after unlocking.
@@ -105,6 +121,7 @@ extension Publishers {
     /// Starts the timer, unless it is already running.
     ///
     /// - Returns: A cancellable that stops the timer.
+    @inlinable
     public func connect() -> any Cancellable {
       let connection = state.withLock { state -> Int? in
         guard !state.isConnected else { return nil }
@@ -133,7 +150,8 @@ extension Publishers {
       }
     }
 
-    private func disconnect() {
+    @inlinable
+    func disconnect() {
       let repetition = state.withLock { state -> (any Cancellable)? in
         defer {
           state.isConnected = false
@@ -144,7 +162,8 @@ extension Publishers {
       repetition?.cancel()
     }
 
-    private func fire() {
+    @inlinable
+    func fire() {
       let time = scheduler.now
       let subscriptions = state.withLock { Array($0.subscriptions.values) }
       for subscription in subscriptions {
@@ -164,22 +183,32 @@ extension Publishers.Timer: CustomStringConvertible {
 }
 
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
-private final class TimerSubscription<Output>: Subscription, CustomStringConvertible, @unchecked Sendable {
-  private struct State {
-    var downstream: AnySubscriber<Output, Never>?
-    var demand = Subscribers.Demand.none
+@usableFromInline
+final class TimerSubscription<Output>: Subscription, CustomStringConvertible, @unchecked Sendable {
+  @usableFromInline
+  struct State {
+    @usableFromInline var downstream: AnySubscriber<Output, Never>?
+    @usableFromInline var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(downstream: AnySubscriber<Output, Never>? = nil, demand: Subscribers.Demand = Subscribers.Demand.none) {
+      self.downstream = downstream
+      self.demand = demand
+    }
   }
 
-  private let state: Locked<State>
-  private let onCancel: (ObjectIdentifier) -> Void
+  @usableFromInline let state: Locked<State>
+  @usableFromInline let onCancel: (ObjectIdentifier) -> Void
 
+  @inlinable
   init(downstream: AnySubscriber<Output, Never>, onCancel: @escaping (ObjectIdentifier) -> Void) {
     state = Locked(State(downstream: downstream))
     self.onCancel = onCancel
   }
 
-  var description: String { "Timer" }
+  @usableFromInline var description: String { "Timer" }
 
+  @inlinable
   func fire(_ time: Output) {
     let downstream = state.withLock { state -> AnySubscriber<Output, Never>? in
       guard state.demand > 0 else { return nil }
@@ -195,6 +224,7 @@ private final class TimerSubscription<Output>: Subscription, CustomStringConvert
     }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "Timer: a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { state in
@@ -202,6 +232,7 @@ private final class TimerSubscription<Output>: Subscription, CustomStringConvert
     }
   }
 
+  @inlinable
   func cancel() {
     let downstream = state.withLock { state -> AnySubscriber<Output, Never>? in
       defer {

@@ -30,24 +30,43 @@ public import Rill
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
   @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-  private struct Entry {
+  @usableFromInline
+  struct Entry {
+    @usableFromInline
     let sequence: Int
+    @usableFromInline
     let date: SchedulerTimeType
+    @usableFromInline
     let interval: SchedulerTimeType.Stride?
+    @usableFromInline
     let action: () -> Void
+
+    @inlinable
+    init(sequence: Int, date: SchedulerTimeType, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
+      self.sequence = sequence
+      self.date = date
+      self.interval = interval
+      self.action = action
+    }
   }
 
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var now: SchedulerTimeType
+    @usableFromInline
     var lastSequence = 0
     /// Sorted by date, then by sequence.
+    @usableFromInline
     var queue: [Entry] = []
 
+    @inlinable
     mutating func nextSequence() -> Int {
       lastSequence += 1
       return lastSequence
     }
 
+    @inlinable
     mutating func insert(_ entry: Entry) {
       var index = queue.endIndex
       while index > queue.startIndex,
@@ -59,6 +78,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       queue.insert(entry, at: index)
     }
 
+    @inlinable
     mutating func enqueue(
       date: SchedulerTimeType,
       interval: SchedulerTimeType.Stride?,
@@ -70,6 +90,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// Takes the first action due by `instant`, moving the clock to its date and queueing its next repetition.
+    @inlinable
     mutating func takeNext(until instant: SchedulerTimeType) -> (() -> Void)? {
       guard let first = queue.first, first.date <= Swift.max(instant, now) else { return nil }
       queue.removeFirst()
@@ -86,24 +107,36 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       }
       return first.action
     }
+
+    @inlinable
+    init(now: SchedulerTimeType, lastSequence: Int = 0, queue: [Entry] = []) {
+      self.now = now
+      self.lastSequence = lastSequence
+      self.queue = queue
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline
+  let state: Locked<State>
 
   /// Creates a virtual-time scheduler whose clock starts at `now`.
   ///
   /// - Parameter now: The starting time.
+  @inlinable
   public init(now: SchedulerTimeType) {
     state = Locked(State(now: now))
   }
 
   /// The scheduler's current virtual time.
+  @inlinable
   public var now: SchedulerTimeType { state.withLock { $0.now } }
 
   /// Zero: virtual time is exact.
+  @inlinable
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
   /// The number of actions waiting to run, counting each repeating action once.
+  @inlinable
   public var scheduledActionCount: Int { state.withLock { $0.queue.count } }
 
   /// Schedules `action` to run at the current time, on the next advance.
@@ -111,6 +144,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: The action to run.
+  @inlinable
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     state.withLock { _ = $0.enqueue(date: $0.now, interval: nil, action: action) }
   }
@@ -122,6 +156,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///   - tolerance: Ignored: virtual time is exact.
   ///   - options: Ignored.
   ///   - action: The action to run.
+  @inlinable
   public func schedule(
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
@@ -143,6 +178,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///   - options: Ignored.
   ///   - action: The action to run.
   /// - Returns: A cancellable that stops the repetition.
+  @inlinable
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
@@ -167,6 +203,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// Moves the clock forward by `duration`, running every action that falls due on the way, in order.
   ///
   /// - Parameter duration: How far to move the clock. The default, zero, runs the actions due now.
+  @inlinable
   public func advance(by duration: SchedulerTimeType.Stride = .zero) {
     advance(to: now.advanced(by: duration))
   }
@@ -176,6 +213,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// An instant in the past runs the actions due now and leaves the clock where it is.
   ///
   /// - Parameter instant: The time to move the clock to.
+  @inlinable
   public func advance(to instant: SchedulerTimeType) {
     while let action = state.withLock({ $0.takeNext(until: instant) }) {
       action()
@@ -189,6 +227,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///
   /// A repeating action that nobody cancels keeps the queue from ever emptying, so `run()` does not return; end
   /// such a pipeline first (with `prefix(_:)`, for example), or use ``advance(by:)-9jw2p``.
+  @inlinable
   public func run() {
     while let next = state.withLock({ $0.queue.first?.date }) {
       advance(to: next)

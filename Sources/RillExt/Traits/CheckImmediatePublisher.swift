@@ -11,6 +11,7 @@ extension Publisher {
   /// upstream has neither published nor failed once `subscribe` returns.
   ///
   /// - Returns: An immediate publisher that fails with an ``ImmediateError``.
+  @inlinable
   public func checkImmediate() -> CheckImmediatePublisher<Self> {
     CheckImmediatePublisher(upstream: self)
   }
@@ -28,6 +29,7 @@ extension Publisher {
   ///   - file: The file named in the fatal error's message.
   ///   - line: The line named in the fatal error's message.
   /// - Returns: An immediate publisher with this publisher's failure type.
+  @inlinable
   public func assertImmediate(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -42,6 +44,7 @@ extension Publisher {
   /// ``RillCore/Publisher/assertImmediate(_:file:line:)`` checks it instead.
   ///
   /// - Returns: An ``AnyImmediatePublisher`` that forwards this publisher's events.
+  @inlinable
   public func uncheckedImmediate() -> AnyImmediatePublisher<Output, Failure> {
     AnyImmediatePublisher(unchecked: self)
   }
@@ -50,6 +53,7 @@ extension Publisher {
 extension ImmediatePublisher {
   /// Checks a publisher that is an immediate publisher already: use it as it is.
   @available(*, deprecated, message: "Publisher is already an immediate publisher")
+  @inlinable
   public func assertImmediate(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -65,6 +69,7 @@ extension ImmediatePublisher {
     deprecated,
     message: "Publisher is already an immediate publisher: use publisher.eraseToAnyImmediatePublisher() instead."
   )
+  @inlinable
   public func uncheckedImmediate() -> AnyImmediatePublisher<Output, Failure> {
     AnyImmediatePublisher(self)
   }
@@ -84,6 +89,7 @@ public enum ImmediateError<UpstreamFailure: Error>: Error {
   case upstream(UpstreamFailure)
 
   /// The upstream error, or a fatal error that names the violation.
+  @inlinable
   func upstreamFailure(_ prefix: String, file: StaticString, line: UInt) -> UpstreamFailure {
     switch self {
     case .upstream(let error):
@@ -109,8 +115,14 @@ public struct CheckImmediatePublisher<Upstream: Publisher>: ImmediatePublisher {
   public typealias Output = Upstream.Output
   public typealias Failure = ImmediateError<Upstream.Failure>
 
-  let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
+  @inlinable
+  init(upstream: Upstream) {
+    self.upstream = upstream
+  }
+
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Inner(upstream: upstream, downstream: subscriber))
   }
@@ -118,32 +130,37 @@ public struct CheckImmediatePublisher<Upstream: Publisher>: ImmediatePublisher {
 
 extension CheckImmediatePublisher {
   // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private enum State {
+    @usableFromInline
+    enum State {
       case awaitingRequest(Upstream)
       case subscribing(Subscribers.Demand, (any Subscription)?)
       case subscribed(any Subscription)
       case terminal
     }
 
-    private let downstream: Downstream
-    private let state: Locked<State>
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(upstream: Upstream, downstream: Downstream) {
       self.downstream = downstream
       state = Locked(.awaitingRequest(upstream))
     }
 
-    private enum RequestAction {
+    @usableFromInline
+    enum RequestAction {
       case subscribe(Upstream)
       case request(any Subscription)
       case none
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       let action: RequestAction = state.withLock { state in
         switch state {
@@ -179,6 +196,7 @@ extension CheckImmediatePublisher {
       }
     }
 
+    @inlinable
     func cancel() {
       let (subscription, upstream) = state.withLock { state -> ((any Subscription)?, Upstream?) in
         defer { state = .terminal }
@@ -194,6 +212,7 @@ extension CheckImmediatePublisher {
       withExtendedLifetime(upstream) {}
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let demand: Subscribers.Demand? = state.withLock { state in
         guard case .subscribing(let demand, nil) = state else { return nil }
@@ -204,6 +223,7 @@ extension CheckImmediatePublisher {
       if demand > .none { subscription.request(demand) }
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let live: Bool = state.withLock { state in
         switch state {
@@ -220,6 +240,7 @@ extension CheckImmediatePublisher {
       return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let completionToSend: Subscribers.Completion<ImmediateError<Upstream.Failure>>? = state.withLock { state in
         defer { state = .terminal }

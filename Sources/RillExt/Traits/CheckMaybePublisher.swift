@@ -10,6 +10,7 @@ extension Publisher {
   /// The value waits until upstream finishes, so that a second value or a failure after it can still be reported.
   ///
   /// - Returns: A maybe publisher that fails with a ``MaybeError``.
+  @inlinable
   public func checkMaybe() -> CheckMaybePublisher<Self> {
     CheckMaybePublisher(upstream: self)
   }
@@ -27,6 +28,7 @@ extension Publisher {
   ///   - file: The file named in the fatal error's message.
   ///   - line: The line named in the fatal error's message.
   /// - Returns: A maybe publisher with this publisher's failure type.
+  @inlinable
   public func assertMaybe(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -42,6 +44,7 @@ extension Publisher {
   /// checks it instead.
   ///
   /// - Returns: An ``AnyMaybePublisher`` that forwards this publisher's events.
+  @inlinable
   public func uncheckedMaybe() -> AnyMaybePublisher<Output, Failure> {
     AnyMaybePublisher(unchecked: self)
   }
@@ -50,6 +53,7 @@ extension Publisher {
 extension MaybePublisher {
   /// Checks a publisher that is a maybe publisher already: use it as it is.
   @available(*, deprecated, message: "Publisher is already a maybe publisher")
+  @inlinable
   public func assertMaybe(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -64,6 +68,7 @@ extension MaybePublisher {
     deprecated,
     message: "Publisher is already a maybe publisher: use publisher.eraseToAnyMaybePublisher() instead."
   )
+  @inlinable
   public func uncheckedMaybe() -> AnyMaybePublisher<Output, Failure> {
     AnyMaybePublisher(self)
   }
@@ -86,6 +91,7 @@ public enum MaybeError<UpstreamFailure: Error>: Error {
   case upstream(UpstreamFailure)
 
   /// The upstream error, or a fatal error that names the violation.
+  @inlinable
   func upstreamFailure(_ prefix: String, file: StaticString, line: UInt) -> UpstreamFailure {
     let violation: String
     switch self {
@@ -107,8 +113,14 @@ public struct CheckMaybePublisher<Upstream: Publisher>: MaybePublisher {
   public typealias Output = Upstream.Output
   public typealias Failure = MaybeError<Upstream.Failure>
 
-  let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
+  @inlinable
+  init(upstream: Upstream) {
+    self.upstream = upstream
+  }
+
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     let rule = TraitCheckInner<Upstream, S>.Rule(
       missingElement: nil,

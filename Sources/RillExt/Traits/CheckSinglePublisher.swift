@@ -10,6 +10,7 @@ extension Publisher {
   /// The value waits until upstream finishes, so that a second value or a failure after it can still be reported.
   ///
   /// - Returns: A single publisher that fails with a ``SingleError``.
+  @inlinable
   public func checkSingle() -> CheckSinglePublisher<Self> {
     CheckSinglePublisher(upstream: self)
   }
@@ -27,6 +28,7 @@ extension Publisher {
   ///   - file: The file named in the fatal error's message.
   ///   - line: The line named in the fatal error's message.
   /// - Returns: A single publisher with this publisher's failure type.
+  @inlinable
   public func assertSingle(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -42,6 +44,7 @@ extension Publisher {
   /// checks it instead.
   ///
   /// - Returns: An ``AnySinglePublisher`` that forwards this publisher's events.
+  @inlinable
   public func uncheckedSingle() -> AnySinglePublisher<Output, Failure> {
     AnySinglePublisher(unchecked: self)
   }
@@ -50,6 +53,7 @@ extension Publisher {
 extension SinglePublisher {
   /// Checks a publisher that is a single publisher already: use it as it is.
   @available(*, deprecated, message: "Publisher is already a single publisher")
+  @inlinable
   public func assertSingle(
     _ prefix: String = "",
     file: StaticString = #file,
@@ -64,6 +68,7 @@ extension SinglePublisher {
     deprecated,
     message: "Publisher is already a single publisher: use publisher.eraseToAnySinglePublisher() instead."
   )
+  @inlinable
   public func uncheckedSingle() -> AnySinglePublisher<Output, Failure> {
     AnySinglePublisher(self)
   }
@@ -89,6 +94,7 @@ public enum SingleError<UpstreamFailure: Error>: Error {
   case upstream(UpstreamFailure)
 
   /// The upstream error, or a fatal error that names the violation.
+  @inlinable
   func upstreamFailure(_ prefix: String, file: StaticString, line: UInt) -> UpstreamFailure {
     let violation: String
     switch self {
@@ -112,8 +118,14 @@ public struct CheckSinglePublisher<Upstream: Publisher>: SinglePublisher {
   public typealias Output = Upstream.Output
   public typealias Failure = SingleError<Upstream.Failure>
 
-  let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
+  @inlinable
+  init(upstream: Upstream) {
+    self.upstream = upstream
+  }
+
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     let rule = TraitCheckInner<Upstream, S>.Rule(
       missingElement: .missingElement,
@@ -126,6 +138,7 @@ public struct CheckSinglePublisher<Upstream: Publisher>: SinglePublisher {
 }
 
 /// Stops the program with a message that names the trait violation and where it was checked.
+@usableFromInline
 func traitViolation(_ prefix: String, _ message: String, file: StaticString, line: UInt) -> Never {
   let text = [prefix, "\(message) at \(file):\(line)"].filter { !$0.isEmpty }.joined(separator: " ")
   fatalError(text, file: file, line: line)

@@ -16,6 +16,7 @@ extension ImmediatePublisher {
   /// Hides this publisher's type behind ``AnyImmediatePublisher``, keeping the promise of an immediate event.
   ///
   /// - Returns: An ``AnyImmediatePublisher`` that forwards this publisher's events.
+  @inlinable
   public func eraseToAnyImmediatePublisher() -> AnyImmediatePublisher<Output, Failure> {
     AnyImmediatePublisher(self)
   }
@@ -25,20 +26,23 @@ extension ImmediatePublisher {
 ///
 /// It forwards the wrapped publisher's events unchanged.
 public struct AnyImmediatePublisher<Output, Failure: Error>: ImmediatePublisher {
-  private let upstream: AnyPublisher<Output, Failure>
+  @usableFromInline let upstream: AnyPublisher<Output, Failure>
 
   /// Wraps an immediate publisher.
   ///
   /// - Parameter immediatePublisher: The publisher to wrap.
+  @inlinable
   public init<P>(_ immediatePublisher: P) where P: ImmediatePublisher, P.Output == Output, P.Failure == Failure {
     upstream = immediatePublisher.eraseToAnyPublisher()
   }
 
   /// Wraps any publisher, trusting that it keeps the immediate promise.
+  @inlinable
   init<P>(unchecked publisher: P) where P: Publisher, P.Output == Output, P.Failure == Failure {
     upstream = publisher.eraseToAnyPublisher()
   }
 
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     upstream.receive(subscriber: subscriber)
   }

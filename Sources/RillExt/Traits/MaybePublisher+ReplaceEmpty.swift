@@ -16,6 +16,7 @@ extension MaybePublisher {
   ///
   /// - Parameter error: The error to fail with when this publisher finishes without a value.
   /// - Returns: A single publisher of this publisher's value.
+  @inlinable
   public func replaceEmpty(withError error: Failure) -> AnySinglePublisher<Output, Failure> {
     map { Result<Output, Failure>.success($0) }
       .replaceEmpty(with: .failure(error))

@@ -145,20 +145,23 @@ extension MaybePublisher {
 /// Return it from an API that publishes at most one value, so that callers know it without reading the
 /// documentation. It forwards the wrapped publisher's events unchanged.
 public struct AnyMaybePublisher<Output, Failure: Error>: MaybePublisher {
-  private let upstream: AnyPublisher<Output, Failure>
+  @usableFromInline let upstream: AnyPublisher<Output, Failure>
 
   /// Wraps a maybe publisher.
   ///
   /// - Parameter maybePublisher: The publisher to wrap.
+  @inlinable
   public init<P>(_ maybePublisher: P) where P: MaybePublisher, P.Output == Output, P.Failure == Failure {
     upstream = maybePublisher.eraseToAnyPublisher()
   }
 
   /// Wraps any publisher, trusting that it keeps the maybe promise.
+  @inlinable
   init<P>(unchecked publisher: P) where P: Publisher, P.Output == Output, P.Failure == Failure {
     upstream = publisher.eraseToAnyPublisher()
   }
 
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     upstream.receive(subscriber: subscriber)
   }

@@ -17,6 +17,7 @@ extension SinglePublisher {
   /// Hides this publisher's type behind ``AnySinglePublisher``, keeping the promise of exactly one value.
   ///
   /// - Returns: An ``AnySinglePublisher`` that forwards this publisher's events.
+  @inlinable
   public func eraseToAnySinglePublisher() -> AnySinglePublisher<Output, Failure> {
     AnySinglePublisher(self)
   }
@@ -33,6 +34,7 @@ extension SinglePublisher {
   ///
   /// - Parameter receive: The closure to call with the outcome.
   /// - Returns: A cancellable that ends the subscription.
+  @inlinable
   public func sinkSingle(receive: @escaping (Result<Output, Failure>) -> Void) -> AnyCancellable {
     sink(
       receiveCompletion: { completion in
@@ -48,20 +50,23 @@ extension SinglePublisher {
 /// Return it from an API that publishes exactly one value, so that callers know it without reading the
 /// documentation. It forwards the wrapped publisher's events unchanged.
 public struct AnySinglePublisher<Output, Failure: Error>: SinglePublisher {
-  private let upstream: AnyPublisher<Output, Failure>
+  @usableFromInline let upstream: AnyPublisher<Output, Failure>
 
   /// Wraps a single publisher.
   ///
   /// - Parameter singlePublisher: The publisher to wrap.
+  @inlinable
   public init<P>(_ singlePublisher: P) where P: SinglePublisher, P.Output == Output, P.Failure == Failure {
     upstream = singlePublisher.eraseToAnyPublisher()
   }
 
   /// Wraps any publisher, trusting that it keeps the single promise.
+  @inlinable
   init<P>(unchecked publisher: P) where P: Publisher, P.Output == Output, P.Failure == Failure {
     upstream = publisher.eraseToAnyPublisher()
   }
 
+  @inlinable
   public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
     upstream.receive(subscriber: subscriber)
   }

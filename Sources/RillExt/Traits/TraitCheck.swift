@@ -5,21 +5,37 @@
 /// upstream for unlimited values once it holds one (to see a second one). The state lives in `state`; downstream
 /// and upstream are called after unlocking.
 // SAFETY: all mutable state is in `state`; downstream and upstream are called outside the lock.
+@usableFromInline
 final class TraitCheckInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
   @unchecked Sendable
 where Downstream.Input == Upstream.Output {
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
+  @usableFromInline typealias Input = Upstream.Output
+  @usableFromInline typealias Failure = Upstream.Failure
 
   /// What the upstream events mean: `missingElement` is `nil` for a maybe, whose upstream may finish empty.
+  @usableFromInline
   struct Rule {
-    let missingElement: Downstream.Failure?
-    let tooManyElements: Downstream.Failure
-    let bothElementAndError: Downstream.Failure
-    let upstream: (Upstream.Failure) -> Downstream.Failure
+    @usableFromInline let missingElement: Downstream.Failure?
+    @usableFromInline let tooManyElements: Downstream.Failure
+    @usableFromInline let bothElementAndError: Downstream.Failure
+    @usableFromInline let upstream: (Upstream.Failure) -> Downstream.Failure
+
+    @inlinable
+    init(
+      missingElement: Downstream.Failure? = nil,
+      tooManyElements: Downstream.Failure,
+      bothElementAndError: Downstream.Failure,
+      upstream: @escaping (Upstream.Failure) -> Downstream.Failure
+    ) {
+      self.missingElement = missingElement
+      self.tooManyElements = tooManyElements
+      self.bothElementAndError = bothElementAndError
+      self.upstream = upstream
+    }
   }
 
-  private enum State {
+  @usableFromInline
+  enum State {
     case awaitingRequest(Upstream)
     case awaitingSubscription(Subscribers.Demand)
     case awaitingElement(any Subscription)
@@ -27,7 +43,8 @@ where Downstream.Input == Upstream.Output {
     case terminal
   }
 
-  private enum Action {
+  @usableFromInline
+  enum Action {
     case none
     case subscribe(Upstream)
     case request(any Subscription, Subscribers.Demand)
@@ -36,16 +53,18 @@ where Downstream.Input == Upstream.Output {
     case finish(Upstream.Output?)
   }
 
-  private let downstream: Downstream
-  private let rule: Rule
-  private let state: Locked<State>
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let rule: Rule
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(upstream: Upstream, downstream: Downstream, rule: Rule) {
     self.downstream = downstream
     self.rule = rule
     state = Locked(.awaitingRequest(upstream))
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     let action: Action = state.withLock { state in
       switch state {
@@ -64,6 +83,7 @@ where Downstream.Input == Upstream.Output {
     perform(action)
   }
 
+  @inlinable
   func cancel() {
     let (action, upstream) = state.withLock { state -> (Action, Upstream?) in
       defer { state = .terminal }
@@ -81,6 +101,7 @@ where Downstream.Input == Upstream.Output {
     withExtendedLifetime(upstream) {}
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let action: Action = state.withLock { state in
       switch state {
@@ -94,6 +115,7 @@ where Downstream.Input == Upstream.Output {
     perform(action)
   }
 
+  @inlinable
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
     let action: Action = state.withLock { state in
       switch state {
@@ -112,6 +134,7 @@ where Downstream.Input == Upstream.Output {
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
     let action: Action = state.withLock { state in
       let held: Upstream.Output?
@@ -131,7 +154,8 @@ where Downstream.Input == Upstream.Output {
     perform(action)
   }
 
-  private func perform(_ action: Action) {
+  @inlinable
+  func perform(_ action: Action) {
     switch action {
     case .none:
       break

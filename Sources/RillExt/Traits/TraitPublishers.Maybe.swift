@@ -26,9 +26,9 @@ extension TraitPublishers {
     /// The closure that reports the job's outcome.
     public typealias Promise = (MaybeResult<Output, Failure>) -> Void
 
-    typealias Start = (@escaping Promise) -> AnyCancellable
+    @usableFromInline typealias Start = (@escaping Promise) -> AnyCancellable
 
-    let start: Start
+    @usableFromInline let start: Start
 
     /// Creates a publisher that runs `start` for each subscriber.
     ///
@@ -38,6 +38,7 @@ extension TraitPublishers {
       self.start = start
     }
 
+    @inlinable
     public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
       subscriber.receive(subscription: Job(downstream: subscriber, context: start))
     }
@@ -45,18 +46,22 @@ extension TraitPublishers {
 }
 
 extension TraitPublishers.Maybe {
-  private final class Job<Downstream: Subscriber>: TraitSubscriptions.Maybe<Downstream, Start>
+  @usableFromInline
+  final class Job<Downstream: Subscriber>: TraitSubscriptions.Maybe<Downstream, Start>
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private let cleanup = TraitJobCleanup()
+    @usableFromInline let cleanup = TraitJobCleanup()
 
+    @inlinable
     override func start(with start: @escaping Start) {
       cleanup.started(start { result in self.receive(result) })
     }
 
+    @inlinable
     override func didCancel(with start: @escaping Start) {
       cleanup.end()
     }
 
+    @inlinable
     override func didComplete(with start: @escaping Start) {
       cleanup.end()
     }

@@ -22,6 +22,7 @@ extension MaybePublisher {
   /// See ``TraitPublishers/PreventCancellation`` for when upstream is subscribed and what a cancel does.
   ///
   /// - Returns: A publisher with the same value and completion, single when this publisher is single.
+  @inlinable
   public func preventCancellation() -> TraitPublishers.PreventCancellation<Self> {
     TraitPublishers.PreventCancellation(upstream: self)
   }
@@ -36,6 +37,7 @@ extension MaybePublisher where Output == Never {
   /// ```
   ///
   /// Use `ignoreOutput()` first to get a publisher of `Never`.
+  @inlinable
   public func fireAndForgetIgnoringFailure() {
     _ = preventCancellation().sink(receiveCompletion: { _ in }, receiveValue: { _ in })
   }
@@ -51,6 +53,7 @@ extension MaybePublisher where Output == Never, Failure == Never {
   ///
   /// Use `ignoreOutput()` first to get a publisher of `Never`, and
   /// ``MaybePublisher/fireAndForgetIgnoringFailure()`` for one that can fail.
+  @inlinable
   public func fireAndForget() {
     _ = preventCancellation().sink(receiveValue: { _ in })
   }
@@ -84,6 +87,7 @@ extension TraitPublishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
       let upstream = upstream
       TraitPublishers.Maybe<Output, Failure> { promise in
@@ -94,7 +98,8 @@ extension TraitPublishers {
     }
 
     /// Subscribes to `upstream` and keeps the subscription alive until upstream completes.
-    private static func run(
+    @inlinable
+    static func run(
       _ upstream: Upstream,
       reportingTo promise: @escaping TraitPublishers.Maybe<Output, Failure>.Promise
     ) {
@@ -128,7 +133,8 @@ extension TraitPublishers.PreventCancellation: SinglePublisher where Upstream: S
 extension TraitPublishers.PreventCancellation: Sendable where Upstream: Sendable {}
 
 /// What keeps a ``TraitPublishers/PreventCancellation`` subscription to upstream alive.
-private enum Keeper {
+@usableFromInline
+enum Keeper {
   case subscribing
   case running(AnyCancellable)
   case completed

@@ -30,9 +30,9 @@ extension TraitPublishers {
     /// The closure that reports the job's outcome.
     public typealias Promise = (Result<Output, Failure>) -> Void
 
-    typealias Start = (@escaping Promise) -> AnyCancellable
+    @usableFromInline typealias Start = (@escaping Promise) -> AnyCancellable
 
-    let start: Start
+    @usableFromInline let start: Start
 
     /// Creates a publisher that runs `start` for each subscriber.
     ///
@@ -42,6 +42,7 @@ extension TraitPublishers {
       self.start = start
     }
 
+    @inlinable
     public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
       subscriber.receive(subscription: Job(downstream: subscriber, context: start))
     }
@@ -49,18 +50,22 @@ extension TraitPublishers {
 }
 
 extension TraitPublishers.Single {
-  private final class Job<Downstream: Subscriber>: TraitSubscriptions.Single<Downstream, Start>
+  @usableFromInline
+  final class Job<Downstream: Subscriber>: TraitSubscriptions.Single<Downstream, Start>
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private let cleanup = TraitJobCleanup()
+    @usableFromInline let cleanup = TraitJobCleanup()
 
+    @inlinable
     override func start(with start: @escaping Start) {
       cleanup.started(start { result in self.receive(result) })
     }
 
+    @inlinable
     override func didCancel(with start: @escaping Start) {
       cleanup.end()
     }
 
+    @inlinable
     override func didComplete(with start: @escaping Start) {
       cleanup.end()
     }

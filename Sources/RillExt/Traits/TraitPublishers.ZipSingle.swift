@@ -11,6 +11,7 @@ extension Collection where Element: SinglePublisher {
   /// ``TraitPublishers/ZipSingle``.
   ///
   /// - Returns: A single publisher of the values, in the collection's order.
+  @inlinable
   public func zipSingle() -> TraitPublishers.ZipSingle<Self> {
     TraitPublishers.ZipSingle(collection: self)
   }
@@ -43,6 +44,7 @@ extension TraitPublishers {
       self.collection = collection
     }
 
+    @inlinable
     public func receive<S>(subscriber: S) where S: Subscriber, S.Input == Output, S.Failure == Failure {
       guard !collection.isEmpty else {
         Just([]).setFailureType(to: Failure.self).receive(subscriber: subscriber)

@@ -4,8 +4,10 @@
 /// reports before the job was asked for is kept, not dropped: one that needs demand (a value) waits for it, one that
 /// needs none (a completion without value, a failure) goes downstream at once. A subscriber that cancels while it
 /// receives the value gets no `.finished` after it.
+@usableFromInline
 struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     case awaitingDemand(Downstream, Context)
     case fulfilledAwaitingDemand(Downstream, Context, Outcome)
     case running(Downstream, Context)
@@ -13,18 +15,21 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
     case terminal
   }
 
-  private var phase: Phase
+  @usableFromInline var phase: Phase
 
+  @inlinable
   init(downstream: Downstream, context: Context) {
     phase = .awaitingDemand(downstream, context)
   }
 
+  @usableFromInline
   enum RequestAction {
     case none
     case start(Context)
     case deliver(Downstream, Context, Outcome)
   }
 
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
     guard demand > .none else { return .none }
     switch phase {
@@ -40,12 +45,14 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
     }
   }
 
+  @usableFromInline
   enum OutcomeAction {
     case none
     case deliver(Downstream, Context, Outcome)
   }
 
   // `needsDemand`: whether the outcome carries a value, which only goes downstream once asked for.
+  @inlinable
   mutating func outcome(_ outcome: Outcome, needsDemand: Bool) -> OutcomeAction {
     switch phase {
     case .awaitingDemand(let downstream, let context):
@@ -64,6 +71,7 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
   }
 
   /// Whether `.finished` should follow the value just delivered: not when the subscriber cancelled meanwhile.
+  @inlinable
   mutating func delivered() -> Bool {
     switch phase {
     case .deliveringValue:
@@ -74,11 +82,13 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
     }
   }
 
+  @usableFromInline
   enum CancelAction {
     case none
     case didCancel(Context)
   }
 
+  @inlinable
   mutating func cancel() -> CancelAction {
     switch phase {
     case .running(_, let context):
@@ -96,15 +106,18 @@ struct TraitSubscriptionStateMachine<Downstream, Context, Outcome> {
 /// Holds the cancellable a ``TraitPublishers/Single`` or ``TraitPublishers/Maybe`` closure returns, and cancels it
 /// once the job ends, also when the job ended before the closure returned.
 // SAFETY: all mutable state is in `state`; the cancellable is cancelled outside the lock.
+@usableFromInline
 final class TraitJobCleanup: @unchecked Sendable {
-  private enum State {
+  @usableFromInline
+  enum State {
     case starting
     case running(AnyCancellable)
     case ended
   }
 
-  private let state = Locked(State.starting)
+  @usableFromInline let state = Locked(State.starting)
 
+  @inlinable
   func started(_ cancellable: AnyCancellable) {
     let endedAlready = state.withLock { state in
       if case .ended = state { return true }
@@ -114,6 +127,7 @@ final class TraitJobCleanup: @unchecked Sendable {
     if endedAlready { cancellable.cancel() }
   }
 
+  @inlinable
   func end() {
     let cancellable = state.withLock { state -> AnyCancellable? in
       defer { state = .ended }

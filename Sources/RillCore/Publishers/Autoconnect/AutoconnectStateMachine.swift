@@ -8,6 +8,7 @@
 /// the call acts on the count it finds then.
 @usableFromInline
 struct AutoconnectStateMachine {
+  @usableFromInline
   enum Phase {
     case disconnected
     /// A subscriber is connecting; `subscribers` counts everyone who arrived since, less those who left.
@@ -27,11 +28,14 @@ struct AutoconnectStateMachine {
     case disconnect(any Cancellable)
   }
 
-  private(set) var phase = Phase.disconnected
+  @usableFromInline
+  var phase = Phase.disconnected
 
+  @inlinable
   init() {}
 
   /// A subscriber arrived, and has been subscribed to the connectable publisher.
+  @inlinable
   mutating func subscriberArrived() -> Action {
     switch phase {
     case .disconnected:
@@ -48,6 +52,7 @@ struct AutoconnectStateMachine {
   }
 
   /// A subscriber cancelled.
+  @inlinable
   mutating func subscriberLeft() -> Action {
     switch phase {
     case .disconnected:
@@ -68,6 +73,7 @@ struct AutoconnectStateMachine {
   }
 
   /// The connection asked for with ``Action/connect`` is made; if everyone left meanwhile, it is cancelled at once.
+  @inlinable
   mutating func connected(_ connection: any Cancellable) -> Action {
     guard case .connecting(let subscribers) = phase else {
       preconditionFailure("Autoconnect: a connection was made while none was being made")
@@ -82,6 +88,7 @@ struct AutoconnectStateMachine {
 
   /// The connection asked for with ``Action/disconnect(_:)`` is cancelled; if subscribers arrived meanwhile, they
   /// get a new one.
+  @inlinable
   mutating func disconnected() -> Action {
     guard case .disconnecting(let subscribers) = phase else {
       preconditionFailure("Autoconnect: a connection was cancelled while none was being cancelled")

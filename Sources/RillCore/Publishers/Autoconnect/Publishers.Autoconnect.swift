@@ -32,7 +32,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    private final let state = Locked(AutoconnectStateMachine())
+    @usableFromInline
+    final let state = Locked(AutoconnectStateMachine())
 
     /// Creates a publisher that automatically connects to an upstream connectable publisher.
     ///
@@ -145,9 +146,12 @@ extension Publishers.Autoconnect {
   final class Counted: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
   {
-    private let upstream: any Subscription
-    private let parent: Publishers.Autoconnect<Upstream>
-    private let isCountedOut = Locked(false)
+    @usableFromInline
+    let upstream: any Subscription
+    @usableFromInline
+    let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline
+    let isCountedOut = Locked(false)
 
     @usableFromInline
     init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {

@@ -9,13 +9,16 @@
 /// - A failure waits behind the values that the demand covers when a delivery starts, and then ends the
 ///   subscription. A failure that arrives while values are being delivered goes out before the next value, and the
 ///   delivery still hands out the values its demand covers.
+@usableFromInline
 struct BufferStateMachine<Output, Failure: Error> {
+  @usableFromInline
   enum FullAction {
     case dropNewest
     case dropOldest
     case fail
   }
 
+  @usableFromInline
   enum UpstreamValueAction {
     /// The value was ignored (no upstream, or already ending).
     case ignore
@@ -25,6 +28,7 @@ struct BufferStateMachine<Output, Failure: Error> {
     case makeError
   }
 
+  @usableFromInline
   enum Step {
     case deliver(Output)
     case complete(Subscribers.Completion<Failure>)
@@ -34,13 +38,25 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// What the machine lets go of when the subscription ends, for `Inner` to release after unlocking: a value's or a
   /// subscription's deinit may call back into the subscription.
+  @usableFromInline
   struct Released {
+    @usableFromInline
     var values: FIFO<Output>
+    @usableFromInline
     var batch: FIFO<Output>
+    @usableFromInline
     var overflowedUpstream: (any Subscription)?
+
+    @inlinable
+    init(values: FIFO<Output>, batch: FIFO<Output>, overflowedUpstream: (any Subscription)? = nil) {
+      self.values = values
+      self.batch = batch
+      self.overflowedUpstream = overflowedUpstream
+    }
   }
 
   /// Where upstream's completion is on its way downstream.
+  @usableFromInline
   enum Ending {
     /// Upstream has not completed.
     case open
@@ -52,12 +68,17 @@ struct BufferStateMachine<Output, Failure: Error> {
     case delivered(Subscribers.Completion<Failure>)
   }
 
+  @usableFromInline
   let size: Int
+  @usableFromInline
   let keepsFull: Bool
+  @usableFromInline
   let whenFull: FullAction
 
-  private(set) var link = SubscriptionState.awaitingSubscription
+  @usableFromInline
+  var link = SubscriptionState.awaitingSubscription
   /// Where downstream is.
+  @usableFromInline
   enum DownstreamPhase {
     /// It has not received its subscription yet: nothing is delivered before.
     case awaitingSubscription
@@ -66,36 +87,48 @@ struct BufferStateMachine<Output, Failure: Error> {
     case done
   }
 
-  private(set) var downstreamPhase = DownstreamPhase.awaitingSubscription
+  @usableFromInline
+  var downstreamPhase = DownstreamPhase.awaitingSubscription
 
   /// Whether downstream has cancelled, or has its completion and no drain runs any more.
+  @inlinable
   var isDone: Bool {
     if case .done = downstreamPhase { return true }
     return false
   }
-  private(set) var isDraining = false
-  private(set) var demand = Subscribers.Demand.none
-  private(set) var ending = Ending.open
+  @usableFromInline
+  var isDraining = false
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  var ending = Ending.open
   /// The upstream cancelled when the buffer overflowed.
   ///
   /// As in Combine, the drain that delivers the failure still asks it to refill what that drain delivered.
-  private var overflowedUpstream: (any Subscription)?
-  private var values = FIFO<Output>()
+  @usableFromInline
+  var overflowedUpstream: (any Subscription)?
+  @usableFromInline
+  var values = FIFO<Output>()
   /// The values the running drain has taken out of the buffer and not delivered yet.
-  private var batch = FIFO<Output>()
+  @usableFromInline
+  var batch = FIFO<Output>()
 
+  @inlinable
   init(size: Int, keepsFull: Bool, whenFull: FullAction) {
     self.size = Swift.max(size, 0)
     self.keepsFull = keepsFull
     self.whenFull = whenFull
   }
 
+  @inlinable
   var count: Int { values.count }
 
   /// The values waiting for demand, oldest first.
+  @inlinable
   var buffered: [Output] { values.elements }
 
   /// Upstream's completion once it has arrived (what a debugger shows as the buffer's terminal event).
+  @inlinable
   var completion: Subscribers.Completion<Failure>? {
     switch ending {
     case .open: nil
@@ -105,11 +138,13 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Downstream has received its subscription: values may be delivered from now on.
+  @inlinable
   mutating func downstreamSubscribed() {
     if case .awaitingSubscription = downstreamPhase { downstreamPhase = .ready }
   }
 
   /// Records the upstream subscription; returns what to request from it, or `nil` to cancel it.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard !isDone, link.subscribe(subscription) else { return nil }
     return keepsFull ? .max(size) : .unlimited
@@ -117,6 +152,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// A value from upstream; returns what to do, and the oldest value when `.dropOldest` drops it, to release after
   /// unlocking.
+  @inlinable
   mutating func upstreamValue(_ value: Output) -> (action: UpstreamValueAction, dropped: Output?) {
     guard !isDone else { return (.ignore, nil) }
     switch ending {
@@ -147,6 +183,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// Ends the upstream with `error` after the buffer overflowed; returns the upstream subscription to cancel.
   ///
   /// After `.finished`, the error replaces it, as in Combine.
+  @inlinable
   mutating func failWhenFull(_ error: Failure) -> (any Subscription)? {
     guard !isDone else { return nil }
     switch ending {
@@ -164,12 +201,14 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Hands over the upstream cancelled on overflow, once, for the refill that follows the failure.
+  @inlinable
   mutating func takeOverflowedUpstream() -> (any Subscription)? {
     overflowedUpstream.take()
   }
 
   /// Records upstream's completion; returns whether to run the drain loop, and the upstream's subscription, to
   /// release after unlocking.
+  @inlinable
   mutating func upstreamCompleted(
     _ completion: Subscribers.Completion<Failure>
   ) -> (drains: Bool, released: (any Subscription)?) {
@@ -186,6 +225,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Adds downstream demand; returns whether to run the drain loop.
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> Bool {
     guard !isDone else { return false }
     self.demand += demand
@@ -197,6 +237,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   ///
   /// As in Combine, a cancel before the upstream subscription arrives or after downstream has its completion
   /// changes nothing.
+  @inlinable
   mutating func cancel() -> (releasesDownstream: Bool, upstream: (any Subscription)?, released: Released?) {
     if link.isAwaitingSubscription { return (false, nil, nil) }
     if case .delivered = ending {
@@ -208,6 +249,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Claims the drain loop; returns `false` when another call is already draining and will pick up the change.
+  @inlinable
   mutating func startDraining() -> Bool {
     guard !isDraining, case .ready = downstreamPhase else { return false }
     isDraining = true
@@ -215,6 +257,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Adds the demand downstream returned for a delivered value.
+  @inlinable
   mutating func delivered(_ more: Subscribers.Demand) {
     demand += more
   }
@@ -223,6 +266,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   ///
   /// Like Combine's, the loop takes the values that downstream's demand covers out of the buffer as one batch,
   /// and delivers the whole batch before it looks at the buffer again.
+  @inlinable
   mutating func nextStep() -> Step {
     guard !isDone else {
       isDraining = false
@@ -262,7 +306,8 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// Takes the values and the batch out, and the upstream cancelled on overflow if `releasingOverflowedUpstream`.
-  private mutating func clear(releasingOverflowedUpstream: Bool) -> Released {
+  @inlinable
+  mutating func clear(releasingOverflowedUpstream: Bool) -> Released {
     Released(
       values: values.take(),
       batch: batch.take(),

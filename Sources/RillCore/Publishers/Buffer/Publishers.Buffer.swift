@@ -90,6 +90,7 @@ extension Publishers {
       self.whenFull = whenFull
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
     }
@@ -99,19 +100,34 @@ extension Publishers {
 extension Publishers.Buffer {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the error closure are called outside the
   // lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
+    @usableFromInline
     struct State {
+      @usableFromInline
       var machine: BufferStateMachine<Output, Failure>
+      @usableFromInline
       var downstream: Downstream?
+
+      @inlinable
+      init(machine: BufferStateMachine<Output, Failure>, downstream: Downstream? = nil) {
+        self.machine = machine
+        self.downstream = downstream
+      }
     }
 
-    private let state: Locked<State>
-    private let makeError: (() -> Failure)?
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let makeError: (() -> Failure)?
 
+    @inlinable
     init(
       downstream: Downstream,
       size: Int,
@@ -140,8 +156,10 @@ extension Publishers.Buffer {
       state = Locked(State(machine: machine, downstream: downstream))
     }
 
+    @inlinable
     var description: String { "Buffer" }
 
+    @inlinable
     var customMirror: Mirror {
       let (values, link, demand, completion) = state.withLock {
         ($0.machine.buffered, $0.machine.link, $0.machine.demand, $0.machine.completion)
@@ -152,6 +170,7 @@ extension Publishers.Buffer {
       )
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard let demand = state.withLock({ $0.machine.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
@@ -166,6 +185,7 @@ extension Publishers.Buffer {
       drain(refillUpstream: true)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let (action, dropped) = state.withLock { $0.machine.upstreamValue(input) }
       switch action {
@@ -182,6 +202,7 @@ extension Publishers.Buffer {
       }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let (drains, released) = state.withLock { $0.machine.upstreamCompleted(completion) }
       _ = released
@@ -190,12 +211,14 @@ extension Publishers.Buffer {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       if state.withLock({ $0.machine.request(demand) }) {
         drain(refillUpstream: true)
       }
     }
 
+    @inlinable
     func cancel() {
       let (upstream, downstream, released) = state.withLock { state in
         let (releasesDownstream, upstream, released) = state.machine.cancel()
@@ -208,7 +231,8 @@ extension Publishers.Buffer {
     /// Delivers what demand allows, then a due completion; returns, or requests from upstream when
     /// `refillUpstream` is set, the demand that keeps the buffer full.
     @discardableResult
-    private func drain(refillUpstream: Bool) -> Subscribers.Demand {
+    @inlinable
+    func drain(refillUpstream: Bool) -> Subscribers.Demand {
       guard let downstream = state.withLock({ $0.machine.startDraining() ? $0.downstream : nil }) else { return .none }
       var delivered = 0
       while true {

@@ -9,15 +9,28 @@
 /// As in Combine, everything reaches the downstream through the scheduler: a tick delivers what it takes, and an
 /// array completed by the count, the upstream's completion and what is left when it finishes are queued for a
 /// scheduler action, each action releasing the oldest queued event.
+@usableFromInline
 struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Subscribed, and collecting.
+  @usableFromInline
   struct Running {
+    @usableFromInline
     var upstream: any Subscription
+    @usableFromInline
     var buffer: [Value] = []
     /// The repeating clock's timer, once scheduled.
+    @usableFromInline
     var timer: (any Cancellable)?
+
+    @inlinable
+    init(upstream: any Subscription, buffer: [Value] = [], timer: (any Cancellable)? = nil) {
+      self.upstream = upstream
+      self.buffer = buffer
+      self.timer = timer
+    }
   }
 
+  @usableFromInline
   enum Phase {
     case awaitingSubscription
     case running(Running)
@@ -32,10 +45,13 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// What is handed downstream, one at a time and in order.
+  @usableFromInline
   typealias Output = [Value]
+  @usableFromInline
   typealias Event = DeliveryEvent<Output, Failure>
 
   /// What to do with a value from the upstream.
+  @usableFromInline
   enum UpstreamValueAction {
     /// The value was not taken in: the subscription has not started or has ended.
     case ignored
@@ -46,16 +62,22 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// The most values an array holds: the count of `.byTimeOrCount`, unbounded for `.byTime`.
+  @usableFromInline
   let limit: Int
-  private(set) var phase = Phase.awaitingSubscription
-  private(set) var demand = Subscribers.Demand.none
-  private var outbox = DeliveryQueue<Event>()
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  var outbox = DeliveryQueue<Event>()
 
+  @inlinable
   init(limit: Int) {
     self.limit = limit
   }
 
   /// The values collected and not yet emitted.
+  @inlinable
   var buffer: [Value] {
     switch phase {
     case .running(let running): running.buffer
@@ -67,6 +89,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// Accepts the upstream subscription, after which the caller starts the clock.
   ///
   /// Returns `false` for a second one, or one after the subscription ended, which the caller cancels.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .running(Running(upstream: subscription))
@@ -74,6 +97,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// Keeps the clock's timer; returns it to cancel if the subscription has ended meanwhile.
+  @inlinable
   mutating func timerScheduled(_ timer: any Cancellable) -> (any Cancellable)? {
     guard var running = takeRunning() else { return timer }
     running.timer = timer
@@ -82,6 +106,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// Collects a value; when the buffer is full and the downstream has demand, queues an array for a scheduler action.
+  @inlinable
   mutating func upstreamValue(_ value: Value) -> UpstreamValueAction {
     guard var running = takeRunning() else { return .ignored }
     defer { phase = .running(running) }
@@ -92,12 +117,14 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// A scheduler action runs: releases the oldest queued event; returns it when the caller must deliver it now.
+  @inlinable
   mutating func release() -> Event? {
     outbox.release()
   }
 
   /// The clock ticked; queues an array if anything was collected and the downstream has demand, and returns it if the
   /// caller must deliver it now.
+  @inlinable
   mutating func timerFired() -> Event? {
     switch phase {
     case .awaitingSubscription:
@@ -118,6 +145,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// A failure drops what was collected. On `.finished`, what is left is queued first, as far as demand allows;
   /// the rest is held, with the completion, until the downstream requests more.
+  @inlinable
   mutating func upstreamCompleted(
     _ completion: Subscribers.Completion<Failure>
   ) -> (timer: (any Cancellable)?, actions: Int, released: Running)? {
@@ -152,6 +180,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Downstream requested more arrays; returns the upstream, which the caller asks for `count` values per array
   /// with `.byTimeOrCount`, then releases what is held with ``flushHeld()``.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
     demand += more
     guard case .running(let running) = phase else { return nil }
@@ -160,6 +189,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Demand a delivered array returned; returns the upstream, as ``request(_:)`` does, and whether something is
   /// held for want of demand, which the caller then releases with ``flushHeld()``.
+  @inlinable
   mutating func delivered(_ more: Subscribers.Demand) -> (upstream: (any Subscription)?, isHolding: Bool) {
     let upstream = request(more)
     guard case .holding = phase else { return (upstream, false) }
@@ -168,6 +198,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Queues what is held for want of demand, as far as demand allows: an array per value of demand, then, once
   /// nothing is left, the completion; returns the first event when the caller must deliver it now.
+  @inlinable
   mutating func flushHeld() -> Event? {
     guard case .holding(var buffer, let completion) = phase else { return nil }
     // Leaves the phase first, so that the buffer is changed in place, not copied.
@@ -187,6 +218,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Downstream cancelled: returns the upstream and the clock's timer to cancel, and what was collected and what
   /// waits to be delivered, which are dropped, to release after unlocking.
+  @inlinable
   mutating func cancel() -> (upstream: (any Subscription)?, timer: (any Cancellable)?, released: (Phase, FIFO<Event>)) {
     let released = (phase, outbox.removeAll())
     phase = .finished
@@ -195,6 +227,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// The next event for the delivering call, or `nil` when it is done.
+  @inlinable
   mutating func next() -> Event? {
     outbox.next()
   }
@@ -202,6 +235,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// The completion is being delivered: nothing else will be.
   ///
   /// Returns what the machine let go of.
+  @inlinable
   mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
     defer { phase = .finished }
     return (phase, outbox.removeAll())
@@ -209,7 +243,8 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Queues an array, then a completion, each if any; returns the first event when the caller must deliver it now,
   /// or `nil` when another call is delivering (it delivers these too).
-  private mutating func queue(_ batch: [Value]?, then completion: Subscribers.Completion<Failure>?) -> Event? {
+  @inlinable
+  mutating func queue(_ batch: [Value]?, then completion: Subscribers.Completion<Failure>?) -> Event? {
     let first = batch.flatMap { outbox.push(.value($0)) }
     let second = completion.flatMap { outbox.push(.completion($0)) }
     return first ?? second
@@ -217,14 +252,16 @@ struct CollectByTimeStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Moves the running phase's payload out, leaving the phase `.finished` until the caller puts it back, so that the
   /// buffer is changed in place, not copied.
-  private mutating func takeRunning() -> Running? {
+  @inlinable
+  mutating func takeRunning() -> Running? {
     guard case .running(let running) = phase else { return nil }
     phase = .finished
     return running
   }
 
   /// Takes an array of up to `limit` values from `buffer` when the downstream has demand for it.
-  private mutating func takeBatch(from buffer: inout [Value]) -> [Value]? {
+  @inlinable
+  mutating func takeBatch(from buffer: inout [Value]) -> [Value]? {
     guard !buffer.isEmpty, demand > 0 else { return nil }
     demand -= 1
     guard buffer.count > limit else {

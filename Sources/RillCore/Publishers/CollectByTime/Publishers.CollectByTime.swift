@@ -63,6 +63,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.subscribe(Inner(downstream: subscriber, strategy: strategy, options: options))
@@ -72,21 +73,32 @@ extension Publishers {
 
 extension Publishers.CollectByTime {
   // SAFETY: all mutable state is in `state`; downstream, upstream and the scheduler are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private typealias Machine = CollectByTimeStateMachine<Input, Failure>
+    @usableFromInline
+    typealias Machine = CollectByTimeStateMachine<Input, Failure>
 
-    private let downstream: Downstream
-    private let scheduler: Context
-    private let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let interval: Context.SchedulerTimeType.Stride
     /// The count of `.byTimeOrCount`: the upstream is asked for this many values per array requested.
-    private let count: Int?
-    private let options: Context.SchedulerOptions?
-    private let state: Locked<Machine>
+    @usableFromInline
+    let count: Int?
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+    @usableFromInline
+    let state: Locked<Machine>
 
+    @inlinable
     init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?)
     {
       self.downstream = downstream
@@ -101,10 +113,13 @@ extension Publishers.CollectByTime {
       self.state = Locked(Machine(limit: count ?? .max))
     }
 
+    @inlinable
     var description: String { "CollectByTime" }
 
+    @inlinable
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
@@ -122,6 +137,7 @@ extension Publishers.CollectByTime {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       switch state.withLock({ $0.upstreamValue(input) }) {
       case .ignored:
@@ -135,6 +151,7 @@ extension Publishers.CollectByTime {
       return count == nil ? .max(1) : .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let action = state.withLock({ $0.upstreamCompleted(completion) }) else { return }
       _ = action.released
@@ -144,6 +161,7 @@ extension Publishers.CollectByTime {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "CollectByTime: a subscriber requested \(demand); demand must be greater than zero")
       // As in Combine, `.byTime` asks the upstream for one element per request, whatever its demand.
@@ -152,10 +170,12 @@ extension Publishers.CollectByTime {
     }
 
     /// Delivers the last arrays and the completion held for want of demand, as far as demand allows.
-    private func flushHeld() {
+    @inlinable
+    func flushHeld() {
       drain(state.withLock { $0.flushHeld() })
     }
 
+    @inlinable
     func cancel() {
       let (upstream, timer, released) = state.withLock { $0.cancel() }
       timer?.cancel()
@@ -163,19 +183,22 @@ extension Publishers.CollectByTime {
       _ = released
     }
 
-    private func timerFired() {
+    @inlinable
+    func timerFired() {
       drain(state.withLock { $0.timerFired() })
     }
 
     /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so
     /// that events reach downstream in the order they were queued even when a concurrent scheduler runs the actions
     /// in another order.
-    private func deliverNext() {
+    @inlinable
+    func deliverNext() {
       drain(state.withLock { $0.release() })
     }
 
     /// Delivers `first` and whatever is queued meanwhile, one at a time and in order.
-    private func drain(_ first: Machine.Event?) {
+    @inlinable
+    func drain(_ first: Machine.Event?) {
       state.drain(first, to: downstream) { demand in
         let (upstream, isHolding) = state.withLock { $0.delivered(demand) }
         if let count, let upstream {

@@ -4,15 +4,28 @@
 /// Each event is one mutating method that returns what the caller must do after unlocking. The timer of a
 /// pending value is scheduled outside the lock, so the machine hands out a generation number with each value and
 /// accepts the timer, or a timer firing, only for the value still pending with that number.
+@usableFromInline
 struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// A value waiting for its due time.
+  @usableFromInline
   struct Pending {
+    @usableFromInline
     var value: Value
+    @usableFromInline
     var generation: UInt64
     /// Its timer, once scheduled.
+    @usableFromInline
     var timer: (any Cancellable)?
+
+    @inlinable
+    init(value: Value, generation: UInt64, timer: (any Cancellable)? = nil) {
+      self.value = value
+      self.generation = generation
+      self.timer = timer
+    }
   }
 
+  @usableFromInline
   enum Phase {
     case awaitingSubscription
     /// Subscribed; `pending` is the latest value, waiting for its due time.
@@ -24,9 +37,12 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   }
 
   /// What the scheduler hands downstream, one at a time and in order.
+  @usableFromInline
   typealias Output = Value
+  @usableFromInline
   typealias Event = DeliveryEvent<Output, Failure>
 
+  @usableFromInline
   enum TimerFiredAction {
     /// The value is queued for delivery: cancel its timer, whose interval would fire again, then deliver `first`
     /// and what follows it, unless `first` is `nil` because another call is delivering (it delivers the value).
@@ -37,18 +53,24 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
     case none
   }
 
-  private(set) var phase = Phase.awaitingSubscription
-  private(set) var demand = Subscribers.Demand.none
-  private var generation: UInt64 = 0
-  private var outbox = DeliveryQueue<Event>()
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var outbox = DeliveryQueue<Event>()
 
   /// The value waiting for its due time, if any.
+  @inlinable
   var pendingValue: Value? {
     guard case .running(_, let pending) = phase else { return nil }
     return pending?.value
   }
 
   /// Accepts the upstream subscription; `false` for a second one, or one after a cancel, which the caller cancels.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .running(upstream: subscription, pending: nil)
@@ -59,6 +81,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// Returns its generation, for its timer, and the previous pending value with its timer to cancel, to release
   /// after unlocking; `nil` when the value is ignored.
+  @inlinable
   mutating func upstreamValue(_ value: Value) -> (generation: UInt64, replaced: Pending?)? {
     guard case .running(let upstream, let previous) = phase else { return nil }
     generation &+= 1
@@ -68,6 +91,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Keeps the timer scheduled for the value of `generation`; returns it to cancel if that value is no longer
   /// pending.
+  @inlinable
   mutating func timerScheduled(_ timer: any Cancellable, for generation: UInt64) -> (any Cancellable)? {
     guard case .running(let upstream, var pending?) = phase, pending.generation == generation else { return timer }
     pending.timer = timer
@@ -79,6 +103,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// The value takes its place in the delivery order now, under the lock that makes it due, so a value made due
   /// later on another thread of the scheduler cannot overtake it.
+  @inlinable
   mutating func timerFired(_ generation: UInt64) -> TimerFiredAction {
     guard case .running(let upstream, let pending?) = phase, pending.generation == generation else { return .none }
     phase = .running(upstream: upstream, pending: nil)
@@ -91,18 +116,21 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   ///
   /// Returns whether to schedule the completion, and what the machine let go of: the upstream's subscription, and
   /// the pending value with its timer to cancel.
+  @inlinable
   mutating func upstreamCompleted() -> (schedules: Bool, released: (upstream: any Subscription, pending: Pending?)?) {
     guard case .running(let upstream, let pending) = phase else { return (false, nil) }
     phase = .completing
     return (true, (upstream, pending))
   }
 
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) {
     demand += more
   }
 
   /// Downstream cancelled; returns the upstream and the timer to cancel, and what waited to be delivered, to release
   /// after unlocking.
+  @inlinable
   mutating func cancel() -> (upstream: (any Subscription)?, pending: Pending?, released: FIFO<Event>) {
     let released = outbox.removeAll()
     guard case .running(let upstream, let pending) = phase else {
@@ -115,12 +143,14 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
 
   /// Queues an event that a scheduler action hands over; returns the next event when the caller must deliver it
   /// now, or `nil` when another call is delivering (it delivers this one too) or the subscription has finished.
+  @inlinable
   mutating func push(_ event: Event) -> Event? {
     if case .finished = phase { return nil }
     return outbox.push(event)
   }
 
   /// The next event for the delivering call, or `nil` when it is done.
+  @inlinable
   mutating func next() -> Event? {
     outbox.next()
   }
@@ -128,6 +158,7 @@ struct DebounceStateMachine<Value, Failure: Error>: DrainingStateMachine {
   /// The completion is being delivered: nothing else will be.
   ///
   /// Returns what the machine let go of.
+  @inlinable
   mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
     defer { phase = .finished }
     return (phase, outbox.removeAll())

@@ -56,6 +56,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
@@ -67,19 +68,29 @@ extension Publishers.Debounce {
   //
   // As in Combine, the timer of a pending value holds the subscription strongly; every way the value stops being
   // pending (a newer value, its emission, the completion, a cancel) cancels that timer.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private typealias Machine = DebounceStateMachine<Input, Failure>
+    @usableFromInline
+    typealias Machine = DebounceStateMachine<Input, Failure>
 
-    private let downstream: Downstream
-    private let dueTime: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-    private let state = Locked(Machine())
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let dueTime: Context.SchedulerTimeType.Stride
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+    @usableFromInline
+    let state = Locked(Machine())
 
+    @inlinable
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
       self.downstream = downstream
       self.dueTime = publisher.dueTime
@@ -87,8 +98,10 @@ extension Publishers.Debounce {
       self.options = publisher.options
     }
 
+    @inlinable
     var description: String { "Debounce" }
 
+    @inlinable
     var customMirror: Mirror {
       let (demand, pending) = state.withLock { ($0.demand, $0.pendingValue) }
       let children: [(label: String?, value: Any)] = [
@@ -99,6 +112,7 @@ extension Publishers.Debounce {
       return Mirror(self, children: children)
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
@@ -108,6 +122,7 @@ extension Publishers.Debounce {
       subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       guard let (generation, replaced) = state.withLock({ $0.upstreamValue(input) }) else { return .none }
       replaced?.timer?.cancel()
@@ -123,6 +138,7 @@ extension Publishers.Debounce {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let (schedules, released) = state.withLock { $0.upstreamCompleted() }
       released?.pending?.timer?.cancel()
@@ -130,11 +146,13 @@ extension Publishers.Debounce {
       scheduler.schedule(options: nil) { self.drain(self.state.withLock { $0.push(.completion(completion)) }) }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "Debounce: a subscriber requested \(demand); demand must be greater than zero")
       state.withLock { $0.request(demand) }
     }
 
+    @inlinable
     func cancel() {
       let (upstream, pending, released) = state.withLock { $0.cancel() }
       pending?.timer?.cancel()
@@ -142,7 +160,8 @@ extension Publishers.Debounce {
       _ = released
     }
 
-    private func timerFired(_ generation: UInt64) {
+    @inlinable
+    func timerFired(_ generation: UInt64) {
       switch state.withLock({ $0.timerFired(generation) }) {
       case .deliver(let first, let timer):
         timer?.cancel()
@@ -156,7 +175,8 @@ extension Publishers.Debounce {
     }
 
     /// Delivers `first`, then the events queued meanwhile, one at a time.
-    private func drain(_ first: Machine.Event?) {
+    @inlinable
+    func drain(_ first: Machine.Event?) {
       state.drain(first, to: downstream) { demand in state.withLock { $0.request(demand) } }
     }
   }

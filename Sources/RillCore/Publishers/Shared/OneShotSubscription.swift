@@ -3,16 +3,20 @@
 ///
 /// As in Combine, it lets go of its subscriber once it has delivered or is cancelled, and keeps its value for as long
 /// as it lives.
+///
+/// The value's type is a generic parameter of its own rather than `Downstream.Input`: the deinit, which always runs
+/// unspecialised, then finds it in the class's metadata instead of looking the associated type up at run time.
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
 @usableFromInline
-final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable {
+final class OneShotSubscription<Value, Downstream: Subscriber>: Subscription, CombineDescribable, @unchecked Sendable
+where Downstream.Input == Value {
   /// The subscriber, until the value is delivered or the subscription is cancelled.
   @usableFromInline
   let state: Locked<Downstream?>
 
   /// The value to deliver.
   @usableFromInline
-  let value: Downstream.Input
+  let value: Value
 
   @usableFromInline
   let name: String
@@ -22,7 +26,7 @@ final class OneShotSubscription<Downstream: Subscriber>: Subscription, CombineDe
   let specialized: SpecializedEntry<OneShotSubscription>
 
   @inlinable
-  init(downstream: Downstream, value: Downstream.Input, name: String) {
+  init(downstream: Downstream, value: Value, name: String) {
     state = Locked(downstream)
     self.value = value
     self.name = name

@@ -1,3 +1,6 @@
+// `public` because the per-value paths are `@inlinable` and read an atomic gate.
+public import Atomics
+
 extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// Republishes elements sent by the most recently received publisher.
   ///
@@ -98,6 +101,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
       let inner = Inner(downstream: subscriber)
       inner.start()
@@ -109,35 +113,48 @@ extension Publishers {
 extension Publishers.SwitchToLatest {
   // SAFETY: all mutable state is in `machine`; downstream is called under the delivery lock only, upstream and
   // children outside every lock.
+  @usableFromInline
   final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Output, Failure>
 
-    private let downstream: Downstream
-    private let machine = Locked(Machine())
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let machine = Locked(Machine())
     /// Held around each call to downstream, as Combine holds one: a child's value from another thread waits until
     /// downstream returns, then is delivered on its own thread; one from inside downstream is delivered at once.
-    private let delivery = DeliveryLock()
+    @usableFromInline
+    let delivery = DeliveryLock()
     /// Bits of the delivery lock's gate, set once a child has failed and once downstream has cancelled; read under
     /// the delivery lock, so that a value that waited for it follows neither the failure nor a cancel that has
     /// returned (a gate beside a lock: WritingAnOperator.md, "Hot-path idioms").
-    private static var valuesSilenced: Int { 1 }
-    private static var cancelled: Int { 2 }
+    @inlinable
+    static var valuesSilenced: Int { 1 }
+    @inlinable
+    static var cancelled: Int { 2 }
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
     }
 
+    @inlinable
     var description: String { "SwitchToLatest" }
 
+    @inlinable
     var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
 
     /// Hands the subscription to downstream, under the delivery lock so that nothing reaches downstream before it.
+    @inlinable
     func start() {
       delivery.withLock { downstream.receive(subscription: self) }
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
       case .requestUnlimited(let upstream): upstream.request(.unlimited)
@@ -145,6 +162,7 @@ extension Publishers.SwitchToLatest {
       }
     }
 
+    @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
       guard let (index, previous) = machine.withLock({ $0.upstreamValue() }) else { return .none }
       previous?.cancel()
@@ -152,6 +170,7 @@ extension Publishers.SwitchToLatest {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let (action, released) = machine.withLock { $0.upstreamCompleted(completion) }
       _ = released
@@ -159,20 +178,24 @@ extension Publishers.SwitchToLatest {
     }
 
     /// The demand downstream has asked for that no value has taken yet.
+    @inlinable
     var outstandingDemand: Subscribers.Demand { machine.withLock { $0.outstandingDemand } }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "SwitchToLatest: a subscriber requested \(demand); demand must be greater than zero")
       machine.withLock { $0.request(demand) }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let cancelling = machine.withLock { $0.cancel() }
       _ = delivery.gate.loadThenBitwiseOr(with: Self.cancelled, ordering: .releasing)
       for subscription in cancelling { subscription.cancel() }
     }
 
-    fileprivate func childSubscribed(_ index: Int, _ subscription: any Subscription) {
+    @inlinable
+    func childSubscribed(_ index: Int, _ subscription: any Subscription) {
       switch machine.withLock({ $0.childSubscribed(index, subscription) }) {
       case .request(let child, let demand): child.request(demand)
       case .cancel(let child): child.cancel()
@@ -183,7 +206,8 @@ extension Publishers.SwitchToLatest {
     /// Delivers a value of the current child on the calling thread, before returning, if it finds demand.
     ///
     /// As in Combine, the demand downstream returns for it also goes back to the child that sent it.
-    fileprivate func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
+    @inlinable
+    func childValue(_ index: Int, _ value: Output) -> Subscribers.Demand {
       guard machine.withLock({ $0.childValue(index) }) else { return .none }
       let additional = delivery.withLock { () -> Subscribers.Demand in
         guard delivery.gate.load(ordering: .acquiring) == 0 else { return .none }
@@ -194,13 +218,15 @@ extension Publishers.SwitchToLatest {
       return additional
     }
 
-    fileprivate func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
       let (action, released) = machine.withLock { $0.childCompleted(index, completion) }
       _ = released
       perform(action)
     }
 
-    private func perform(_ action: Machine.CompletionAction) {
+    @inlinable
+    func perform(_ action: Machine.CompletionAction) {
       let completion: Subscribers.Completion<Failure>
       switch action {
       case .none:
@@ -220,28 +246,44 @@ extension Publishers.SwitchToLatest {
     }
   }
 
-  private struct Child<Downstream: Subscriber>: Subscriber, CombineDescribable
+  @usableFromInline
+  struct Child<Downstream: Subscriber>: Subscriber, CombineDescribable
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Output
 
+    @usableFromInline
     let index: Int
+    @usableFromInline
     let parent: Inner<Downstream>
+    @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
+    @inlinable
     var description: String { "SwitchToLatest" }
 
+    @inlinable
     var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       parent.childSubscribed(index, subscription)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       parent.childValue(index, input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       parent.childCompleted(index, completion)
+    }
+
+    @inlinable
+    init(index: Int, parent: Inner<Downstream>) {
+      self.index = index
+      self.parent = parent
     }
   }
 }

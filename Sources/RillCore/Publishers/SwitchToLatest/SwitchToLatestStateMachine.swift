@@ -10,8 +10,10 @@
 /// the upstream fails, so its values still reach downstream while there is demand, and a subscription it hands over
 /// late is asked for the outstanding demand. A child that has ended stays current until the next one, so a
 /// subscription it hands over afterwards is kept.
+@usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// Where the upstream of publishers is.
+  @usableFromInline
   enum UpstreamPhase {
     case awaitingSubscription
     case subscribed(any Subscription)
@@ -22,6 +24,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// The latest child publisher.
+  @usableFromInline
   enum ChildPhase {
     case none
     /// Child `index` has been subscribed to and has not handed over its subscription yet.
@@ -31,6 +34,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// until the next child.
     case ended(index: Int)
 
+    @inlinable
     var index: Int? {
       switch self {
       case .none: nil
@@ -39,6 +43,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum Phase {
     case active(upstream: UpstreamPhase, child: ChildPhase)
     /// A child failed: its failure is on its way downstream, and nothing else is.
@@ -47,21 +52,28 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     case cancelled
   }
 
-  private var phase = Phase.active(upstream: .awaitingSubscription, child: .none)
-  private var nextIndex = 0
-  private var demand = Subscribers.Demand.none
+  @usableFromInline
+  var phase = Phase.active(upstream: .awaitingSubscription, child: .none)
+  @usableFromInline
+  var nextIndex = 0
+  @usableFromInline
+  var demand = Subscribers.Demand.none
 
+  @inlinable
   init() {}
 
   /// The demand downstream has asked for that no value has taken yet.
+  @inlinable
   var outstandingDemand: Subscribers.Demand { demand }
 
+  @usableFromInline
   enum UpstreamSubscribedAction {
     case requestUnlimited(any Subscription)
     case cancel(any Subscription)
   }
 
   /// Accepts the upstream's subscription; a second one, or one after the end, is cancelled.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
     guard case .active(.awaitingSubscription, let child) = phase else { return .cancel(subscription) }
     phase = .active(upstream: .subscribed(subscription), child: child)
@@ -69,6 +81,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// Makes a new child current; returns its index and the previous child's subscription to cancel.
+  @inlinable
   mutating func upstreamValue() -> (index: Int, cancelling: (any Subscription)?)? {
     guard case .active(let upstream, let child) = phase else { return nil }
     switch upstream {
@@ -83,6 +96,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// What to do for a completion of the upstream or of a child.
+  @usableFromInline
   enum CompletionAction {
     case none
     /// Cancel `cancelling`, if any, then send `completion` downstream.
@@ -99,6 +113,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   ///
   /// Returns, besides the action, the phase it leaves (with the upstream's subscription), to release after
   /// unlocking.
+  @inlinable
   mutating func upstreamCompleted(
     _ completion: Subscribers.Completion<Failure>
   ) -> (action: CompletionAction, released: Phase?) {
@@ -121,6 +136,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     }
   }
 
+  @usableFromInline
   enum ChildSubscribedAction {
     case request(any Subscription, Subscribers.Demand)
     case cancel(any Subscription)
@@ -129,6 +145,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Child `index` handed over its subscription: kept if the child is current and holds none, asked for the
   /// outstanding demand.
+  @inlinable
   mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> ChildSubscribedAction {
     guard case .active(let upstream, let child) = phase, child.index == index else { return .cancel(subscription) }
     switch child {
@@ -143,6 +160,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// A value from child `index`: returns `true` when it has taken its demand and the caller must deliver it.
   ///
   /// A value of a replaced child, or beyond the outstanding demand, is dropped (Combine traps on the latter).
+  @inlinable
   mutating func childValue(_ index: Int) -> Bool {
     guard case .active(_, let child) = phase, child.index == index, demand > 0 else { return false }
     demand -= 1
@@ -155,6 +173,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// upstream.
   ///
   /// Returns, besides the action, the phase it leaves (with the child's subscription), to release after unlocking.
+  @inlinable
   mutating func childCompleted(
     _ index: Int,
     _ completion: Subscribers.Completion<Failure>
@@ -178,17 +197,20 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   }
 
   /// Adds downstream demand; returns the current child to forward it to.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
     demand += more
     return currentSubscription
   }
 
   /// Records that downstream asked for `additional` more on a value, which also goes back to the child that sent it.
+  @inlinable
   mutating func delivered(_ additional: Subscribers.Demand) {
     demand += additional
   }
 
   /// Terminates on downstream's cancel; returns the subscriptions to cancel, the current child first.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     defer { phase = .cancelled }
     guard case .active(let upstream, let child) = phase else { return [] }
@@ -198,7 +220,8 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     return cancelling
   }
 
-  private var currentSubscription: (any Subscription)? {
+  @inlinable
+  var currentSubscription: (any Subscription)? {
     guard case .active(_, .running(_, let subscription)) = phase else { return nil }
     return subscription
   }

@@ -56,6 +56,7 @@ extension Publishers {
       self.latest = latest
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
@@ -70,16 +71,23 @@ extension Publishers.Throttle {
   //
   // Scheduled emissions hold the subscription weakly, as Combine's do: a pending emission does not keep a
   // cancelled or abandoned pipeline alive. The downstream is released once the subscription ends.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private typealias Machine = ThrottleStateMachine<Input, Failure, Context.SchedulerTimeType, Downstream>
+    @usableFromInline
+    typealias Machine = ThrottleStateMachine<Input, Failure, Context.SchedulerTimeType, Downstream>
 
-    private let scheduler: Context
-    private let state: Locked<Machine>
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let state: Locked<Machine>
 
+    @inlinable
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
       self.scheduler = publisher.scheduler
       self.state = Locked(Machine(downstream: downstream, interval: publisher.interval, latest: publisher.latest))
@@ -88,8 +96,10 @@ extension Publishers.Throttle {
       _ = publisher.scheduler.now
     }
 
+    @inlinable
     var description: String { "Throttle" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard let downstream = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
@@ -100,6 +110,7 @@ extension Publishers.Throttle {
       subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.acceptsEvents }) else { return .none }
       let now = scheduler.now
@@ -115,6 +126,7 @@ extension Publishers.Throttle {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard state.withLock({ $0.acceptsEvents }) else { return }
       _ = scheduler.now
@@ -123,10 +135,12 @@ extension Publishers.Throttle {
       }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       state.withLock { $0.request(demand) }
     }
 
+    @inlinable
     func cancel() {
       let (upstream, downstream, released) = state.withLock { $0.cancel() }
       upstream?.cancel()
@@ -135,7 +149,8 @@ extension Publishers.Throttle {
     }
 
     /// One scheduled emission: the pending value, then the pending completion.
-    private func emit() {
+    @inlinable
+    func emit() {
       // The time of a value's emission starts the next interval; Combine reads it only for a value that no
       // completion follows.
       guard let readsClock = state.withLock({ $0.emissionReadsClock() }) else { return }

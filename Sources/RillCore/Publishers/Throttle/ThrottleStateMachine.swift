@@ -8,27 +8,68 @@
 ///
 /// The subscriber is part of the phase: the subscription lets go of it once it has ended, when cancelled or once the
 /// completion is on its way.
+@usableFromInline
 struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>: DrainingStateMachine {
   /// Subscribed, and taking values in.
+  @usableFromInline
   struct Running {
+    @usableFromInline
     var upstream: any Subscription
+    @usableFromInline
     var downstream: Downstream
+    @usableFromInline
     var demand = Subscribers.Demand.none
     /// When the last value that no completion followed was emitted: the next interval starts there.
+    @usableFromInline
     var lastEmission: Time?
     /// The value the scheduled emission delivers; `nil` when no emission is scheduled.
+    @usableFromInline
     var pending: Value?
+
+    @inlinable
+    init(
+      upstream: any Subscription,
+      downstream: Downstream,
+      demand: Subscribers.Demand = Subscribers.Demand.none,
+      lastEmission: Time? = nil,
+      pending: Value? = nil
+    ) {
+      self.upstream = upstream
+      self.downstream = downstream
+      self.demand = demand
+      self.lastEmission = lastEmission
+      self.pending = pending
+    }
   }
 
   /// The upstream completed; its completion waits for the scheduled emission, after the pending value if any.
+  @usableFromInline
   struct Completing {
     /// Kept until the emission: as in Combine, a cancel meanwhile still reaches the upstream.
+    @usableFromInline
     var upstream: any Subscription
+    @usableFromInline
     var downstream: Downstream
+    @usableFromInline
     var pending: Value?
+    @usableFromInline
     var completion: Subscribers.Completion<Failure>
+
+    @inlinable
+    init(
+      upstream: any Subscription,
+      downstream: Downstream,
+      pending: Value? = nil,
+      completion: Subscribers.Completion<Failure>
+    ) {
+      self.upstream = upstream
+      self.downstream = downstream
+      self.pending = pending
+      self.completion = completion
+    }
   }
 
+  @usableFromInline
   enum Phase {
     case awaitingSubscription(downstream: Downstream)
     case running(Running)
@@ -38,10 +79,13 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// What an emission hands downstream, one at a time and in order.
+  @usableFromInline
   typealias Output = Value
+  @usableFromInline
   typealias Event = DeliveryEvent<Output, Failure>
 
   /// What to do about a value taken in.
+  @usableFromInline
   enum UpstreamValueAction: Equatable {
     /// Dropped (no demand, or an emission is already pending), or made the pending value of the emission already
     /// scheduled.
@@ -53,12 +97,17 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// The time between emissions.
+  @usableFromInline
   let interval: Time.Stride
   /// Whether a value arriving while an emission is pending replaces the pending one.
+  @usableFromInline
   let latest: Bool
-  private(set) var phase: Phase
-  private var outbox = DeliveryQueue<Event>()
+  @usableFromInline
+  var phase: Phase
+  @usableFromInline
+  var outbox = DeliveryQueue<Event>()
 
+  @inlinable
   init(downstream: Downstream, interval: Time.Stride, latest: Bool) {
     self.phase = .awaitingSubscription(downstream: downstream)
     self.interval = interval
@@ -66,12 +115,14 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// Whether values and the completion from upstream are still taken in.
+  @inlinable
   var acceptsEvents: Bool {
     guard case .running = phase else { return false }
     return true
   }
 
   /// The value the scheduled emission delivers, if any.
+  @inlinable
   var pendingValue: Value? {
     switch phase {
     case .running(let running): running.pending
@@ -81,6 +132,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// The demand left for values not yet taken in.
+  @inlinable
   var demand: Subscribers.Demand {
     guard case .running(let running) = phase else { return .none }
     return running.demand
@@ -88,6 +140,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
 
   /// Accepts the upstream subscription and returns the subscriber to hand it to; `nil` for a second one, or one
   /// after a cancel, which the caller cancels.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = phase else { return nil }
     phase = .running(Running(upstream: subscription, downstream: downstream))
@@ -98,6 +151,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   ///
   /// The demand is spent when its emission is scheduled, not when it is delivered. Returns the pending value that
   /// `value` replaced, if any, to release after unlocking.
+  @inlinable
   mutating func upstreamValue(_ value: Value, at now: Time) -> (action: UpstreamValueAction, replaced: Value?) {
     guard case .running(var running) = phase, running.demand > 0 else { return (.none, nil) }
     guard running.pending == nil else {
@@ -115,6 +169,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// The upstream completed; returns whether to schedule an emission for it, which is when none is pending.
+  @inlinable
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .running(let running) = phase else { return false }
     phase = .completing(
@@ -129,6 +184,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// Adds downstream demand, requested or returned from a value; once the upstream has completed it is not needed.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) {
     guard case .running(var running) = phase else { return }
     running.demand += more
@@ -137,6 +193,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
 
   /// Whether the scheduled emission that is starting must read the clock, which it does for a value that no
   /// completion follows; `nil` when there is nothing to emit.
+  @inlinable
   func emissionReadsClock() -> Bool? {
     switch phase {
     case .awaitingSubscription:
@@ -156,6 +213,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   /// first event when the caller must deliver them now, or `nil` when another call is delivering (it delivers
   /// these too) or there is nothing to emit; and, once the upstream has completed, what the machine let go of, to
   /// release after unlocking.
+  @inlinable
   mutating func emit(at now: Time?) -> (delivery: (downstream: Downstream, first: Event)?, released: Completing?) {
     switch phase {
     case .awaitingSubscription:
@@ -176,6 +234,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   }
 
   /// The next event for the delivering call, or `nil` when it is done.
+  @inlinable
   mutating func next() -> Event? {
     outbox.next()
   }
@@ -183,6 +242,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
   /// The completion is being delivered, so nothing else will be; the emission that queued it ended the phase.
   ///
   /// Returns what the machine let go of.
+  @inlinable
   mutating func deliveringCompletion() -> (Phase, FIFO<Event>) {
     defer { phase = .finished }
     return (phase, outbox.removeAll())
@@ -190,6 +250,7 @@ struct ThrottleStateMachine<Value, Failure: Error, Time: Strideable, Downstream>
 
   /// Downstream cancelled: returns the upstream to cancel and the subscriber to release, and what else the machine let
   /// go of (the pending value, what waited to be delivered), all to release after unlocking.
+  @inlinable
   mutating func cancel() -> (upstream: (any Subscription)?, downstream: Downstream?, released: (Phase, FIFO<Event>)) {
     let released = (phase, outbox.removeAll())
     phase = .finished

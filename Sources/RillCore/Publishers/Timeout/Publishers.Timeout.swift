@@ -72,6 +72,7 @@ extension Publishers {
       self.customError = customError
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
       upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
@@ -85,20 +86,31 @@ extension Publishers.Timeout {
   // As in Combine, the running clock holds the subscription strongly (every way the subscription ends cancels
   // it), the link to the upstream lasts until the upstream's completion has been delivered, so that a cancel
   // meanwhile still reaches the upstream, and a cancel before the upstream's subscription arrives does nothing.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribable, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private typealias Machine = TimeoutStateMachine<Input, Failure>
+    @usableFromInline
+    typealias Machine = TimeoutStateMachine<Input, Failure>
 
-    private let downstream: Downstream
-    private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-    private let customError: (() -> Upstream.Failure)?
-    private let state = Locked(Machine())
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+    @usableFromInline
+    let customError: (() -> Upstream.Failure)?
+    @usableFromInline
+    let state = Locked(Machine())
 
+    @inlinable
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
       self.downstream = downstream
       self.interval = publisher.interval
@@ -107,8 +119,10 @@ extension Publishers.Timeout {
       self.customError = publisher.customError
     }
 
+    @inlinable
     var description: String { "Timeout" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       guard state.withLock({ $0.upstreamSubscribed(subscription) }) else {
         subscription.cancel()
@@ -120,6 +134,7 @@ extension Publishers.Timeout {
       restartClock()
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       guard state.withLock({ $0.upstreamValue(input) }) else { return .none }
       restartClock()
@@ -127,6 +142,7 @@ extension Publishers.Timeout {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       let (schedules, timer) = state.withLock { $0.upstreamCompleted(completion) }
       guard schedules else { return }
@@ -134,6 +150,7 @@ extension Publishers.Timeout {
       scheduler.schedule(options: options) { self.deliverNext() }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       // Only a request that reaches the upstream counts as the first one, the one that restarts the clock.
       let (upstream, restartsClock) = state.withLock { $0.request() }
@@ -142,6 +159,7 @@ extension Publishers.Timeout {
       upstream.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (upstream, timer, released) = state.withLock { $0.cancel() }
       timer?.cancel()
@@ -150,7 +168,8 @@ extension Publishers.Timeout {
     }
 
     /// Cancels the running clock and starts a new one.
-    private func restartClock() {
+    @inlinable
+    func restartClock() {
       let (generation, previous) = state.withLock { $0.restartClock() }
       previous?.cancel()
       let timer = scheduler.schedule(
@@ -164,7 +183,8 @@ extension Publishers.Timeout {
       state.withLock { $0.timerScheduled(timer, for: generation) }?.cancel()
     }
 
-    private func timerFired(_ generation: UInt64) {
+    @inlinable
+    func timerFired(_ generation: UInt64) {
       guard let (upstream, timer, released) = state.withLock({ $0.timerFired(generation) }) else { return }
       _ = released
       timer?.cancel()
@@ -176,11 +196,13 @@ extension Publishers.Timeout {
     /// One scheduled action: releases the oldest queued event, and delivers it unless a drain is in progress, so
     /// that events reach downstream in the order they arrived even when a concurrent scheduler runs the actions in
     /// another order.
-    private func deliverNext() {
+    @inlinable
+    func deliverNext() {
       drain(state.withLock { $0.release() })
     }
 
-    private func drain(_ first: Machine.Event?) {
+    @inlinable
+    func drain(_ first: Machine.Event?) {
       state.drain(first, to: downstream) { demand in state.withLock { $0.upstream }?.request(demand) }
     }
   }

@@ -13,6 +13,7 @@ extension Publisher where Output: EventConvertible, Failure == Never {
   /// an asynchronous sequence: write `values()` for this operator and `values` for the sequence.
   ///
   /// - Returns: A publisher of the values the events carry.
+  @inlinable
   public func values() -> AnyPublisher<Output.Output, Never> {
     compactMap { element -> Output.Output? in
       guard case .value(let value) = element.event else { return nil }
@@ -31,6 +32,7 @@ extension Publisher where Output: EventConvertible, Failure == Never {
   /// Each dropped event asks upstream for one more in its place.
   ///
   /// - Returns: A publisher of the errors the events carry.
+  @inlinable
   public func failures() -> AnyPublisher<Output.Failure, Never> {
     compactMap { element -> Output.Failure? in
       guard case .failure(let error) = element.event else { return nil }

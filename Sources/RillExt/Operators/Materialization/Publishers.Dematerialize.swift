@@ -11,6 +11,7 @@ extension Publisher where Output: EventConvertible, Failure == Never {
   /// finishes without such an event, the returned publisher finishes too. Demand goes straight upstream.
   ///
   /// - Returns: A publisher that republishes the events of a materialized publisher as real events.
+  @inlinable
   public func dematerialize() -> Publishers.Dematerialize<Self> {
     Publishers.Dematerialize(upstream: self)
   }
@@ -37,6 +38,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -45,29 +47,35 @@ extension Publishers {
 
 extension Publishers.Dematerialize {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Output.Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
       case awaitingSubscription
       case subscribed(any Subscription)
       case terminal
     }
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let state = Locked(Phase.awaitingSubscription)
+    @usableFromInline let state = Locked(Phase.awaitingSubscription)
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
     }
 
-    var description: String { "Dematerialize.Subscription<\(Downstream.Input.self), \(Downstream.Failure.self)>" }
+    @usableFromInline var description: String {
+      "Dematerialize.Subscription<\(Downstream.Input.self), \(Downstream.Failure.self)>"
+    }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let accepted = state.withLock { phase -> Bool in
         guard case .awaitingSubscription = phase else { return false }
@@ -81,6 +89,7 @@ extension Publishers.Dematerialize {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let event = input.event
       let upstream = state.withLock { phase -> (any Subscription)? in
@@ -103,6 +112,7 @@ extension Publishers.Dematerialize {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       // The upstream's subscription, which has completed, is released after unlocking.
       let upstream = state.withLock { phase -> (any Subscription)? in
@@ -119,6 +129,7 @@ extension Publishers.Dematerialize {
       downstream.receive(completion: .finished)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       // As in CombineExt, a request of `.none` does nothing.
       guard demand > 0 else { return }
@@ -129,6 +140,7 @@ extension Publishers.Dematerialize {
       upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let upstream = state.withLock { phase -> (any Subscription)? in
         defer { phase = .terminal }

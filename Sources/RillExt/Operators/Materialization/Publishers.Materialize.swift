@@ -37,6 +37,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -45,14 +46,18 @@ extension Publishers {
 
 extension Publishers.Materialize {
   // SAFETY: all mutable state is in `state`; upstream and downstream are called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Never {
+    @usableFromInline
     typealias Input = Upstream.Output
 
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
       case awaitingSubscription
       case subscribed(any Subscription)
       /// Upstream completed while downstream had no demand: its event waits for the next request.
@@ -60,22 +65,30 @@ extension Publishers.Materialize {
       case terminal
     }
 
-    private struct State {
+    @usableFromInline
+    struct State {
+      @usableFromInline
       var phase = Phase.awaitingSubscription
       /// What downstream has asked for and not yet received.
+      @usableFromInline
       var demand = Subscribers.Demand.none
     }
 
-    private let downstream: Downstream
+    @usableFromInline
+    let downstream: Downstream
 
-    private let state = Locked(State())
+    @usableFromInline
+    let state = Locked(State())
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
     }
 
+    @inlinable
     var description: String { "Materialize.Subscription<\(Upstream.Output.self), \(Upstream.Failure.self)>" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let accepted = state.withLock { state -> Bool in
         guard case .awaitingSubscription = state.phase else { return false }
@@ -89,6 +102,7 @@ extension Publishers.Materialize {
       downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let deliver = state.withLock { state -> Bool in
         // A value beyond demand, or after the end, breaks upstream's contract and is not delivered.
@@ -105,6 +119,7 @@ extension Publishers.Materialize {
       return more
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let event: Event<Upstream.Output, Upstream.Failure> =
         switch completion {
@@ -125,6 +140,7 @@ extension Publishers.Materialize {
       if deliverNow { finish(with: event) }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       // As in CombineExt, a request of `.none` does nothing.
       guard demand > 0 else { return }
@@ -147,6 +163,7 @@ extension Publishers.Materialize {
       }
     }
 
+    @inlinable
     func cancel() {
       // The phase it leaves (a completion that waited for demand) is released after unlocking.
       let released = state.withLock { state -> Phase in
@@ -156,13 +173,15 @@ extension Publishers.Materialize {
       if case .subscribed(let upstream) = released { upstream.cancel() }
     }
 
-    private enum RequestAction {
+    @usableFromInline
+    enum RequestAction {
       case requestUpstream(any Subscription)
       case finish(Event<Upstream.Output, Upstream.Failure>)
     }
 
     /// Sends the event that stands for upstream's completion, then finishes.
-    private func finish(with event: Event<Upstream.Output, Upstream.Failure>) {
+    @inlinable
+    func finish(with event: Event<Upstream.Output, Upstream.Failure>) {
       _ = downstream.receive(event)
       downstream.receive(completion: .finished)
     }

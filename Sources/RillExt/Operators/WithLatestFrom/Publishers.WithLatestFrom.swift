@@ -22,6 +22,7 @@ extension Publisher {
   ///   - other: The publisher whose latest value accompanies each value of this one.
   ///   - resultSelector: A closure that combines a value of this publisher with the latest value of `other`.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Result>(
     _ other: Other,
     resultSelector: @escaping (Output, Other.Output) -> Result
@@ -46,6 +47,7 @@ extension Publisher {
   ///   - other1: The second publisher whose latest value accompanies each value of this one.
   ///   - resultSelector: A closure that combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -75,6 +77,7 @@ extension Publisher {
   ///   - other2: The third publisher whose latest value accompanies each value of this one.
   ///   - resultSelector: A closure that combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -102,6 +105,7 @@ extension Publisher {
   ///
   /// - Parameter other: The publisher whose latest value to republish.
   /// - Returns: A publisher of the latest values of `other`, one for each value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher>(
     _ other: Other
   ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
@@ -121,6 +125,7 @@ extension Publisher {
   ///   - other: The first publisher whose latest value to republish.
   ///   - other1: The second publisher whose latest value to republish.
   /// - Returns: A publisher of the latest values of the others, one pair for each value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher>(
     _ other: Other,
     _ other1: Other1
@@ -147,6 +152,7 @@ extension Publisher {
   ///   - other1: The second publisher whose latest value to republish.
   ///   - other2: The third publisher whose latest value to republish.
   /// - Returns: A publisher of the latest values of the others, one triple for each value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
     _ other: Other,
     _ other1: Other1,
@@ -173,18 +179,20 @@ extension Publishers {
     /// The closure that combines a value of upstream with the latest value of the second publisher.
     public typealias ResultSelector = (Upstream.Output, Other.Output) -> Output
 
-    private let upstream: Upstream
+    @usableFromInline let upstream: Upstream
 
-    private let second: Other
+    @usableFromInline let second: Other
 
-    private let resultSelector: ResultSelector
+    @usableFromInline let resultSelector: ResultSelector
 
+    @inlinable
     init(upstream: Upstream, second: Other, resultSelector: @escaping ResultSelector) {
       self.upstream = upstream
       self.second = second
       self.resultSelector = resultSelector
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber, sources: (upstream, second), resultSelector: resultSelector)
       subscriber.receive(subscription: inner)
@@ -196,28 +204,33 @@ extension Publishers {
 extension Publishers.WithLatestFrom {
   // SAFETY: all mutable state is in `machine`; upstream, the other publisher, downstream and the result selector are
   // called outside the lock.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
+    @usableFromInline typealias Input = Upstream.Output
 
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
-    private let resultSelector: ResultSelector
+    @usableFromInline let resultSelector: ResultSelector
 
-    private let machine: Locked<WithLatestFromStateMachine<(Upstream, Other), Other.Output>>
+    @usableFromInline let machine: Locked<WithLatestFromStateMachine<(Upstream, Other), Other.Output>>
 
+    @inlinable
     init(downstream: Downstream, sources: (Upstream, Other), resultSelector: @escaping ResultSelector) {
       self.downstream = downstream
       self.resultSelector = resultSelector
       machine = Locked(WithLatestFromStateMachine(sources: sources))
     }
 
-    var description: String { "WithLatestFrom.Subscription<\(Output.self), \(Upstream.Failure.self)>" }
+    @usableFromInline var description: String {
+      "WithLatestFrom.Subscription<\(Output.self), \(Upstream.Failure.self)>"
+    }
 
     /// Subscribes to the other publisher, unless downstream already cancelled.
+    @inlinable
     func subscribeOther(_ other: Other) {
       guard !machine.withLock({ $0.isTerminal }) else { return }
       other.subscribe(OtherSubscriber(inner: self))
@@ -225,6 +238,7 @@ extension Publishers.WithLatestFrom {
 
     // MARK: Upstream
 
+    @inlinable
     func receive(subscription: any Subscription) {
       switch machine.withLock({ $0.upstreamSubscribed(subscription) }) {
       case .request(let upstream, let demand):
@@ -234,11 +248,13 @@ extension Publishers.WithLatestFrom {
       }
     }
 
+    @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       guard let latest = machine.withLock({ $0.upstreamValue() }) else { return .none }
       return downstream.receive(resultSelector(input, latest))
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
       let (ending, retained) = machine.withLock { ($0.upstreamCompleted(), $0.takeRetained()) }
       guard let (cancelling, _) = ending else { return }
@@ -250,7 +266,8 @@ extension Publishers.WithLatestFrom {
 
     // MARK: The other publisher
 
-    fileprivate func otherSubscribed(_ subscription: any Subscription) {
+    @inlinable
+    func otherSubscribed(_ subscription: any Subscription) {
       if machine.withLock({ $0.otherSubscribed(subscription) }) {
         subscription.request(.unlimited)
       } else {
@@ -258,7 +275,8 @@ extension Publishers.WithLatestFrom {
       }
     }
 
-    fileprivate func otherValue(_ value: Other.Output) {
+    @inlinable
+    func otherValue(_ value: Other.Output) {
       // The value it replaces is released after unlocking.
       let (subscribing, replaced) = machine.withLock { $0.otherValue(value) }
       _ = replaced
@@ -266,7 +284,8 @@ extension Publishers.WithLatestFrom {
       upstream.subscribe(self)
     }
 
-    fileprivate func otherCompleted() {
+    @inlinable
+    func otherCompleted() {
       // The other publisher's subscription, which has completed, is released after unlocking.
       let released = machine.withLock { $0.otherCompleted() }
       _ = released
@@ -274,12 +293,14 @@ extension Publishers.WithLatestFrom {
 
     // MARK: Subscription
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       // As in CombineExt, a request of `.none` does nothing.
       guard demand > 0 else { return }
       machine.withLock { $0.request(demand) }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
       let (cancelling, retained) = machine.withLock { ($0.cancel(), $0.takeRetained()) }
       // The publishers and the latest value are let go of here, outside the lock.
@@ -290,29 +311,34 @@ extension Publishers.WithLatestFrom {
 
   /// The subscriber to the second publisher, which hands its events to `Inner`.
   // SAFETY: immutable; `Inner` keeps the state.
-  private final class OtherSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
+  @usableFromInline
+  final class OtherSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Other.Output
+    @usableFromInline typealias Input = Other.Output
 
-    typealias Failure = Other.Failure
+    @usableFromInline typealias Failure = Other.Failure
 
-    private let inner: Inner<Downstream>
+    @usableFromInline let inner: Inner<Downstream>
 
+    @inlinable
     init(inner: Inner<Downstream>) {
       self.inner = inner
     }
 
-    var description: String { "WithLatestFrom.Other" }
+    @usableFromInline var description: String { "WithLatestFrom.Other" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       inner.otherSubscribed(subscription)
     }
 
+    @inlinable
     func receive(_ input: Other.Output) -> Subscribers.Demand {
       inner.otherValue(input)
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Other.Failure>) {
       inner.otherCompleted()
     }

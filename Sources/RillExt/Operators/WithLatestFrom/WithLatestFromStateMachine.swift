@@ -5,8 +5,10 @@
 /// the phase. `Sources` holds the publishers, which the machine keeps alive until the subscription ends, as
 /// CombineExt does: a publisher that finishes when it is freed (a relay) does not end the stream while the
 /// subscription lasts. Each method takes one event and returns what `Inner` must do once it has let go of the lock.
+@usableFromInline
 struct WithLatestFromStateMachine<Sources, OtherOutput> {
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     /// The other publisher has sent nothing yet; upstream is not subscribed.
     case awaitingOther(demand: Subscribers.Demand)
     /// Upstream is being subscribed; its subscription has not arrived.
@@ -16,28 +18,35 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
     case terminal
   }
 
-  private enum OtherLink {
+  @usableFromInline
+  enum OtherLink {
     case awaitingSubscription
     case subscribed(any Subscription)
     /// The other publisher completed, or its subscription was cancelled.
     case ended
   }
 
-  private var phase = Phase.awaitingOther(demand: .none)
+  @usableFromInline
+  var phase = Phase.awaitingOther(demand: .none)
 
   /// The publishers, until the subscription ends.
-  private var sources: Sources?
+  @usableFromInline
+  var sources: Sources?
 
-  private var other = OtherLink.awaitingSubscription
+  @usableFromInline
+  var other = OtherLink.awaitingSubscription
 
   /// The other publisher's latest value.
-  private var latest: OtherOutput?
+  @usableFromInline
+  var latest: OtherOutput?
 
+  @inlinable
   init(sources: Sources) {
     self.sources = sources
   }
 
   /// Whether the subscription has ended, so the other publisher need not be subscribed.
+  @inlinable
   var isTerminal: Bool {
     if case .terminal = phase { true } else { false }
   }
@@ -46,6 +55,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
 
   /// Downstream asks for more: returns upstream's subscription to pass the request on, or `nil` while the request
   /// waits for it (or after the end).
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
     switch phase {
     case .awaitingOther(let pending):
@@ -62,6 +72,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   }
 
   /// Downstream cancels: returns the subscriptions to cancel.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     end()
   }
@@ -69,6 +80,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   // MARK: The other publisher
 
   /// The other publisher's subscription arrives: returns whether to keep it (and request everything) or cancel it.
+  @inlinable
   mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = other, !isTerminal else { return false }
     other = .subscribed(subscription)
@@ -77,6 +89,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
 
   /// The other publisher sends a value: returns the publishers, to subscribe upstream, if this is its first value,
   /// and the value it replaces, to release after unlocking.
+  @inlinable
   mutating func otherValue(_ value: OtherOutput) -> (subscribing: Sources?, replaced: OtherOutput?) {
     guard case .subscribed = other, !isTerminal else { return (nil, nil) }
     let replaced = latest.take()
@@ -89,6 +102,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   /// The other publisher completes, or fails: its last value stays in use.
   ///
   /// Returns its subscription, which has completed, to release after unlocking.
+  @inlinable
   mutating func otherCompleted() -> (any Subscription)? {
     guard case .subscribed(let subscription) = other else { return nil }
     other = .ended
@@ -98,6 +112,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   // MARK: Upstream
 
   /// What to do with upstream's subscription.
+  @usableFromInline
   enum UpstreamSubscribedAction {
     /// Keep it and request what downstream asked for meanwhile (if anything).
     case request(any Subscription, Subscribers.Demand)
@@ -106,6 +121,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   }
 
   /// Upstream's subscription arrives.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> UpstreamSubscribedAction {
     guard case .subscribingUpstream(let demand) = phase else { return .cancel(subscription) }
     phase = .subscribed(subscription)
@@ -113,6 +129,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   }
 
   /// Upstream sends a value: returns the other publisher's latest value to combine it with, or `nil` to ignore it.
+  @inlinable
   func upstreamValue() -> OtherOutput? {
     guard case .subscribed = phase else { return nil }
     return latest
@@ -121,6 +138,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   /// Upstream completes: returns `nil` to ignore a completion after the end, or the subscriptions to cancel (the
   /// other publisher's) before completing downstream, with upstream's, which has completed, to release after
   /// unlocking.
+  @inlinable
   mutating func upstreamCompleted() -> (cancelling: [any Subscription], released: any Subscription)? {
     guard case .subscribed(let upstream) = phase else { return nil }
     phase = .terminal
@@ -129,6 +147,7 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
 
   /// Once the subscription has ended, hands over the publishers and the latest value, for the caller to let go of
   /// after the lock: freeing a publisher may run code (a relay finishes its subscribers when freed).
+  @inlinable
   mutating func takeRetained() -> (sources: Sources?, latest: OtherOutput?) {
     guard isTerminal else { return (nil, nil) }
     defer {
@@ -139,7 +158,8 @@ struct WithLatestFromStateMachine<Sources, OtherOutput> {
   }
 
   /// Ends the subscription; `takeRetained()` then hands over the publishers and the latest value.
-  private mutating func end() -> [any Subscription] {
+  @inlinable
+  mutating func end() -> [any Subscription] {
     var cancelling: [any Subscription] = []
     if case .subscribed(let upstream) = phase { cancelling.append(upstream) }
     if case .subscribed(let subscription) = other { cancelling.append(subscription) }
