@@ -68,7 +68,7 @@ let package = Package(
       dependencies: ["Rill", "RillExt", "RillTesting", "RillLoopbackServer"],
       swiftSettings: strict
     ),
-    // Stress-test helpers shared by the test targets; not a product.
+    // Stress-test helpers and `expectEqual` shared by the test targets; not a product.
     .target(name: "RillTestSupport", dependencies: ["RillCore"], path: "Tests/RillTestSupport", swiftSettings: strict),
     .testTarget(
       name: "RillCoreTests",
@@ -81,12 +81,20 @@ let package = Package(
       swiftSettings: strict
     ),
     // Depends on Rill as well, to check that RillExt's API and Combine's coexist when an app imports both.
-    .testTarget(name: "RillExtTests", dependencies: ["Rill", "RillExt", "RillTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "RillExtTests",
+      dependencies: ["Rill", "RillExt", "RillTesting", "RillTestSupport"],
+      swiftSettings: strict
+    ),
     // Declarations of other libraries that Rill must coexist with (such as a back-port of `Optional.publisher`),
     // each in a module of its own as in a real app; not a product.
     .target(name: "RillInteropFixtures", path: "Tests/RillInteropFixtures", swiftSettings: strict),
     .testTarget(name: "RillInteropTests", dependencies: ["RillCore", "RillInteropFixtures"], swiftSettings: strict),
-    .testTarget(name: "RillTestingTests", dependencies: ["RillTesting", "Rill", "RillExt"], swiftSettings: strict),
+    .testTarget(
+      name: "RillTestingTests",
+      dependencies: ["RillTesting", "Rill", "RillExt", "RillTestSupport"],
+      swiftSettings: strict
+    ),
     // Code written against RillShim alone, as an app shared with Apple platforms would write it.
     .testTarget(name: "RillShimTests", dependencies: ["RillShim"], swiftSettings: strict),
   ],

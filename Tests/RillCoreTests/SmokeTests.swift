@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 @Suite struct SmokeTests {
@@ -9,8 +10,8 @@ import Testing
       .map { $0 * 10 }
       .filter { $0 % 20 == 0 }
       .sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
-    #expect(received == [20, 40, 60])
-    #expect(completion == .finished)
+    expectEqual(received, [20, 40, 60])
+    expectEqual(completion, .finished)
     cancellable.cancel()
   }
 }

@@ -1,5 +1,6 @@
 import Rill
 import RillExt
+import RillTestSupport
 import Testing
 
 /// The example of RillExt's overview page (RillExt.docc/RillExt.md), as written there, with its output recorded.
@@ -25,7 +26,7 @@ import Testing
     taps.send()
     query.send("combine")
     taps.send()
-    #expect(events == [.value(["rill.swift"]), .finished, .value(["combine.swift"]), .finished])
+    expectEqual(events, [.value(["rill.swift"]), .finished, .value(["combine.swift"]), .finished])
     cancellable.cancel()
   }
 }

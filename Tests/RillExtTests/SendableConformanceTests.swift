@@ -1,5 +1,6 @@
 import Dispatch
 import RillExt
+import RillTestSupport
 import Testing
 
 /// Compiles only for `Sendable` values; the values that must not be `Sendable` are in Tests/RillCompileFailures.
@@ -16,7 +17,7 @@ struct ExtSendableConformanceTests {
     // `values` asks for one value at a time: as with CombineExt's replay subject, the completion follows the first
     // value asked for, and drops the other.
     let received = await Task.detached { await subject.values.reduce(into: []) { $0.append($1) } }.value
-    #expect(received == [1])
+    expectEqual(received, [1])
   }
 
   @Test func relaysOfSendableValuesCrossIntoATask() async {
@@ -26,7 +27,7 @@ struct ExtSendableConformanceTests {
       current.accept(2)
       passthrough.accept(3)
     }.value
-    #expect(current.value == 2)
+    expectEqual(current.value, 2)
   }
 
   @Test func aCreateSubscriberOfSendableValuesIsSendable() {
@@ -37,7 +38,7 @@ struct ExtSendableConformanceTests {
       handle.send(completion: .finished)
       return AnyCancellable {}
     }.sink { received.append($0) }
-    #expect(received == [1])
+    expectEqual(received, [1])
     cancellable.cancel()
   }
 

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -17,8 +18,8 @@ import Testing
         DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 2), DemandRecord(.max(1), at: 3),
       ]
     )
-    #expect(subscriber.requestedDemands == [.max(1), .max(2), .max(1)])
-    #expect(upstream.demandRecords == [DemandRecord(.max(1)), DemandRecord(.max(1))])
+    expectEqual(subscriber.requestedDemands, [.max(1), .max(2), .max(1)])
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(1)), DemandRecord(.max(1))])
   }
 
   @Test func publisherAndItsSubscriptionsStampRequestsWithTheSchedulersTime() {
@@ -28,9 +29,9 @@ import Testing
     upstream.subscribe(subscriber)
     scheduler.advance(by: 3)
     subscriber.request(.max(1))
-    #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
-    #expect(upstream.subscriptions.first?.demandRecords == upstream.demandRecords)
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
+    expectEqual(upstream.subscriptions.first?.demandRecords, upstream.demandRecords)
     #expect(upstream.subscriptions.first?.scheduler === scheduler)
     #expect(upstream.scheduler === scheduler)
   }
@@ -50,7 +51,7 @@ import Testing
         DemandRecord(.max(1), at: 10), DemandRecord(.unlimited, at: 11), DemandRecord(.max(4), at: 12),
       ]
     )
-    #expect(upstream.subscriptions.map(\.demandRecords.count) == [2, 1])
+    expectEqual(upstream.subscriptions.map(\.demandRecords.count), [2, 1])
   }
 
   @Test func requestsScheduledOnTheClockGetTheirOwnTimes() {
@@ -62,8 +63,8 @@ import Testing
     scheduler.schedule(after: 9) { subscriber.request(.max(2)) }
     scheduler.run()
     let expected = [DemandRecord(.max(1), at: 5), DemandRecord(.max(2), at: 9)]
-    #expect(upstream.demandRecords == expected)
-    #expect(subscriber.demandRecords == expected)
+    expectEqual(upstream.demandRecords, expected)
+    expectEqual(subscriber.demandRecords, expected)
   }
 
   @Test func demandRequestedBeforeTheSubscriptionIsStampedWhenItIsRequested() {
@@ -72,14 +73,14 @@ import Testing
     subscriber.request(.max(2))
     scheduler.advance(by: 4)
     TestPublisher<Int, Never>(scheduler: scheduler).subscribe(subscriber)
-    #expect(subscriber.demandRecords == [DemandRecord(.max(3), at: 4)])
+    expectEqual(subscriber.demandRecords, [DemandRecord(.max(3), at: 4)])
   }
 
   @Test func withoutASchedulerTimesAreNil() {
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.subscribe(subscriber)
-    #expect(upstream.demandRecords == [DemandRecord(.max(2))])
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(2))])
     #expect(upstream.demandRecords.first?.time == nil)
     #expect(subscriber.demandRecords == [DemandRecord(.max(2), at: nil)])
     #expect(upstream.scheduler == nil)
@@ -97,8 +98,8 @@ import Testing
         DemandRecord(.max(1), at: 0), DemandRecord(.none, at: 3), DemandRecord(.max(2), at: 3),
       ]
     )
-    #expect(subscription.requestedDemands == [.max(1), .none, .max(2)])
-    #expect(subscription.totalDemand == .max(3))
+    expectEqual(subscription.requestedDemands, [.max(1), .none, .max(2)])
+    expectEqual(subscription.totalDemand, .max(3))
     #expect(TestSubscription().demandRecords.isEmpty)
   }
 
@@ -119,17 +120,17 @@ import Testing
       }
     )
     upstream.subscribe(subscriber)
-    #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(5), at: 0)])
-    #expect(subscriber.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(5), at: 0)])
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(5), at: 0)])
+    expectEqual(subscriber.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(5), at: 0)])
   }
 
   @Test func descriptionsShowTheTimeWhenThereIsOne() {
-    #expect(DemandRecord(.max(1), at: 3).description == "3: max(1)")
-    #expect(DemandRecord(.unlimited).description == "unlimited")
-    #expect("\([DemandRecord(.max(2), at: 0)])" == "[0: max(2)]")
+    expectEqual(DemandRecord(.max(1), at: 3).description, "3: max(1)")
+    expectEqual(DemandRecord(.unlimited).description, "unlimited")
+    expectEqual("\([DemandRecord(.max(2), at: 0)])", "[0: max(2)]")
     let upstream = TestPublisher<Int, Never>(scheduler: TestScheduler())
     upstream.subscribe(TestSubscriber<Int, Never>(initialDemand: .max(2)))
-    #expect(upstream.description == "TestPublisher(subscribers: 1, requested: [max(2)], cancelled: 0)")
+    expectEqual(upstream.description, "TestPublisher(subscribers: 1, requested: [max(2)], cancelled: 0)")
   }
 
   @Test func theLogsDoNotKeepSubscribersAlive() {
@@ -146,7 +147,7 @@ import Testing
     }
     upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
-    #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 2)])
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 2)])
   }
 
   @Test func theLogsOutliveAPublisherFreedAfterCompletion() {
@@ -165,6 +166,6 @@ import Testing
     }
     #expect(weakUpstream == nil)
     #expect(weakSubscriber == nil)
-    #expect(records == [DemandRecord(.unlimited, at: 0)])
+    expectEqual(records, [DemandRecord(.unlimited, at: 0)])
   }
 }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
     let result = scheduler.marbles(["-1-|", "-2-|", "-3-|"]) { sources in
       Publishers.MergeMany(sources).delay(for: 1, scheduler: scheduler)
     }
-    #expect(result == "--[123]-|")
+    expectEqual(result, "--[123]-|")
   }
 
   @Test func schedulerExample() {
@@ -38,9 +39,9 @@ import Testing
     scheduler.schedule(after: scheduler.now.advanced(by: 3)) { fired.append(3) }
     scheduler.schedule { fired.append(0) }
     scheduler.advance(by: 2)
-    #expect(fired == [0])
+    expectEqual(fired, [0])
     scheduler.advance(by: 1)
-    #expect(fired == [0, 3])
+    expectEqual(fired, [0, 3])
   }
 
   @Test func malformedExamples() {
@@ -57,26 +58,26 @@ import Testing
     try scheduler.marblePublisher("-1-2-3-|", as: Int.self).subscribe(subscriber)
     scheduler.advance(by: 10)
     subscriber.request(.max(5))
-    #expect(subscriber.marbles() == "-1--------[23|]")
+    expectEqual(subscriber.marbles(), "-1--------[23|]")
 
     let other = TestScheduler()
     let recorder = TestSubscriber<Int, MarbleError>(scheduler: other)
     try other.marblePublisher("-1-'10'-|", as: Int.self).subscribe(recorder)
     other.run()
-    #expect(recorder.marbles() == "-1-'10'-|")
+    expectEqual(recorder.marbles(), "-1-'10'-|")
   }
 
   @Test func subscriberExamples() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...5).publisher.subscribe(subscriber)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     subscriber.request(.max(1))
-    #expect(subscriber.requestedDemands == [.max(2), .max(1)])
-    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3)])
+    expectEqual(subscriber.requestedDemands, [.max(2), .max(1)])
+    expectEqual(subscriber.events, [.subscription, .value(1), .value(2), .value(3)])
 
     let small = TestSubscriber<Int, Never>(initialDemand: .max(2))
     [1, 2, 3].publisher.subscribe(small)
-    #expect(small.values == [1, 2])
+    expectEqual(small.values, [1, 2])
     small.request(.max(5))
     #expect(small.values == [1, 2, 3] && small.isFinished)
 
@@ -86,7 +87,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)  // prefix finishes here
     upstream.send(completion: .finished)  // and must not pass this one on
-    #expect(prefixed.completions == [.finished])
+    expectEqual(prefixed.completions, [.finished])
 
     let first = TestPublisher<Int, Never>()
     let second = TestPublisher<Int, Never>()
@@ -96,7 +97,7 @@ import Testing
     })
     first.merge(with: second).subscribe(merged)
     first.send(1)
-    #expect(merged.values == [1, 2])
+    expectEqual(merged.values, [1, 2])
     #expect(merged.overlappingDeliveries == 1)  // merge delivered 2 inside 1, as Combine does
 
     let hooked = TestPublisher<Int, Never>()
@@ -108,7 +109,7 @@ import Testing
     }
     hooked.send(1)
     hooked.send(2)
-    #expect(hooked.requestedDemands == [.max(1)])
+    expectEqual(hooked.requestedDemands, [.max(1)])
     #expect(hooked.isCancelled)
   }
 
@@ -120,7 +121,7 @@ import Testing
     let expected: [TestSubscriber<Int, Never>.Record] = [
       .init(.subscription, at: 0), .init(.value(1), at: 3), .init(.completion(.finished), at: 3),
     ]
-    #expect(subscriber.records == expected)
+    expectEqual(subscriber.records, expected)
   }
 
   @Test func marbleDifferenceExamples() throws {
@@ -142,12 +143,12 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.prefix { $0 < 10 }.subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send(1)
     subscriber.cancel()
     #expect(upstream.isCancelled)
     upstream.send(2)
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
   }
 
   @Test func demandRecordExamples() {
@@ -157,21 +158,21 @@ import Testing
     upstream.subscribe(subscriber)
     scheduler.advance(by: 3)
     subscriber.request(.max(1))
-    #expect(upstream.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+    expectEqual(upstream.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
 
     let clock = TestScheduler()
     let timed = TestSubscriber<Int, Never>(scheduler: clock, initialDemand: .max(1))
     TestPublisher<Int, Never>().subscribe(timed)
     clock.advance(by: 3)
     timed.request(.max(1))
-    #expect(timed.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
+    expectEqual(timed.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 3)])
 
     let other = TestScheduler()
     let subscription = TestSubscription(scheduler: other)
     subscription.request(.max(1))
     other.advance(by: 3)
     subscription.request(.max(2))
-    #expect(subscription.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 3)])
+    expectEqual(subscription.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 3)])
   }
 
   @Test func subscriptionRecordExamples() throws {
@@ -183,16 +184,16 @@ import Testing
     scheduler.advance(by: 5)
     subscriber.cancel()
     upstream.subscribe(TestSubscriber<Int, Never>())
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
 
     let clock = TestScheduler()
     let source = try clock.marbleSource("-a-b-c-|")
     let recorder = TestSubscriber<String, MarbleError>(scheduler: clock)
     source.prefix(2).subscribe(recorder)
     clock.run()
-    #expect(recorder.marbles() == "-a-[b|]")
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...3)])
-    #expect(source.demandRecords == [DemandRecord(.unlimited, at: 0)])
+    expectEqual(recorder.marbles(), "-a-[b|]")
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...3)])
+    expectEqual(source.demandRecords, [DemandRecord(.unlimited, at: 0)])
 
     let other = TestScheduler()
     let numbers = try other.marbleSource("-1-2-3-|", as: Int.self)
@@ -200,7 +201,7 @@ import Testing
     other.advance(by: 2)
     numbers.prefix(2).subscribe(counter)
     other.run()
-    #expect(numbers.subscriptionRecords == [SubscriptionRecord(2...5)])
+    expectEqual(numbers.subscriptionRecords, [SubscriptionRecord(2...5)])
   }
 
   @Test func subscriptionExample() {
@@ -225,21 +226,21 @@ import Testing
       let result = scheduler.marbles("-a-b-----c----|", tick: .milliseconds(100)) {
         $0.debounce(for: .milliseconds(300), scheduler: scheduler)
       }
-      #expect(result == "------b-----c-|")
+      expectEqual(result, "------b-----c-|")
     }
     do {
       let scheduler = TestScheduler()
       let result = scheduler.marbles(Marbles("-a-b-----c----|"), tick: .milliseconds(100)) {
         $0.debounce(for: .milliseconds(300), scheduler: scheduler)
       }
-      #expect(result == "------b-----c-|")
+      expectEqual(result, "------b-----c-|")
     }
     do {
       let scheduler = TestScheduler()
       let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
       Just(1).delay(for: .milliseconds(250), scheduler: scheduler).subscribe(subscriber)
       scheduler.run()
-      #expect(subscriber.marbles(tick: .milliseconds(100)) == "---[1|]")
+      expectEqual(subscriber.marbles(tick: .milliseconds(100)), "---[1|]")
     }
   }
 
@@ -250,7 +251,7 @@ import Testing
     ) { query, isEnabled in
       query.combineLatest(isEnabled).filter { $1 }.map(\.0)
     }
-    #expect(result == "-a----b-c-|")
+    expectEqual(result, "-a----b-c-|")
     #expect(TestScheduler.marbles(Marbles("-'on'-|", values: ["on": true])) { $0 } == "-'true'-|")
     #expect(TestScheduler.marbles(Marbles("-t-f-|", values: ["t": true, "f": false])) { $0 } == "-'true'-'false'-|")
     #expect(TestScheduler.marbles(Marbles("-1-'10'-|", as: Int.self)) { $0 } == "-1-'10'-|")

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,12 +12,12 @@ import Testing
     scheduler.advance(by: 5)
     subscriber.cancel()
     upstream.subscribe(TestSubscriber<Int, Never>())
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
-    #expect(upstream.subscriptionRecords.map(\.description) == ["2...7", "7..."])
-    #expect(upstream.subscriptionRecords[0].subscriptionTime == 2)
-    #expect(upstream.subscriptionRecords[0].cancellationTime == 7)
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(2...7), SubscriptionRecord(7...)])
+    expectEqual(upstream.subscriptionRecords.map(\.description), ["2...7", "7..."])
+    expectEqual(upstream.subscriptionRecords[0].subscriptionTime, 2)
+    expectEqual(upstream.subscriptionRecords[0].cancellationTime, 7)
     #expect(upstream.subscriptionRecords[1].cancellationTime == nil)
-    #expect(upstream.subscriptionRecords.map(\.isCancelled) == [true, false])
+    expectEqual(upstream.subscriptionRecords.map(\.isCancelled), [true, false])
   }
 
   @Test func aSecondCancellationKeepsTheFirstTime() {
@@ -27,8 +28,8 @@ import Testing
     upstream.subscriptions[0].cancel()
     scheduler.advance(by: 1)
     upstream.subscriptions[0].cancel()
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(0...1)])
-    #expect(upstream.cancelCount == 2)
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(0...1)])
+    expectEqual(upstream.cancelCount, 2)
   }
 
   @Test func completionAndReleaseDoNotEndARecord() {
@@ -38,7 +39,7 @@ import Testing
     scheduler.advance(by: 3)
     upstream.send(completion: .finished)
     upstream.releaseSubscribers()
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(0...)])
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(0...)])
   }
 
   @Test func anOperatorCancellingItsUpstreamIsRecordedAtItsTime() {
@@ -50,8 +51,8 @@ import Testing
       scheduler.advance(by: 2)
       upstream.send(value)
     }
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(0...6)])
-    #expect(subscriber.marbles() == "--1-2-|")
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(0...6)])
+    expectEqual(subscriber.marbles(), "--1-2-|")
   }
 
   @Test func withoutASchedulerRecordsOnlySayWhetherTheSubscriberCancelled() {
@@ -63,7 +64,7 @@ import Testing
     #expect(
       upstream.subscriptionRecords == [SubscriptionRecord(isCancelled: true), SubscriptionRecord(isCancelled: false)]
     )
-    #expect(upstream.subscriptionRecords.map(\.description) == ["cancelled", "subscribed"])
+    expectEqual(upstream.subscriptionRecords.map(\.description), ["cancelled", "subscribed"])
     #expect(upstream.subscriptionRecords[0].subscriptionTime == nil)
     #expect(TestPublisher<Int, Never>().subscriptionRecords.isEmpty)
   }
@@ -79,9 +80,9 @@ import Testing
     scheduler.advance(by: 2)
     second.cancel()
     scheduler.run()
-    #expect(first.marbles() == "-a-[b|]")
-    #expect(second.marbles() == "-----a!")
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...3), SubscriptionRecord(4...6)])
+    expectEqual(first.marbles(), "-a-[b|]")
+    expectEqual(second.marbles(), "-----a!")
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...3), SubscriptionRecord(4...6)])
   }
 
   @Test func marbleSourceRecordsDemandWithItsTime() throws {
@@ -92,11 +93,11 @@ import Testing
     scheduler.advance(by: 5)
     subscriber.request(.max(2))
     scheduler.run()
-    #expect(source.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 5)])
-    #expect(subscriber.demandRecords == source.demandRecords)
-    #expect(subscriber.marbles() == "-1---[23]-|")
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...)])
-    #expect(source.description == "MarblePublisher(subscriptions: [0...], requested: [0: max(1), 5: max(2)])")
+    expectEqual(source.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(2), at: 5)])
+    expectEqual(subscriber.demandRecords, source.demandRecords)
+    expectEqual(subscriber.marbles(), "-1---[23]-|")
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...)])
+    expectEqual(source.description, "MarblePublisher(subscriptions: [0...], requested: [0: max(1), 5: max(2)])")
   }
 
   @Test func marbleSourceLogsRequestsMadeFromInsideADelivery() throws {
@@ -114,9 +115,9 @@ import Testing
     )
     source.subscribe(subscriber)
     scheduler.run()
-    #expect(subscriber.marbles() == "-a-[b!]")
-    #expect(source.demandRecords == [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 1)])
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...3)])
+    expectEqual(subscriber.marbles(), "-a-[b!]")
+    expectEqual(source.demandRecords, [DemandRecord(.max(1), at: 0), DemandRecord(.max(1), at: 1)])
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...3)])
   }
 
   @Test func hotMarbleSourceRecordsLateSubscribers() throws {
@@ -127,10 +128,10 @@ import Testing
     scheduler.schedule(after: 2) { source.subscribe(early) }
     scheduler.schedule(after: 7) { source.subscribe(late) }
     scheduler.run()
-    #expect(early.marbles() == "---b-|")
-    #expect(late.marbles() == "-------|")
-    #expect(source.subscriptionRecords == [SubscriptionRecord(2...), SubscriptionRecord(7...)])
-    #expect(source.demandRecords == [DemandRecord(.unlimited, at: 2), DemandRecord(.unlimited, at: 7)])
+    expectEqual(early.marbles(), "---b-|")
+    expectEqual(late.marbles(), "-------|")
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(2...), SubscriptionRecord(7...)])
+    expectEqual(source.demandRecords, [DemandRecord(.unlimited, at: 2), DemandRecord(.unlimited, at: 7)])
   }
 
   @Test func marbleSourceRejectsWhatMarblePublisherRejects() {
@@ -142,11 +143,11 @@ import Testing
   }
 
   @Test func descriptions() {
-    #expect(SubscriptionRecord(2...7).description == "2...7")
-    #expect(SubscriptionRecord(2...).description == "2...")
-    #expect(SubscriptionRecord(0...0).description == "0...0")
-    #expect(SubscriptionRecord(isCancelled: true).description == "cancelled")
-    #expect("\([SubscriptionRecord(1...2), SubscriptionRecord(3...)])" == "[1...2, 3...]")
+    expectEqual(SubscriptionRecord(2...7).description, "2...7")
+    expectEqual(SubscriptionRecord(2...).description, "2...")
+    expectEqual(SubscriptionRecord(0...0).description, "0...0")
+    expectEqual(SubscriptionRecord(isCancelled: true).description, "cancelled")
+    expectEqual("\([SubscriptionRecord(1...2), SubscriptionRecord(3...)])", "[1...2, 3...]")
   }
 
   @Test func testPublisherRecordsDoNotKeepSubscribersAlive() {
@@ -162,7 +163,7 @@ import Testing
     }
     upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
-    #expect(upstream.subscriptionRecords == [SubscriptionRecord(0...1)])
+    expectEqual(upstream.subscriptionRecords, [SubscriptionRecord(0...1)])
   }
 
   @Test func marbleSourceRecordsDoNotKeepSubscribersAliveAfterCompletion() throws {
@@ -176,7 +177,7 @@ import Testing
     }
     scheduler.run()
     #expect(weakSubscriber == nil)
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...)])
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...)])
   }
 
   @Test func marbleSourceRecordsDoNotKeepSubscribersAliveAfterCancel() throws {
@@ -199,8 +200,8 @@ import Testing
     #expect(weakCold == nil)
     #expect(weakHot == nil)
     scheduler.run()
-    #expect(cold.subscriptionRecords == [SubscriptionRecord(0...2)])
-    #expect(hot.subscriptionRecords == [SubscriptionRecord(0...2)])
+    expectEqual(cold.subscriptionRecords, [SubscriptionRecord(0...2)])
+    expectEqual(hot.subscriptionRecords, [SubscriptionRecord(0...2)])
   }
 
   @Test func aMarbleSourceIsFreedOnceNothingUsesIt() throws {

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -6,15 +7,15 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.map { $0 * 10 }.subscribe(subscriber)
-    #expect(upstream.subscriberCount == 1)
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.pendingDemand == .max(2))
+    expectEqual(upstream.subscriberCount, 1)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.pendingDemand, .max(2))
     upstream.send(1)
-    #expect(upstream.pendingDemand == .max(1))
+    expectEqual(upstream.pendingDemand, .max(1))
     subscriber.cancel()
     #expect(upstream.isCancelled)
-    #expect(upstream.subscriptions.first?.isCancelled == true)
-    #expect(subscriber.values == [10])
+    expectEqual(upstream.subscriptions.first?.isCancelled, true)
+    expectEqual(subscriber.values, [10])
   }
 
   @Test func sendReturnsTheDemandSubscribersReturn() {
@@ -23,10 +24,10 @@ import Testing
     let second = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
     upstream.subscribe(first)
     upstream.subscribe(second)
-    #expect(upstream.send(5) == .max(3))
-    #expect(upstream.totalDemand == .max(4))
-    #expect(first.values == [5])
-    #expect(second.values == [5])
+    expectEqual(upstream.send(5), .max(3))
+    expectEqual(upstream.totalDemand, .max(4))
+    expectEqual(first.values, [5])
+    expectEqual(second.values, [5])
   }
 
   @Test func sendsRegardlessOfDemand() {
@@ -35,9 +36,9 @@ import Testing
     upstream.subscribe(subscriber)
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     #expect(subscriber.isFinished)
-    #expect(upstream.pendingDemand == .none)
+    expectEqual(upstream.pendingDemand, .none)
   }
 
   @Test func onRequestHookCanSendSynchronously() {
@@ -46,7 +47,7 @@ import Testing
     })
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .none)
     upstream.subscribe(subscriber)
-    #expect(subscriber.values == [0, 1])
+    expectEqual(subscriber.values, [0, 1])
   }
 
   @Test func releasesNothingUntilItIsReleased() {
@@ -79,9 +80,9 @@ import Testing
     #expect(weakSubscriber != nil)
     upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
-    #expect(upstream.subscriberCount == 1)
+    expectEqual(upstream.subscriberCount, 1)
     #expect(upstream.subscribers.isEmpty)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(2)
   }
 

@@ -1,22 +1,23 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
 @Suite struct TestSchedulerTests {
   @Test func strideUnits() {
     typealias Stride = TestScheduler.SchedulerTimeType.Stride
-    #expect(Stride.seconds(1).ticks == 1_000_000_000)
-    #expect(Stride.seconds(0.5).ticks == 500_000_000)
-    #expect(Stride.milliseconds(2).ticks == 2_000_000)
-    #expect(Stride.microseconds(3).ticks == 3_000)
-    #expect(Stride.nanoseconds(4).ticks == 4)
-    #expect((5 as Stride).ticks == 5)
-    #expect((1.5 as Stride).ticks == 1_500_000_000)
-    #expect(-Stride(3) == Stride(-3))
-    #expect(Stride(-3).magnitude == 3)
-    #expect(Stride(2) * 3 == 6)
+    expectEqual(Stride.seconds(1).ticks, 1_000_000_000)
+    expectEqual(Stride.seconds(0.5).ticks, 500_000_000)
+    expectEqual(Stride.milliseconds(2).ticks, 2_000_000)
+    expectEqual(Stride.microseconds(3).ticks, 3_000)
+    expectEqual(Stride.nanoseconds(4).ticks, 4)
+    expectEqual((5 as Stride).ticks, 5)
+    expectEqual((1.5 as Stride).ticks, 1_500_000_000)
+    expectEqual(-Stride(3), Stride(-3))
+    expectEqual(Stride(-3).magnitude, 3)
+    expectEqual(Stride(2) * 3, 6)
     let start: TestScheduler.SchedulerTimeType = 10
-    #expect(start.advanced(by: 5) == 15)
-    #expect(start.distance(to: 4) == -6)
+    expectEqual(start.advanced(by: 5), 15)
+    expectEqual(start.distance(to: 4), -6)
   }
 
   @Test func runsActionsInDateOrderAsTheClockAdvances() {
@@ -26,15 +27,15 @@ import Testing
     scheduler.schedule(after: 1) { log.append("1@\(scheduler.now)") }
     scheduler.schedule { log.append("now@\(scheduler.now)") }
     #expect(log.isEmpty)
-    #expect(scheduler.scheduledActionCount == 3)
+    expectEqual(scheduler.scheduledActionCount, 3)
     scheduler.advance()
-    #expect(log == ["now@0"])
+    expectEqual(log, ["now@0"])
     scheduler.advance(by: 2)
-    #expect(log == ["now@0", "1@1"])
-    #expect(scheduler.now == 2)
+    expectEqual(log, ["now@0", "1@1"])
+    expectEqual(scheduler.now, 2)
     scheduler.advance(to: 10)
-    #expect(log == ["now@0", "1@1", "3@3"])
-    #expect(scheduler.now == 10)
+    expectEqual(log, ["now@0", "1@1", "3@3"])
+    expectEqual(scheduler.now, 10)
   }
 
   @Test func sameInstantRunsFirstInFirstOut() {
@@ -45,7 +46,7 @@ import Testing
     }
     scheduler.schedule(after: 1) { log.append(-1) }
     scheduler.advance(by: 2)
-    #expect(log == [-1, 0, 1, 2, 3, 4])
+    expectEqual(log, [-1, 0, 1, 2, 3, 4])
   }
 
   @Test func actionsScheduledDuringAdvanceRunIfDue() {
@@ -58,11 +59,11 @@ import Testing
       scheduler.schedule(after: scheduler.now.advanced(by: 50)) { log.append(scheduler.now.ticks) }
     }
     scheduler.advance(by: 5)
-    #expect(log == [101, 101, 103])
-    #expect(scheduler.now == 105)
+    expectEqual(log, [101, 101, 103])
+    expectEqual(scheduler.now, 105)
     scheduler.run()
-    #expect(log == [101, 101, 103, 151])
-    #expect(scheduler.now == 151)
+    expectEqual(log, [101, 101, 103, 151])
+    expectEqual(scheduler.now, 151)
   }
 
   @Test func pastDatesRunNowAndTheClockNeverGoesBack() {
@@ -71,8 +72,8 @@ import Testing
     scheduler.schedule { log.append(0) }
     scheduler.schedule(after: 3) { log.append(scheduler.now.ticks) }
     scheduler.advance(to: 5)
-    #expect(log == [0, 10])
-    #expect(scheduler.now == 10)
+    expectEqual(log, [0, 10])
+    expectEqual(scheduler.now, 10)
   }
 
   @Test func repeatingActionsRunUntilCancelled() {
@@ -80,11 +81,11 @@ import Testing
     var times: [Int] = []
     let cancellable = scheduler.schedule(after: 2, interval: 3) { times.append(scheduler.now.ticks) }
     scheduler.advance(by: 10)
-    #expect(times == [2, 5, 8])
+    expectEqual(times, [2, 5, 8])
     cancellable.cancel()
     scheduler.advance(by: 10)
-    #expect(times == [2, 5, 8])
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(times, [2, 5, 8])
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func repeatingActionCanCancelItselfWhileRunning() {
@@ -96,7 +97,7 @@ import Testing
       if count == 3 { cancellable?.cancel() }
     }
     scheduler.advance(by: 100)
-    #expect(count == 3)
+    expectEqual(count, 3)
     _ = cancellable
   }
 
@@ -105,7 +106,7 @@ import Testing
     var count = 0
     _ = scheduler.schedule(after: 0, interval: 1) { count += 1 }
     scheduler.advance(by: 5)
-    #expect(count == 0)
+    expectEqual(count, 0)
   }
 
   @Test func zeroIntervalCountsAsOneTick() {
@@ -113,7 +114,7 @@ import Testing
     var count = 0
     let cancellable = scheduler.schedule(after: 0, interval: 0) { count += 1 }
     scheduler.advance(by: 4)
-    #expect(count == 5)
+    expectEqual(count, 5)
     cancellable.cancel()
   }
 
@@ -122,8 +123,8 @@ import Testing
     var count = 0
     let cancellable = scheduler.schedule(after: 0, interval: .seconds(1)) { count += 1 }
     scheduler.run(maxActions: 4)
-    #expect(count == 4)
-    #expect(scheduler.now == TestScheduler.SchedulerTimeType(3_000_000_000))
+    expectEqual(count, 4)
+    expectEqual(scheduler.now, TestScheduler.SchedulerTimeType(3_000_000_000))
     cancellable.cancel()
   }
 
@@ -140,7 +141,7 @@ import Testing
       }
     }
     await scheduler.run()
-    #expect(counter.values.count == 800)
+    expectEqual(counter.values.count, 800)
   }
 
   /// The `async` advance lets a task that awaits a publisher's `values` take each value, and ask for the next,
@@ -160,14 +161,14 @@ import Testing
     for value in 1...3 {
       subject.send(value)
       await scheduler.advance(by: 9)
-      #expect(seen.values == Array(1..<value))
+      expectEqual(seen.values, Array(1..<value))
       await scheduler.advance(by: 1)
-      #expect(seen.values == Array(1...value))
+      expectEqual(seen.values, Array(1...value))
     }
     subject.send(completion: .finished)
     await scheduler.run()
     await loop.value
-    #expect(seen.values == [1, 2, 3])
-    #expect(scheduler.now == 40)
+    expectEqual(seen.values, [1, 2, 3])
+    expectEqual(scheduler.now, 40)
   }
 }

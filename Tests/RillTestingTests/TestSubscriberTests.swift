@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 
     let untimed = TestSubscriber<Int, Never>()
     [7].publisher.subscribe(untimed)
-    #expect(untimed.records == [.init(.subscription), .init(.value(7)), .init(.completion(.finished))])
+    expectEqual(untimed.records, [.init(.subscription), .init(.value(7)), .init(.completion(.finished))])
     #expect(TestSubscriber<Int, Never>.Record(.value(1), at: 4).description == "4: value(1)")
     #expect(TestSubscriber<Int, Never>.Record(.value(1)).time == nil)
   }
@@ -25,25 +26,25 @@ import Testing
   @Test func recordsValuesAndCompletionWithUnlimitedDemand() {
     let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.subscribe(subscriber)
-    #expect(subscriber.values == [1, 2, 3])
-    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    expectEqual(subscriber.values, [1, 2, 3])
+    expectEqual(subscriber.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     #expect(subscriber.isFinished)
     #expect(subscriber.failure == nil)
-    #expect(subscriber.requestedDemands == [.unlimited])
+    expectEqual(subscriber.requestedDemands, [.unlimited])
     #expect(subscriber.subscription == nil)
   }
 
   @Test func controlsDemand() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
     [1, 2, 3, 4].publisher.subscribe(subscriber)
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     subscriber.request(.max(2))
-    #expect(subscriber.values == [1, 2, 3])
+    expectEqual(subscriber.values, [1, 2, 3])
     #expect(!subscriber.isCompleted)
     subscriber.request(.max(5))
     #expect(subscriber.isFinished)
-    #expect(subscriber.requestedDemands == [.max(1), .max(2), .max(5)])
-    #expect(subscriber.totalDemand == .max(8))
+    expectEqual(subscriber.requestedDemands, [.max(1), .max(2), .max(5)])
+    expectEqual(subscriber.totalDemand, .max(8))
   }
 
   @Test func demandPerValueAndHook() {
@@ -55,25 +56,25 @@ import Testing
       }
     )
     (1...10).publisher.subscribe(subscriber)
-    #expect(subscriber.values == Array(1...10))
-    #expect(subscriber.requestedDemands.prefix(3) == [.max(1), .max(1), .max(2)])
+    expectEqual(subscriber.values, Array(1...10))
+    expectEqual(subscriber.requestedDemands.prefix(3), [.max(1), .max(1), .max(2)])
   }
 
   @Test func requestBeforeSubscriptionIsAddedToTheInitialRequest() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subscriber.request(.max(2))
     [1, 2, 3, 4].publisher.subscribe(subscriber)
-    #expect(subscriber.values == [1, 2, 3])
-    #expect(subscriber.requestedDemands == [.max(3)])
+    expectEqual(subscriber.values, [1, 2, 3])
+    expectEqual(subscriber.requestedDemands, [.max(3)])
   }
 
   @Test func recordsFailure() {
     struct Boom: Error, Equatable {}
     let subscriber = TestSubscriber<Int, Boom>()
     Fail(error: Boom()).subscribe(subscriber)
-    #expect(subscriber.failure == Boom())
+    expectEqual(subscriber.failure, Boom())
     #expect(!subscriber.isFinished)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(Boom())"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(Boom())"])
   }
 
   @Test func cancelCancelsTheSubscriptionOnceAndRecordsTheTime() {
@@ -84,12 +85,12 @@ import Testing
     scheduler.advance(by: 3)
     subscriber.cancel()
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(subscriber.isCancelled)
-    #expect(subscriber.subscriptionTime == 7)
-    #expect(subscriber.cancellationTime == 10)
+    expectEqual(subscriber.subscriptionTime, 7)
+    expectEqual(subscriber.cancellationTime, 10)
     subscriber.request(.max(1))
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func recordsTimesAndEventsAfterCompletion() {
@@ -102,9 +103,9 @@ import Testing
     upstream.send(completion: .finished)
     upstream.send("late")
     upstream.send(completion: .finished)
-    #expect(subscriber.records.map(\.time) == [0, 2, 2, 2, 2])
-    #expect(subscriber.completionCount == 2)
-    #expect(subscriber.values == ["a", "late"])
+    expectEqual(subscriber.records.map(\.time), [0, 2, 2, 2, 2])
+    expectEqual(subscriber.completionCount, 2)
+    expectEqual(subscriber.values, ["a", "late"])
     #expect(
       subscriber.description == "TestSubscriber[0: subscription, 2: value(a), 2: finished, 2: value(late), 2: finished]"
     )
@@ -118,8 +119,8 @@ import Testing
     upstream.send(subscription: extra)
     #expect(extra.isCancelled)
     #expect(extra.requestedDemands.isEmpty)
-    #expect(subscriber.subscriptionCount == 2)
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.subscriptionCount, 2)
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func hooksCanReenter() {
@@ -135,7 +136,7 @@ import Testing
     upstream.subscribe(subscriber)
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     #expect(upstream.isCancelled)
   }
 
@@ -144,7 +145,7 @@ import Testing
     let subscriber = TestSubscriber<Int, Never>(onSubscription: { subscriber, _ in subscriber.cancel() })
     upstream.subscribe(subscriber)
     #expect(upstream.requestedDemands.isEmpty)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func completionsKeepsEveryCompletionInOrder() {
@@ -155,9 +156,9 @@ import Testing
     upstream.send(completion: .failure(MarbleError()))
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(subscriber.completions == [.failure(MarbleError()), .finished])
-    #expect(subscriber.completion == .failure(MarbleError()))
-    #expect(subscriber.completionCount == 2)
+    expectEqual(subscriber.completions, [.failure(MarbleError()), .finished])
+    expectEqual(subscriber.completion, .failure(MarbleError()))
+    expectEqual(subscriber.completionCount, 2)
   }
 
   @Test func overlappingDeliveriesCountsEventsThatArriveDuringAnother() {
@@ -168,50 +169,50 @@ import Testing
       return .none
     })
     upstream.subscribe(subscriber)
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.overlappingDeliveries, 0)
     upstream.send(1)
-    #expect(subscriber.overlappingDeliveries == 1)
+    expectEqual(subscriber.overlappingDeliveries, 1)
     upstream.send(3)
-    #expect(subscriber.overlappingDeliveries == 2)
+    expectEqual(subscriber.overlappingDeliveries, 2)
     upstream.send(4)
     upstream.send(completion: .finished)
-    #expect(subscriber.values == [1, 2, 3, 4])
-    #expect(subscriber.overlappingDeliveries == 2)
+    expectEqual(subscriber.values, [1, 2, 3, 4])
+    expectEqual(subscriber.overlappingDeliveries, 2)
   }
 
   @Test func deliveriesOneAfterAnotherDoNotOverlap() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     (1...100).publisher.subscribe(subscriber)
-    #expect(subscriber.values.count == 100)
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.values.count, 100)
+    expectEqual(subscriber.overlappingDeliveries, 0)
   }
 
   @Test func hooksSetAfterSubscribingRunFromTheNextEvent() {
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(5) })
     upstream.subscribe(subscriber)
-    #expect(upstream.send(1) == .max(5))
+    expectEqual(upstream.send(1), .max(5))
     var completions: [Subscribers.Completion<Never>] = []
     subscriber.onValue = { subscriber, value in
       if value == 3 { subscriber.cancel() }
       return .max(1)
     }
     subscriber.onCompletion = { _, completion in completions.append(completion) }
-    #expect(upstream.send(2) == .max(1))
-    #expect(upstream.send(3) == .max(1))
-    #expect(subscriber.requestedDemands == [.max(1), .max(5), .max(1)])
+    expectEqual(upstream.send(2), .max(1))
+    expectEqual(upstream.send(3), .max(1))
+    expectEqual(subscriber.requestedDemands, [.max(1), .max(5), .max(1)])
     #expect(upstream.isCancelled)
     upstream.send(completion: .finished)
-    #expect(completions == [.finished])
+    expectEqual(completions, [.finished])
     subscriber.onValue = nil
-    #expect(upstream.send(4) == .none)
+    expectEqual(upstream.send(4), .none)
   }
 
   @Test func onSubscriptionSetBeforeSubscribingRuns() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     subscriber.onSubscription = { _, subscription in subscription.request(.max(2)) }
     [1, 2, 3].publisher.subscribe(subscriber)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     #expect(subscriber.onSubscription != nil)
   }
 }

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }
     #expect(MarbleDifference(expected: "-----b----c-|", actual: result, timeline: timeline) == nil)
     let difference = MarbleDifference(expected: "-----b---c--|", actual: result, timeline: timeline)
-    #expect(difference?.timeline == timeline.text())
+    expectEqual(difference?.timeline, timeline.text())
     let description = difference?.description ?? ""
     #expect(
       description.hasPrefix(#"expected c at tick 9, got nothing (expected "-----b---c--|", actual "-----b----c-|")"#)
@@ -56,7 +57,7 @@ import Testing
     #expect(subscriber.description.hasPrefix("TestSubscriber[0: subscription, 2: value(2)]\n\nWhat happened:\n"))
     #expect(subscriber.description.contains("\nupstream  -12\n"))
     let difference = subscriber.marbleDifference(expected: "--3")
-    #expect(difference?.timeline == timeline.text())
+    expectEqual(difference?.timeline, timeline.text())
     #expect(subscriber.timeline === timeline)
   }
 
@@ -64,6 +65,6 @@ import Testing
     let scheduler = TestScheduler()
     let clock = Timeline.Clock.virtual(scheduler)
     scheduler.advance(by: 42)
-    #expect(clock.now() == 42)
+    expectEqual(clock.now(), 42)
   }
 }

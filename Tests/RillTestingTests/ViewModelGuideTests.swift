@@ -1,6 +1,7 @@
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -46,7 +47,7 @@ final class SearchViewModel: ObservableObject {
     ) { typed, isOnline in
       model.searchTerms(typed: typed, isOnline: isOnline)
     }
-    #expect(terms == "--------'ril'----'rill'------'rill'---------|")
+    expectEqual(terms, "--------'ril'----'rill'------'rill'---------|")
   }
 
   @Test func theViewModelSearchesWhenTheClockMoves() {
@@ -56,6 +57,6 @@ final class SearchViewModel: ObservableObject {
     scheduler.advance(by: .milliseconds(100))
     model.query = "rill"
     scheduler.advance(by: .milliseconds(300))
-    #expect(model.searched == ["rill"])
+    expectEqual(model.searched, ["rill"])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Rill
+import RillTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -30,12 +31,12 @@ import FoundationNetworking
     #expect(session.tasks.isEmpty)
     subscription?.request(.max(2))
     subscription?.request(.max(1))
-    #expect(session.tasks.count == 1)
-    #expect(session.tasks.first?.calls == ["resume", "resume"])
+    expectEqual(session.tasks.count, 1)
+    expectEqual(session.tasks.first?.calls, ["resume", "resume"])
     subscription?.cancel()
     subscription?.request(.max(1))
     subscription?.cancel()
-    #expect(session.tasks.first?.calls == ["resume", "resume", "cancel"])
+    expectEqual(session.tasks.first?.calls, ["resume", "resume", "cancel"])
     let response = URLResponse(url: request.url!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
     session.complete(Data(), response, nil)
     #expect(events.isEmpty)
@@ -49,7 +50,7 @@ import FoundationNetworking
       .sink(receiveCompletion: { completion = $0 }, receiveValue: { _ in })
     session.complete(Data(), nil, nil)
     session.complete(Data(), nil, nil)
-    #expect(completion == .failure(URLError(.unknown)))
+    expectEqual(completion, .failure(URLError(.unknown)))
     cancellable.cancel()
   }
 
@@ -60,10 +61,10 @@ import FoundationNetworking
     var subscription: (any Subscription)?
     publisher.subscribe(AnySubscriber(receiveSubscription: { subscription = $0 }))
     let children = subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []
-    #expect(children.map(\.label) == ["task", "downstream", "parent", "demand"])
+    expectEqual(children.map(\.label), ["task", "downstream", "parent", "demand"])
     #expect(String(describing: children[0].value) == "nil")
-    #expect(String(describing: children[2].value) == String(describing: Optional(publisher)))
-    #expect(String(describing: children[3].value) == "max(0)")
+    expectEqual(String(describing: children[2].value), String(describing: Optional(publisher)))
+    expectEqual(String(describing: children[3].value), "max(0)")
     #expect(subscription.map { String(describing: $0) } == "DataTaskPublisher")
   }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillLoopbackServer
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,14 +20,14 @@ import FoundationNetworking
     let connection = publisher.connect()
     foundationSpinRunLoop { dates.count >= 3 }
     #expect(dates.count >= 3)
-    #expect(dates == dates.sorted())
+    expectEqual(dates, dates.sorted())
     connection.cancel()
     let countAtCancel = dates.count
     foundationSpinRunLoop(seconds: 0.05) { false }
-    #expect(dates.count == countAtCancel)
+    expectEqual(dates.count, countAtCancel)
     cancellable.cancel()
-    #expect(publisher.interval == 0.01)
-    #expect(publisher.mode == .default)
+    expectEqual(publisher.interval, 0.01)
+    expectEqual(publisher.mode, .default)
   }
 
   /// As in Combine, the timer runs until the connection is cancelled, even when the connection is not kept.
@@ -59,8 +60,8 @@ import FoundationNetworking
   @Test func publishDropsTheToleranceAndTheSubscriptionHasNoDescription() throws {
     let publisher = Timer.publish(every: 0.25, tolerance: 0.02, on: .main, in: .default)
     #expect(publisher.tolerance == nil)
-    #expect(publisher.interval == 0.25)
-    #expect(Timer.TimerPublisher(interval: 1, tolerance: 0.5, runLoop: .main, mode: .default).tolerance == 0.5)
+    expectEqual(publisher.interval, 0.25)
+    expectEqual(Timer.TimerPublisher(interval: 1, tolerance: 0.5, runLoop: .main, mode: .default).tolerance, 0.5)
     var subscription: (any Subscription)?
     publisher.subscribe(AnySubscriber(receiveSubscription: { subscription = $0 }))
     let received: Any = try #require(subscription)
@@ -86,11 +87,11 @@ import FoundationNetworking
     publisher.subscribe(probe)
     let connection = publisher.connect()
     foundationSpinRunLoop(seconds: 0.05) { false }
-    #expect(probe.received == 0)
+    expectEqual(probe.received, 0)
     probe.subscription?.request(.max(2))
     foundationSpinRunLoop { probe.received >= 2 }
     foundationSpinRunLoop(seconds: 0.03) { false }
-    #expect(probe.received == 2)
+    expectEqual(probe.received, 2)
     connection.cancel()
     probe.subscription?.cancel()
   }
@@ -104,10 +105,10 @@ import FoundationNetworking
       .sink { counts.append($0) }
     foundationSpinRunLoop { counts.count >= 3 }
     cancellable.cancel()
-    #expect(Array(counts.prefix(3)) == [1, 2, 3])
+    expectEqual(Array(counts.prefix(3)), [1, 2, 3])
     let countAtCancel = counts.count
     foundationSpinRunLoop(seconds: 0.05) { false }
-    #expect(counts.count == countAtCancel)
+    expectEqual(counts.count, countAtCancel)
   }
 }
 
@@ -124,7 +125,7 @@ import FoundationNetworking
     center.post(name: Self.name, object: nil, userInfo: ["v": "b"])
     cancellable.cancel()
     center.post(name: Self.name, object: nil, userInfo: ["v": "c"])
-    #expect(received == ["a", "b"])
+    expectEqual(received, ["a", "b"])
   }
 
   @Test func filtersByObjectAndHonoursDemand() {
@@ -145,15 +146,15 @@ import FoundationNetworking
     }
     let probe = Probe()
     let publisher = center.publisher(for: Self.name, object: sender)
-    #expect(publisher.name == Self.name)
+    expectEqual(publisher.name, Self.name)
     publisher.subscribe(probe)
     center.post(name: Self.name, object: NSObject())
     center.post(name: Self.name, object: sender)
     center.post(name: Self.name, object: sender)
-    #expect(probe.received == 1)
+    expectEqual(probe.received, 1)
     probe.subscription?.request(.max(1))
     center.post(name: Self.name, object: sender)
-    #expect(probe.received == 2)
+    expectEqual(probe.received, 2)
     probe.subscription?.cancel()
   }
 
@@ -164,8 +165,8 @@ import FoundationNetworking
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       for _ in 0..<250 { center.post(name: Self.name, object: nil) }
     }
-    #expect(subscriber.values.count == 2_000)
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.values.count, 2_000)
+    expectEqual(subscriber.overlappingDeliveries, 0)
     subscriber.cancel()
   }
 
@@ -180,7 +181,7 @@ import FoundationNetworking
     center.publisher(for: Self.name).subscribe(subscriber)
     center.post(name: Self.name, object: nil, userInfo: ["v": "a"])
     #expect(subscriber.values.map { $0.userInfo?["v"] as? String } == ["a", "b"])
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.overlappingDeliveries, 0)
     subscriber.cancel()
   }
 
@@ -206,7 +207,7 @@ import FoundationNetworking
     subscriber.request(.max(1))
     center.post(name: Self.name, object: nil, userInfo: ["v": "d"])
     center.post(name: Self.name, object: nil, userInfo: ["v": "e"])
-    #expect(subscriber.values.count == 4)
+    expectEqual(subscriber.values.count, 4)
     subscriber.cancel()
   }
 
@@ -245,9 +246,9 @@ import FoundationNetworking
         receiveValue: { recorder.append(($0.data, ($0.response as? HTTPURLResponse)?.statusCode ?? -1)) }
       )
     #expect(recorder.wait())
-    #expect(recorder.values.count == 1)
+    expectEqual(recorder.values.count, 1)
     let (data, status) = try #require(recorder.values.first)
-    #expect(status == 200)
+    expectEqual(status, 200)
     #expect(try JSONDecoder().decode(Valid.self, from: data) == Valid(valid: true))
     if case .finished = completion {} else { Issue.record("expected .finished, got \(String(describing: completion))") }
     cancellable.cancel()
@@ -259,13 +260,13 @@ import FoundationNetworking
     let recorder = FoundationRecorder<Int>()
     let request = URLRequest(url: server.url("/missing"))
     let publisher = URLSession.DataTaskPublisher(request: request, session: Self.session)
-    #expect(publisher.request.url == request.url)
+    expectEqual(publisher.request.url, request.url)
     let cancellable = publisher.sink(
       receiveCompletion: { _ in recorder.finish() },
       receiveValue: { recorder.append(($0.response as? HTTPURLResponse)?.statusCode ?? -1) }
     )
     #expect(recorder.wait())
-    #expect(recorder.values == [404])
+    expectEqual(recorder.values, [404])
     cancellable.cancel()
   }
 
@@ -280,7 +281,7 @@ import FoundationNetworking
         receiveValue: { _ in Issue.record("no value expected") }
       )
     #expect(recorder.wait())
-    #expect(recorder.values.count == 1)
+    expectEqual(recorder.values.count, 1)
     #expect(recorder.values.first?.code != .cancelled)
     cancellable.cancel()
   }
@@ -305,8 +306,8 @@ import FoundationNetworking
     #expect(server.requests.isEmpty)
     probe.subscription?.request(.max(1))
     #expect(probe.recorder.wait())
-    #expect(server.requests == ["/json"])
-    #expect(probe.recorder.values.count == 1)
+    expectEqual(server.requests, ["/json"])
+    expectEqual(probe.recorder.values.count, 1)
   }
 
   @Test func cancellingTheSubscriptionCancelsTheTask() throws {
@@ -317,7 +318,7 @@ import FoundationNetworking
       .sink(receiveCompletion: { _ in recorder.append("completion") }, receiveValue: { _ in recorder.append("value") })
     let deadline = Date().addingTimeInterval(10)
     while server.requests.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-    #expect(server.requests == ["/slow"])
+    expectEqual(server.requests, ["/slow"])
     cancellable.cancel()
     Thread.sleep(forTimeInterval: 1.3)
     #expect(recorder.values.isEmpty)
@@ -337,7 +338,7 @@ import FoundationNetworking
         receiveValue: { _ in recorder.append(.unknown) }
       )
     #expect(recorder.wait())
-    #expect(recorder.values == [.timedOut])
+    expectEqual(recorder.values, [.timedOut])
     cancellable.cancel()
   }
 }

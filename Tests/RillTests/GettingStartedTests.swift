@@ -1,5 +1,6 @@
 import Foundation
 import Rill
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     searches.send(" rill ")
     searches.send("")
     searches.send("combine")
-    #expect(printed == ["searching for rill", "searching for combine"])
+    expectEqual(printed, ["searching for rill", "searching for combine"])
     cancellable.cancel()
   }
 
@@ -37,7 +38,7 @@ import Testing
 
     requests.send(1)
     requests.send(completion: .failure(Offline()))
-    #expect(printed == ["page 1", "offline"])
+    expectEqual(printed, ["page 1", "offline"])
     #expect(finished)
     cancellable.cancel()
   }

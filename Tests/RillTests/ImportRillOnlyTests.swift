@@ -3,6 +3,7 @@
 import Foundation
 import Rill
 import RillLoopbackServer
+import RillTestSupport
 import Testing
 
 @Suite struct ImportRillOnlyTests {
@@ -16,7 +17,7 @@ import Testing
       .map { ($0.response as? HTTPURLResponse)?.statusCode ?? -1 }
       .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: { recorder.append($0) })
     #expect(recorder.wait())
-    #expect(recorder.values == [200])
+    expectEqual(recorder.values, [200])
     cancellable.cancel()
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Rill
+import RillTestSupport
 import Testing
 
 @Suite struct JSONCodersTests {
@@ -16,7 +17,7 @@ import Testing
       .encode(encoder: JSONEncoder())
       .decode(type: Point.self, decoder: JSONDecoder())
       .sink(receiveCompletion: { completion = $0 }, receiveValue: { decoded.append($0) })
-    #expect(decoded == points)
+    expectEqual(decoded, points)
     guard case .finished = completion else {
       Issue.record("expected the round trip to finish, got \(String(describing: completion))")
       return
@@ -28,7 +29,7 @@ import Testing
     var output: [Data] = []
     let cancellable = Just(Point(x: 5, y: 6)).encode(encoder: JSONEncoder())
       .sink(receiveCompletion: { _ in }, receiveValue: { output.append($0) })
-    #expect(output.count == 1)
+    expectEqual(output.count, 1)
     #expect(try JSONDecoder().decode(Point.self, from: output[0]) == Point(x: 5, y: 6))
     cancellable.cancel()
   }
@@ -53,7 +54,7 @@ import Testing
       .encode(encoder: PropertyListEncoder())
       .decode(type: Point.self, decoder: PropertyListDecoder())
       .sink(receiveCompletion: { _ in }, receiveValue: { decoded.append($0) })
-    #expect(decoded == [Point(x: 7, y: 8)])
+    expectEqual(decoded, [Point(x: 7, y: 8)])
     cancellable.cancel()
   }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillLoopbackServer
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -55,7 +56,7 @@ import FoundationNetworking
         receiveValue: recorder.append
       )
     #expect(recorder.wait())
-    #expect(recorder.values == [TimeStampCheck(valid: true)])
+    expectEqual(recorder.values, [TimeStampCheck(valid: true)])
     #expect(failure == nil)
     cancellable.cancel()
   }
@@ -130,10 +131,10 @@ import FoundationNetworking
       cancellable.cancel()
       return recorder.values.first
     }
-    #expect(fetch(server.url("/json")) == .success(TimeStampCheck(valid: true)))
-    #expect(fetch(server.url("/missing")) == .failure(.apiError(reason: "Resource not found")))
-    #expect(fetch(server.url("/status/503")) == .failure(.apiError(reason: "Internal Server Error")))
-    #expect(fetch(server.url("/echo/x")) == .failure(.parserError))
+    expectEqual(fetch(server.url("/json")), .success(TimeStampCheck(valid: true)))
+    expectEqual(fetch(server.url("/missing")), .failure(.apiError(reason: "Resource not found")))
+    expectEqual(fetch(server.url("/status/503")), .failure(.apiError(reason: "Internal Server Error")))
+    expectEqual(fetch(server.url("/echo/x")), .failure(.parserError))
     guard case .failure(.networkError)? = fetch(LoopbackHTTPServer.refusedURL()) else {
       Issue.record("a refused connection must become a network error")
       return
@@ -178,12 +179,12 @@ import FoundationNetworking
       .flatMap { _ in step("4") }
       .sink(receiveCompletion: { _ in done.finish() }, receiveValue: done.append)
     #expect(done.wait())
-    #expect(done.values == [true])
+    expectEqual(done.values, [true])
     let order = log.values
-    #expect(order.count == 6)
-    #expect(order.first == "1")
-    #expect(Set(order.dropFirst().prefix(3)) == ["2a", "2b", "2c"])
-    #expect(Array(order.suffix(2)) == ["3", "4"])
+    expectEqual(order.count, 6)
+    expectEqual(order.first, "1")
+    expectEqual(Set(order.dropFirst().prefix(3)), ["2a", "2b", "2c"])
+    expectEqual(Array(order.suffix(2)), ["3", "4"])
     cancellable.cancel()
   }
 
@@ -203,7 +204,7 @@ import FoundationNetworking
       .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
     #expect(recorder.wait())
     #expect(recorder.values == [#"{"valid":false}"#, #"{"value":"b"}"#, #"{"value":"c"}"#])
-    #expect(server.requests == ["/slow", "/echo/b", "/echo/c"])
+    expectEqual(server.requests, ["/slow", "/echo/b", "/echo/c"])
     cancellable.cancel()
   }
 
@@ -236,7 +237,7 @@ import FoundationNetworking
       }
     }
     #expect(bodies == [#"{"value":"manny"}"#, "failure", #"{"value":"jack"}"#])
-    #expect(completion == .finished)
+    expectEqual(completion, .finished)
     cancellable.cancel()
 
     let replaced = FoundationRecorder<Int>()
@@ -247,8 +248,8 @@ import FoundationNetworking
       }
       .sink(receiveCompletion: { _ in replaced.finish() }, receiveValue: { replaced.append($0.data.count) })
     #expect(replaced.wait())
-    #expect(replaced.values.count == 3)
-    #expect(replaced.values[1] == 0)
+    expectEqual(replaced.values.count, 3)
+    expectEqual(replaced.values[1], 0)
     second.cancel()
   }
 
@@ -267,8 +268,8 @@ import FoundationNetworking
       cancellable.cancel()
       return events
     }
-    #expect(run(.max(1)) == ["1 made at 0, out at 10", "2 made at 10, out at 20"])
-    #expect(run(.unlimited) == ["1 made at 0, out at 10", "2 made at 0, out at 10"])
+    expectEqual(run(.max(1)), ["1 made at 0, out at 10", "2 made at 10, out at 20"])
+    expectEqual(run(.unlimited), ["1 made at 0, out at 10", "2 made at 0, out at 10"])
   }
 
   /// The same on a real queue: the same backpressure, with coarse timing only.
@@ -281,7 +282,7 @@ import FoundationNetworking
       .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
     #expect(recorder.wait())
     let dates = recorder.values
-    #expect(dates.count == 2)
+    expectEqual(dates.count, 2)
     if dates.count == 2 {
       #expect(dates[1].uptimeNanoseconds - dates[0].uptimeNanoseconds >= 50_000_000)
     }

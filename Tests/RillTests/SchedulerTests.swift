@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillTestSupport
 import Synchronization
 import Testing
 
@@ -10,41 +11,41 @@ import Testing
 
   /// As in Combine, strides made from too many seconds, milliseconds or microseconds clamp to `Int`'s range.
   @Test func stridesFromTooLargeValuesClamp() {
-    #expect(Stride.seconds(Double(Int.max) / 1_000_000_000).magnitude == .max)
-    #expect(Stride.seconds(Double(Int.max) / 1_000_000_000 - 1).magnitude == 9_223_372_035_854_776_320)
-    #expect(Stride.seconds(.greatestFiniteMagnitude).magnitude == .max)
-    #expect(Stride.seconds(-Double.greatestFiniteMagnitude).magnitude == .min)
-    #expect(Stride.seconds(Int.max).magnitude == .max)
-    #expect(Stride.milliseconds(.max).magnitude == .max)
-    #expect(Stride.microseconds(.max).magnitude == .max)
-    #expect(Stride.nanoseconds(.max).magnitude == .max)
-    #expect(Stride(.seconds(.min)).magnitude == .min)
-    #expect(Stride(.milliseconds(.min)).magnitude == .min)
-    #expect(Stride(.microseconds(.min)).magnitude == .min)
-    #expect(Stride(.never).magnitude == .max)
+    expectEqual(Stride.seconds(Double(Int.max) / 1_000_000_000).magnitude, .max)
+    expectEqual(Stride.seconds(Double(Int.max) / 1_000_000_000 - 1).magnitude, 9_223_372_035_854_776_320)
+    expectEqual(Stride.seconds(.greatestFiniteMagnitude).magnitude, .max)
+    expectEqual(Stride.seconds(-Double.greatestFiniteMagnitude).magnitude, .min)
+    expectEqual(Stride.seconds(Int.max).magnitude, .max)
+    expectEqual(Stride.milliseconds(.max).magnitude, .max)
+    expectEqual(Stride.microseconds(.max).magnitude, .max)
+    expectEqual(Stride.nanoseconds(.max).magnitude, .max)
+    expectEqual(Stride(.seconds(.min)).magnitude, .min)
+    expectEqual(Stride(.milliseconds(.min)).magnitude, .min)
+    expectEqual(Stride(.microseconds(.min)).magnitude, .min)
+    expectEqual(Stride(.never).magnitude, .max)
     let literal: Stride = 9_223_372_037
-    #expect(literal.magnitude == .max)
-    #expect(Stride(exactly: Int.max)?.magnitude == .max)
+    expectEqual(literal.magnitude, .max)
+    expectEqual(Stride(exactly: Int.max)?.magnitude, .max)
     #expect(Stride(exactly: UInt64.max) == nil)
-    #expect(Stride(exactly: 2 as UInt64)?.magnitude == 2_000_000_000)
+    expectEqual(Stride(exactly: 2 as UInt64)?.magnitude, 2_000_000_000)
   }
 
   @Test func strideArithmeticClamps() {
-    #expect(Stride.nanoseconds(.max) + .nanoseconds(1) == .nanoseconds(.max))
-    #expect(Stride.nanoseconds(.min) + .nanoseconds(-1) == .nanoseconds(.min))
-    #expect(Stride.nanoseconds(.min) - .nanoseconds(1) == .nanoseconds(.min))
-    #expect(Stride.nanoseconds(.max) - .nanoseconds(-1) == .nanoseconds(.max))
+    expectEqual(Stride.nanoseconds(.max) + .nanoseconds(1), .nanoseconds(.max))
+    expectEqual(Stride.nanoseconds(.min) + .nanoseconds(-1), .nanoseconds(.min))
+    expectEqual(Stride.nanoseconds(.min) - .nanoseconds(1), .nanoseconds(.min))
+    expectEqual(Stride.nanoseconds(.max) - .nanoseconds(-1), .nanoseconds(.max))
     var stride = Stride.nanoseconds(.max)
     stride += .seconds(1)
-    #expect(stride == .nanoseconds(.max))
+    expectEqual(stride, .nanoseconds(.max))
     stride = .nanoseconds(.min)
     stride -= .seconds(1)
-    #expect(stride == .nanoseconds(.min))
-    #expect(Stride.seconds(1_000_000) * .seconds(1_000_000) == .nanoseconds(.max))
-    #expect(Stride.seconds(-1_000_000) * .seconds(1_000_000) == .nanoseconds(.min))
-    #expect(Stride.nanoseconds(7) + .nanoseconds(-12) == .nanoseconds(-5))
-    #expect(Stride.nanoseconds(-12) - .nanoseconds(7) == .nanoseconds(-19))
-    #expect(Stride.nanoseconds(15) * .nanoseconds(2) == .nanoseconds(0))
+    expectEqual(stride, .nanoseconds(.min))
+    expectEqual(Stride.seconds(1_000_000) * .seconds(1_000_000), .nanoseconds(.max))
+    expectEqual(Stride.seconds(-1_000_000) * .seconds(1_000_000), .nanoseconds(.min))
+    expectEqual(Stride.nanoseconds(7) + .nanoseconds(-12), .nanoseconds(-5))
+    expectEqual(Stride.nanoseconds(-12) - .nanoseconds(7), .nanoseconds(-19))
+    expectEqual(Stride.nanoseconds(15) * .nanoseconds(2), .nanoseconds(0))
   }
 
   /// As in Combine, the nanoseconds are keyed `_nanoseconds`.
@@ -62,53 +63,53 @@ import Testing
     let distantFuture = Time(.distantFuture)
     let nearlyDistantFuture = Time(DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1024))
     let intMax = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
-    #expect(early.distance(to: later) == .nanoseconds(431))
-    #expect(later.distance(to: early) == .nanoseconds(-431))
-    #expect(early.distance(to: distantFuture) == .nanoseconds(.max))
-    #expect(distantFuture.distance(to: early) == .nanoseconds(.max))
-    #expect(early.distance(to: nearlyDistantFuture) == .nanoseconds(.max))
-    #expect(nearlyDistantFuture.distance(to: early) == .nanoseconds(.max))
-    #expect(early.distance(to: intMax) == .nanoseconds(.max - 10_000))
-    #expect(intMax.distance(to: early) == .nanoseconds(-(.max - 10_000)))
-    #expect(distantFuture.distance(to: distantFuture) == .nanoseconds(0))
-    #expect(nearlyDistantFuture.distance(to: nearlyDistantFuture) == .nanoseconds(0))
+    expectEqual(early.distance(to: later), .nanoseconds(431))
+    expectEqual(later.distance(to: early), .nanoseconds(-431))
+    expectEqual(early.distance(to: distantFuture), .nanoseconds(.max))
+    expectEqual(distantFuture.distance(to: early), .nanoseconds(.max))
+    expectEqual(early.distance(to: nearlyDistantFuture), .nanoseconds(.max))
+    expectEqual(nearlyDistantFuture.distance(to: early), .nanoseconds(.max))
+    expectEqual(early.distance(to: intMax), .nanoseconds(.max - 10_000))
+    expectEqual(intMax.distance(to: early), .nanoseconds(-(.max - 10_000)))
+    expectEqual(distantFuture.distance(to: distantFuture), .nanoseconds(0))
+    expectEqual(nearlyDistantFuture.distance(to: nearlyDistantFuture), .nanoseconds(0))
   }
 
   /// As with Dispatch's time arithmetic, advancing saturates at the distant future and at one nanosecond.
   @Test func timeAdvanceClamps() throws {
     let time = Time(DispatchTime(uptimeNanoseconds: 10_000))
-    #expect(time.advanced(by: .nanoseconds(431)) == Time(DispatchTime(uptimeNanoseconds: 10_431)))
-    #expect(time.advanced(by: .nanoseconds(-220)) == Time(DispatchTime(uptimeNanoseconds: 9_780)))
-    #expect(time.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
+    expectEqual(time.advanced(by: .nanoseconds(431)), Time(DispatchTime(uptimeNanoseconds: 10_431)))
+    expectEqual(time.advanced(by: .nanoseconds(-220)), Time(DispatchTime(uptimeNanoseconds: 9_780)))
+    expectEqual(time.advanced(by: .nanoseconds(.max)).dispatchTime, .distantFuture)
     #expect(
       Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(-1000)).dispatchTime.uptimeNanoseconds == 1
     )
-    #expect(Time(.distantFuture).advanced(by: .seconds(-1)).dispatchTime == .distantFuture)
+    expectEqual(Time(.distantFuture).advanced(by: .seconds(-1)).dispatchTime, .distantFuture)
     let data = try JSONEncoder().encode(["value": Time(DispatchTime(uptimeNanoseconds: 42))])
     #expect(String(decoding: data, as: UTF8.self) == #"{"value":42}"#)
   }
 
   @Test func strideConversions() throws {
-    #expect(Stride.seconds(2).magnitude == 2_000_000_000)
-    #expect(Stride.seconds(0.5).magnitude == 500_000_000)
-    #expect(Stride.milliseconds(300).magnitude == 300_000_000)
-    #expect(Stride.microseconds(7).magnitude == 7_000)
-    #expect(Stride.nanoseconds(9).magnitude == 9)
+    expectEqual(Stride.seconds(2).magnitude, 2_000_000_000)
+    expectEqual(Stride.seconds(0.5).magnitude, 500_000_000)
+    expectEqual(Stride.milliseconds(300).magnitude, 300_000_000)
+    expectEqual(Stride.microseconds(7).magnitude, 7_000)
+    expectEqual(Stride.nanoseconds(9).magnitude, 9)
     let literal: Stride = 1
     let floatLiteral: Stride = 0.25
-    #expect(literal == .seconds(1))
-    #expect(floatLiteral == .milliseconds(250))
-    #expect(Stride(.milliseconds(3)) + .microseconds(5) == .nanoseconds(3_005_000))
+    expectEqual(literal, .seconds(1))
+    expectEqual(floatLiteral, .milliseconds(250))
+    expectEqual(Stride(.milliseconds(3)) + .microseconds(5), .nanoseconds(3_005_000))
     #expect(Stride.seconds(1) > .milliseconds(999))
     let data = try JSONEncoder().encode(Stride.milliseconds(12))
     #expect(try JSONDecoder().decode(Stride.self, from: data) == .milliseconds(12))
     let start = DispatchQueue.main.now
-    #expect(start.distance(to: start.advanced(by: .milliseconds(5))) == .milliseconds(5))
+    expectEqual(start.distance(to: start.advanced(by: .milliseconds(5))), .milliseconds(5))
     let time = try JSONDecoder().decode(
       DispatchQueue.SchedulerTimeType.self,
       from: JSONEncoder().encode(start)
     )
-    #expect(time == start)
+    expectEqual(time, start)
   }
 
   @Test func combineSpellingsCompile() {
@@ -133,7 +134,7 @@ import Testing
         receiveValue: { recorder.append(($0, DispatchQueue.getSpecific(key: key) == true)) }
       )
     #expect(recorder.wait())
-    #expect(recorder.values.map(\.0) == Array(1...100))
+    expectEqual(recorder.values.map(\.0), Array(1...100))
     #expect(recorder.values.allSatisfy { $0.1 })
     cancellable.cancel()
   }
@@ -153,7 +154,7 @@ import Testing
         }
       )
     #expect(recorder.wait())
-    #expect(recorder.values.sorted() == Array(1...200))
+    expectEqual(recorder.values.sorted(), Array(1...200))
     #expect(overlaps.values.isEmpty)
     cancellable.cancel()
   }
@@ -166,7 +167,7 @@ import Testing
     let cancellable = subject.receive(on: queue, options: .init(group: group)).sink { recorder.append($0) }
     for value in 1...50 { subject.send(value) }
     group.wait()
-    #expect(recorder.values == Array(1...50))
+    expectEqual(recorder.values, Array(1...50))
     cancellable.cancel()
   }
 
@@ -198,7 +199,7 @@ import Testing
     #expect(recorder.wait())
     let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
     #expect(elapsed >= 45_000_000)
-    #expect(recorder.values.sorted() == [1, 2, 3])
+    expectEqual(recorder.values.sorted(), [1, 2, 3])
     cancellable.cancel()
   }
 
@@ -239,12 +240,12 @@ import Testing
 @Suite struct RunLoopSchedulerTests {
   @Test func strideConversions() {
     typealias Stride = RunLoop.SchedulerTimeType.Stride
-    #expect(Stride.milliseconds(250).timeInterval == 0.25)
-    #expect(Stride.seconds(2) == 2)
+    expectEqual(Stride.milliseconds(250).timeInterval, 0.25)
+    expectEqual(Stride.seconds(2), 2)
     let literal: Stride = 1.5
-    #expect(literal.magnitude == 1.5)
+    expectEqual(literal.magnitude, 1.5)
     let now = RunLoop.current.now
-    #expect(now.distance(to: now.advanced(by: .seconds(3))) == .seconds(3))
+    expectEqual(now.distance(to: now.advanced(by: .seconds(3))), .seconds(3))
   }
 
   @Test func schedulesOnTheRunningRunLoop() {
@@ -256,7 +257,7 @@ import Testing
     let repeating = runLoop.schedule(after: runLoop.now, interval: .milliseconds(5)) { ticks += 1 }
     foundationSpinRunLoop { recorder.values.count == 2 && ticks >= 2 }
     repeating.cancel()
-    #expect(recorder.values == ["now", "later"])
+    expectEqual(recorder.values, ["now", "later"])
     #expect(ticks >= 2)
   }
 
@@ -280,7 +281,7 @@ import Testing
     thread.start()
     ready.wait()
     box.runLoop?.schedule { ran.signal() }
-    #expect(ran.wait(timeout: .now() + 5) == .success)
+    expectEqual(ran.wait(timeout: .now() + 5), .success)
   }
 
   @Test func receiveOnRunLoop() {
@@ -291,7 +292,7 @@ import Testing
       .sink(receiveCompletion: { _ in finished = true }, receiveValue: { received.append($0) })
     #expect(received.isEmpty)
     foundationSpinRunLoop { finished }
-    #expect(received == [1, 2, 3])
+    expectEqual(received, [1, 2, 3])
     cancellable.cancel()
   }
 }
@@ -305,7 +306,7 @@ import Testing
       .receive(on: queue)
       .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
     #expect(recorder.wait())
-    #expect(recorder.values == Array(1...50))
+    expectEqual(recorder.values, Array(1...50))
     cancellable.cancel()
   }
 
@@ -318,7 +319,7 @@ import Testing
       .sink(receiveCompletion: { _ in recorder.finish() }, receiveValue: recorder.append)
     #expect(recorder.wait())
     #expect(Date().timeIntervalSince(start) >= 0.025)
-    #expect(recorder.values == [7])
+    expectEqual(recorder.values, [7])
     cancellable.cancel()
 
     let ticks = FoundationRecorder<Int>()
@@ -328,7 +329,7 @@ import Testing
     }
     #expect(ticks.wait())
     repeating.cancel()
-    #expect(OperationQueue.SchedulerTimeType.Stride.milliseconds(5).timeInterval == 0.005)
+    expectEqual(OperationQueue.SchedulerTimeType.Stride.milliseconds(5).timeInterval, 0.005)
   }
 
   /// As in Combine, an action scheduled now is one block operation added to the queue.
@@ -337,7 +338,7 @@ import Testing
     let done = FoundationRecorder<Int>()
     queue.schedule { done.finish() }
     #expect(done.wait())
-    #expect(queue.added.count == 1)
+    expectEqual(queue.added.count, 1)
     #expect(queue.added.first is BlockOperation)
   }
 
@@ -348,14 +349,14 @@ import Testing
     let runs = Atomic(0)
     queue.schedule(after: queue.now.advanced(by: .milliseconds(100))) { runs.add(1, ordering: .relaxed) }
     let operation = try #require(queue.added.first)
-    #expect(queue.added.count == 1)
+    expectEqual(queue.added.count, 1)
     #expect(!(operation is BlockOperation))
     #expect(operation is any Cancellable)
     #expect(!operation.isReady)
     queue.waitUntilAllOperationsAreFinished()
-    #expect(runs.load(ordering: .relaxed) == 1)
+    expectEqual(runs.load(ordering: .relaxed), 1)
     operation.main()
-    #expect(runs.load(ordering: .relaxed) == 1)
+    expectEqual(runs.load(ordering: .relaxed), 1)
   }
 
   /// As in Combine, a repeating action keeps one operation in the queue at a time, and a cancel stops it.
@@ -373,10 +374,10 @@ import Testing
     #expect(added.count >= 4)
     queue.waitUntilAllOperationsAreFinished()
     Thread.sleep(forTimeInterval: 0.03)
-    #expect(queue.added.count == added.count)
+    expectEqual(queue.added.count, added.count)
     let count = ticks.values.count
     try #require(added.first).main()
-    #expect(ticks.values.count == count)
+    expectEqual(ticks.values.count, count)
   }
 }
 

@@ -30,11 +30,11 @@ struct SubjectLoadTests {
 
   @Test func reentrantSendsWithoutDemandOnADispatchThread() {
     let values = DispatchQueue.global().sync { Self.sendsFromInsideItsFirstValue(count: 100_000) }
-    #expect(values == [0])
+    expectEqual(values, [0])
   }
 
   @Test @MainActor func reentrantSendsWithoutDemandOnTheMainThread() {
-    #expect(Self.sendsFromInsideItsFirstValue(count: 100_000) == [0])
+    expectEqual(Self.sendsFromInsideItsFirstValue(count: 100_000), [0])
   }
 
   /// Four producers send 1,500 values each into a subscriber that asks for one value, through an operator that
@@ -59,10 +59,10 @@ struct SubjectLoadTests {
     )
     publisher.subscribe(recorder)
     #expect(StressThreads.run(4) { producer in for index in 0..<1_500 { subject.send(producer * 1_500 + index) } })
-    #expect(received.wait(timeout: .now() + 10) == .success)
+    expectEqual(received.wait(timeout: .now() + 10), .success)
     // Whatever else was in flight on the queue has been delivered or dropped once the queue is idle.
     queue.sync {}
-    #expect(recorder.values.count == 1)
+    expectEqual(recorder.values.count, 1)
     recorder.cancel()
   }
 }

@@ -75,13 +75,13 @@ struct TimeOperatorStressTests {
     subject.send(completion: .finished)
     for recorder in kept.withLock({ $0 }) {
       #expect(recorder.waitForCompletion(), sourceLocation: sourceLocation)
-      #expect(recorder.violations == [], sourceLocation: sourceLocation)
+      expectEqual(recorder.violations, [], sourceLocation: sourceLocation)
       checkPerProducerOrder(recorder.values, ordered: ordered, sourceLocation: sourceLocation)
-      #expect(recorder.completions == 1, sourceLocation: sourceLocation)
+      expectEqual(recorder.completions, 1, sourceLocation: sourceLocation)
     }
     for recorder in cancelled.withLock({ $0 }) {
       if cancelsOnceSubscribed { #expect(recorder.isSubscribed, sourceLocation: sourceLocation) }
-      #expect(recorder.violations == [], sourceLocation: sourceLocation)
+      expectEqual(recorder.violations, [], sourceLocation: sourceLocation)
       checkPerProducerOrder(recorder.values, ordered: ordered, sourceLocation: sourceLocation)
       #expect(recorder.completions <= 1, sourceLocation: sourceLocation)
       #expect(recorder.eventsAfterCancel <= 1, sourceLocation: sourceLocation)
@@ -113,7 +113,7 @@ struct TimeOperatorStressTests {
       }
     }
     subject.send(completion: .finished)
-    #expect(recorder.violations == [], sourceLocation: sourceLocation)
+    expectEqual(recorder.violations, [], sourceLocation: sourceLocation)
     checkPerProducerOrder(recorder.values, sourceLocation: sourceLocation)
     #expect(recorder.completions <= 1, sourceLocation: sourceLocation)
     #expect(recorder.eventsAfterCancel <= 1, sourceLocation: sourceLocation)
@@ -143,9 +143,9 @@ struct TimeOperatorStressTests {
     Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0) }
     subject.send(completion: .finished)
     #expect(recorder.waitForCompletion())
-    #expect(recorder.violations == [])
-    #expect(Self.checkPerProducerOrder(recorder.values) == Self.everyValue)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.violations, [])
+    expectEqual(Self.checkPerProducerOrder(recorder.values), Self.everyValue)
+    expectEqual(recorder.completions, 1)
   }
 
   @Test func receiveOnConcurrentQueueNeverOverlapsOrDuplicates() {
@@ -155,10 +155,10 @@ struct TimeOperatorStressTests {
     Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0) }
     subject.send(completion: .finished)
     #expect(recorder.waitForCompletion())
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     // A concurrent queue may run the scheduled deliveries in any order, and the completion may overtake values.
     Self.checkPerProducerOrder(recorder.values, ordered: false)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
   }
 
   @Test(arguments: TimeStressQueue.allCases)
@@ -176,10 +176,10 @@ struct TimeOperatorStressTests {
     }
     subject.send(completion: .finished)
     #expect(recorder.waitForCompletion())
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     #expect(recorder.values.count <= 2 * requests)
     Self.checkPerProducerOrder(recorder.values, ordered: queue == .serial)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
   }
 
   @Test(arguments: TimeStressQueue.allCases)
@@ -205,9 +205,9 @@ struct TimeOperatorStressTests {
       for _ in 0..<perThread { recorder.request(.max(1)) }
     }
     #expect(recorder.wait { $0.values.count >= total })
-    #expect(recorder.violations == [])
-    #expect(recorder.values == Array(0..<total))
-    #expect(recorder.completions == 0)
+    expectEqual(recorder.violations, [])
+    expectEqual(recorder.values, Array(0..<total))
+    expectEqual(recorder.completions, 0)
     recorder.cancel()
   }
 
@@ -236,9 +236,9 @@ struct TimeOperatorStressTests {
     #expect(recorder.wait { $0.values.last == last }, "the last value never came after the quiet time")
     subject.send(completion: .finished)
     #expect(recorder.waitForCompletion())
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     Self.checkPerProducerOrder(recorder.values)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
   }
 
   @Test(arguments: TimeStressQueue.allCases)
@@ -266,15 +266,15 @@ struct TimeOperatorStressTests {
       Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0, pauseEvery: 100, pause: 100) }
       subject.send(completion: .finished)
       #expect(recorder.waitForCompletion())
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions == 1)
-      #expect(recorder.events.last == .finished)
+      expectEqual(recorder.completions, 1)
+      expectEqual(recorder.events.last, .finished)
       let (first, last) = sent.withLock { $0 }
       if latest {
-        #expect(recorder.values.last == last, "throttle(latest: true) lost the last value")
+        expectEqual(recorder.values.last, last, "throttle(latest: true) lost the last value")
       } else {
-        #expect(recorder.values.first == first, "throttle(latest: false) lost the first value")
+        expectEqual(recorder.values.first, first, "throttle(latest: false) lost the first value")
       }
     }
   }
@@ -298,10 +298,10 @@ struct TimeOperatorStressTests {
         }
       }
       #expect(recorder.waitForCompletion())
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions == 1)
-      #expect(recorder.events.last == .finished)
+      expectEqual(recorder.completions, 1)
+      expectEqual(recorder.events.last, .finished)
     }
   }
 
@@ -325,11 +325,11 @@ struct TimeOperatorStressTests {
     Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0) }
     subject.send(completion: .finished)
     #expect(recorder.waitForCompletion())
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     // Each scheduled delivery releases the oldest value, so a concurrent queue keeps the arrival order too.
     let counts = Self.checkPerProducerOrder(recorder.values)
-    #expect(counts == Self.everyValue)
-    #expect(recorder.events.last == .finished)
+    expectEqual(counts, Self.everyValue)
+    expectEqual(recorder.events.last, .finished)
   }
 
   @Test(arguments: TimeStressQueue.allCases)
@@ -348,9 +348,9 @@ struct TimeOperatorStressTests {
       }
       subject.send(completion: .finished)
       #expect(recorder.waitForCompletion())
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       Self.checkPerProducerOrder(recorder.values)
-      #expect(recorder.completions == 1)
+      expectEqual(recorder.completions, 1)
     }
   }
 
@@ -369,7 +369,7 @@ struct TimeOperatorStressTests {
           recorder.cancel()
         }
       }
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       Self.checkPerProducerOrder(recorder.values, ordered: queue == .serial)
       #expect(recorder.completions <= 1)
       #expect(recorder.eventsAfterCancel <= 1)

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -18,13 +19,13 @@ import Testing
       Issue.record("the subscription should be asked for the waiters' demand")
       return
     }
-    #expect(demand == .max(2))
-    #expect(machine.waiterCount == 2)
+    expectEqual(demand, .max(2))
+    expectEqual(machine.waiterCount, 2)
     guard case .resume(1) = machine.upstreamValue(), case .resume(2) = machine.upstreamValue() else {
       Issue.record("elements should go to the oldest waiter first")
       return
     }
-    #expect(machine.waiterCount == 0)
+    expectEqual(machine.waiterCount, 0)
   }
 
   @Test func aSubscriptionWithNobodyWaitingIsNotAskedForAnything() {
@@ -51,7 +52,7 @@ import Testing
       Issue.record("an early element should end the waiters")
       return
     }
-    #expect(ended == [1, 2])
+    expectEqual(ended, [1, 2])
     guard case .request(_, .max(2)) = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("the ended waiters' demand should still be requested")
       return
@@ -68,7 +69,7 @@ import Testing
       Issue.record("the oldest waiter should get the failure")
       return
     }
-    #expect(Array(others) == [2, 3])
+    expectEqual(Array(others), [2, 3])
     guard case .end = machine.next(4) else {
       Issue.record("after a delivered failure the sequence has ended")
       return
@@ -95,11 +96,11 @@ import Testing
     _ = machine.upstreamSubscribed(subscription)
     _ = machine.next(1)
     let first = machine.cancel()
-    #expect(first.subscription?.combineIdentifier == subscription.combineIdentifier)
-    #expect(first.waiters == [1])
+    expectEqual(first.subscription?.combineIdentifier, subscription.combineIdentifier)
+    expectEqual(first.waiters, [1])
     let second = machine.cancel()
     #expect(second.subscription == nil)
-    #expect(second.waiters == [])
+    expectEqual(second.waiters, [])
     guard case .end = machine.next(2), case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("after a cancel the sequence has ended and subscriptions are cancelled")
       return

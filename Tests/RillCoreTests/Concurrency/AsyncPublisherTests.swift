@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -9,12 +10,12 @@ import Testing
     #expect(upstream.requestedDemands.isEmpty)
     async let first = iterator.next()
     while upstream.requestedDemands.isEmpty { await Task.yield() }
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(10) == .none)
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(10), .none)
     #expect(await first == 10)
     var received: [Int] = []
     for await value in [1, 2, 3].publisher.values { received.append(value) }
-    #expect(received == [1, 2, 3])
+    expectEqual(received, [1, 2, 3])
   }
 
   @Test func finishedEndsTheLoop() async {
@@ -49,7 +50,7 @@ import Testing
     while upstream.requestedDemands.isEmpty { await Task.yield() }
     task.cancel()
     #expect(await task.value == 0)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func futureValue() async throws {

@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillCore
@@ -78,9 +79,9 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
   ) async throws {
     let subscription = ValuesTestSubscription()
     let fixture = ValuesFixture(mode, subscription: subscription)
-    #expect(subscription.history == [])
+    expectEqual(subscription.history, [])
     let tasks = await fixture.startWaiting(3)
-    #expect(subscription.history == Array(repeating: .requested(.max(1)), count: 3))
+    expectEqual(subscription.history, Array(repeating: .requested(.max(1)), count: 3))
     for value in 1...3 { #expect(fixture.send(value) == .none) }
     #expect(try await results(tasks) == [1, 2, 3])
   }
@@ -92,7 +93,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     let tasks = await fixture.startWaiting(3)
     let subscription = ValuesTestSubscription()
     fixture.sendSubscription(subscription)
-    #expect(subscription.history == [.requested(.max(3))])
+    expectEqual(subscription.history, [.requested(.max(3))])
     for value in 1...3 { #expect(fixture.send(value) == .none) }
     #expect(try await results(tasks) == [1, 2, 3])
   }
@@ -120,7 +121,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     #expect(try await results(tasks) == [nil, nil, nil])
     let subscription = ValuesTestSubscription()
     fixture.sendSubscription(subscription)
-    #expect(subscription.history == [.cancelled])
+    expectEqual(subscription.history, [.cancelled])
   }
 
   @Test(arguments: ValuesMode.allCases) func aTaskCancelledBeforeCallingNextGetsNilAndCancels(
@@ -134,7 +135,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     }
     task.cancel()
     #expect(try await task.value == nil)
-    #expect(subscription.history == [.cancelled])
+    expectEqual(subscription.history, [.cancelled])
   }
 
   @Test(arguments: ValuesMode.allCases) func cancellingTwiceCancelsTheSubscriptionOnce(mode: ValuesMode) async throws {
@@ -144,7 +145,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     fixture.cancel()
     fixture.cancel()
     #expect(try await results(tasks) == [nil])
-    #expect(subscription.history == [.requested(.max(1)), .cancelled])
+    expectEqual(subscription.history, [.requested(.max(1)), .cancelled])
   }
 
   @Test(arguments: ValuesMode.allCases) func finishingEndsEveryWaiterAndLaterEventsAreIgnored(
@@ -156,11 +157,11 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     fixture.finish()
     #expect(try await results(tasks) == [nil, nil, nil])
     fixture.finish()
-    #expect(fixture.send(42) == .none)
+    expectEqual(fixture.send(42), .none)
     tasks[0].cancel()
     fixture.cancel()
     #expect(try await fixture.next() == nil)
-    #expect(subscription.history == Array(repeating: .requested(.max(1)), count: 3))
+    expectEqual(subscription.history, Array(repeating: .requested(.max(1)), count: 3))
   }
 
   @Test(arguments: ValuesMode.allCases) func finishingBeforeTheSubscriptionCancelsTheLateSubscription(
@@ -172,7 +173,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     #expect(try await results(tasks) == [nil, nil])
     let subscription = ValuesTestSubscription()
     fixture.sendSubscription(subscription)
-    #expect(subscription.history == [.cancelled])
+    expectEqual(subscription.history, [.cancelled])
   }
 
   @Test(arguments: ValuesMode.allCases) func anElementBeforeTheSubscriptionEndsWaitersButKeepsTheirDemand(
@@ -180,11 +181,11 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
   ) async throws {
     let fixture = ValuesFixture(mode, subscription: nil)
     let tasks = await fixture.startWaiting(2)
-    #expect(fixture.send(42) == .none)
+    expectEqual(fixture.send(42), .none)
     #expect(try await results(tasks) == [nil, nil])
     let subscription = ValuesTestSubscription()
     fixture.sendSubscription(subscription)
-    #expect(subscription.history == [.requested(.max(2))])
+    expectEqual(subscription.history, [.requested(.max(2))])
   }
 
   @Test(arguments: ValuesMode.allCases) func aSecondSubscriptionIsCancelled(mode: ValuesMode) {
@@ -192,9 +193,9 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     let fixture = ValuesFixture(mode, subscription: first)
     let second = ValuesTestSubscription()
     fixture.sendSubscription(second)
-    #expect(second.history == [.cancelled])
+    expectEqual(second.history, [.cancelled])
     fixture.sendSubscription(first)
-    #expect(first.history == [.cancelled])
+    expectEqual(first.history, [.cancelled])
   }
 
   @Test(arguments: ValuesMode.allCases) func theSubscriberIsCancellable(mode: ValuesMode) {
@@ -207,11 +208,11 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
   @Test(arguments: ValuesMode.allCases) func anElementNobodyRequestedIsDropped(mode: ValuesMode) async throws {
     let subscription = ValuesTestSubscription()
     let fixture = ValuesFixture(mode, subscription: subscription)
-    #expect(fixture.send(1) == .none)
+    expectEqual(fixture.send(1), .none)
     let tasks = await fixture.startWaiting(1)
-    #expect(fixture.send(2) == .none)
+    expectEqual(fixture.send(2), .none)
     #expect(try await results(tasks) == [2])
-    #expect(subscription.history == [.requested(.max(1))])
+    expectEqual(subscription.history, [.requested(.max(1))])
   }
 }
 
@@ -254,10 +255,10 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     var iteratorCopy = iterator
     #expect(try await iteratorCopy.next() == nil)
     if subscribed {
-      #expect(subscription.history == [.requested(.max(1)), .requested(.max(1))])
+      expectEqual(subscription.history, [.requested(.max(1)), .requested(.max(1))])
     } else {
       upstream.send(subscription: subscription)
-      #expect(subscription.history == [.cancelled])
+      expectEqual(subscription.history, [.cancelled])
     }
   }
 
@@ -277,7 +278,7 @@ private func results(_ tasks: [Task<Int?, any Error>]) async throws -> [Int?] {
     #expect(try await iterator.next() == nil)
     upstream.send(completion: .failure(ValuesTestFailure()))
     #expect(try await iterator.next() == nil)
-    #expect(subscription.history == [])
+    expectEqual(subscription.history, [])
   }
 
   @Test func aFailureThrownLaterIsNotKeptAfterwards() async throws {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -36,8 +37,8 @@ import Testing
     where P.Output: Equatable {
       let recorder = TestSubscriber<P.Output, P.Failure>(initialDemand: .none, onValue: { _, _ in .max(42) })
       let upstream = held(makeOperator, recorder: recorder)
-      #expect(upstream.send(1) == .max(42))
-      #expect(recorder.opsMiscEvents == [.value(expected)])
+      expectEqual(upstream.send(1), .max(42))
+      expectEqual(recorder.opsMiscEvents, [.value(expected)])
     }
     check({ $0.tryMap { $0 * 2 } }, expected: 2)
     check({ $0.tryScan(10) { $0 + $1 } }, expected: 11)
@@ -49,16 +50,16 @@ import Testing
   @Test func dropPassesEarlyElementsOnAfterDroppingItsCount() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(3) })
     let upstream = held({ $0.dropFirst(1) }, recorder: recorder)
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .max(3))
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .max(3))
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
   }
 
   @Test func filteringOperatorsDropEarlyElements() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none, onValue: { _, _ in .max(42) })
     let upstream = held({ $0.drop { $0 < 0 } }, recorder: recorder)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     #expect(recorder.events.isEmpty)
   }
 
@@ -69,7 +70,7 @@ import Testing
     upstream.send(completion: .finished)
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     #expect(!subscription.isCancelled)
   }
 
@@ -82,7 +83,7 @@ import Testing
       upstream.send(completion: .finished)
       let subscription = TestSubscription()
       upstream.send(subscription: subscription)
-      #expect(recorder.events.count == 1, "\(name): only the subscription")
+      expectEqual(recorder.events.count, 1, "\(name): only the subscription")
       #expect(!subscription.isCancelled, "\(name)")
     }
     check("count") { $0.count() }
@@ -99,8 +100,8 @@ import Testing
     let assignSubscription = TestSubscription()
     assign.receive(subscription: assignSubscription)
     #expect(!assignSubscription.isCancelled)
-    #expect(assign.receive(5) == .none)
-    #expect(box.value == 5)
+    expectEqual(assign.receive(5), .none)
+    expectEqual(box.value, 5)
 
     let subject = PassthroughSubject<Int, Never>()
     let upstream = SubscriberHolder<Int, Never>()
@@ -110,16 +111,16 @@ import Testing
     upstream.send(subscription: subjectSubscription)
     let sink = subject.sink { _ in }
     #expect(!subjectSubscription.isCancelled)
-    #expect(subjectSubscription.requestedDemands == [.unlimited])
+    expectEqual(subjectSubscription.requestedDemands, [.unlimited])
     withExtendedLifetime((link, sink)) {}
   }
 
   @Test func encodeForwardsEarlyElementsAndCompletions() {
     let recorder = TestSubscriber<String, any Error>(initialDemand: .none, onValue: { _, _ in .max(42) })
     let upstream = held({ $0.encode(encoder: DescribingEncoder()) }, recorder: recorder)
-    #expect(upstream.send(1) == .max(42))
+    expectEqual(upstream.send(1), .max(42))
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.value("1"), .finished])
+    expectEqual(recorder.opsMiscEvents, [.value("1"), .finished])
   }
 
   @Test func anEarlyCancelIsIgnoredWhereCombineIgnoresIt() throws {
@@ -155,13 +156,13 @@ import Testing
     )
     try #require(upstream.subscriberAsSubscription).cancel()
     upstream.send(subscription: TestSubscription())
-    #expect(log == ["cancel", "subscription"])
-    #expect(recorder.events == [.subscription])
+    expectEqual(log, ["cancel", "subscription"])
+    expectEqual(recorder.events, [.subscription])
   }
 
   /// Combine checks `dropFirst`'s count when a subscriber attaches, not when the publisher is made.
   @Test func dropFirstWithANegativeCountCanBeMade() {
     let drop = Publishers.Drop(upstream: Just(1), count: -1)
-    #expect(drop.count == -1)
+    expectEqual(drop.count, -1)
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -59,8 +60,8 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     scheduler.advance()
     upstream.send(1)
     scheduler.advance(by: 30)
-    #expect(subscriber.values.count == 2, "\(subscriber.stampedEvents)")
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.values.count, 2, "\(subscriber.stampedEvents)")
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test(arguments: TimingOperatorCase.all) func requestFromInsideReceive(_ operatorCase: TimingOperatorCase) {
@@ -77,8 +78,8 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     scheduler.advance()
     upstream.send(2)
     scheduler.advance(by: 30)
-    #expect(upstream.requestedDemands == operatorCase.demands)
-    #expect(subscriber.values.count == 2, "\(subscriber.stampedEvents)")
+    expectEqual(upstream.requestedDemands, operatorCase.demands)
+    expectEqual(subscriber.values.count, 2, "\(subscriber.stampedEvents)")
   }
 
   @Test(arguments: TimingOperatorCase.all) func cancelFromInsideReceive(_ operatorCase: TimingOperatorCase) {
@@ -93,10 +94,10 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     upstream.send(3)
     upstream.send(completion: .finished)
     scheduler.advance(by: 100)
-    #expect(subscriber.values.count == 1, "\(subscriber.stampedEvents)")
+    expectEqual(subscriber.values.count, 1, "\(subscriber.stampedEvents)")
     #expect(subscriber.completion == nil)
     scheduler.advance()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test(arguments: TimingOperatorCase.all) func silenceAfterCancel(_ operatorCase: TimingOperatorCase) {
@@ -108,9 +109,9 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
     upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.advance(by: 100)
-    #expect(subscriber.stampedEvents == before)
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, before)
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test(arguments: TimingOperatorCase.all, [false, true])
@@ -134,15 +135,15 @@ struct TimingOperatorCase: CustomStringConvertible, @unchecked Sendable {
       }
       scheduler.advance(by: 100)
       if !cancels {
-        #expect(subscriber.completion == .finished)
+        expectEqual(subscriber.completion, .finished)
       }
     }
     upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
     #expect(weakSubscription == nil)
     if cancels {
-      #expect(upstream.cancelCount == 1)
+      expectEqual(upstream.cancelCount, 1)
     }
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 }

@@ -13,7 +13,7 @@ import Testing
     let cancellable = AnyCancellable { count += 1 }
     cancellable.cancel()
     cancellable.cancel()
-    #expect(count == 1)
+    expectEqual(count, 1)
   }
 
   @Test func cancelsOnDeinit() {
@@ -21,7 +21,7 @@ import Testing
     do {
       _ = AnyCancellable { count += 1 }
     }
-    #expect(count == 1)
+    expectEqual(count, 1)
   }
 
   @Test func wrapsACancellable() {
@@ -30,7 +30,7 @@ import Testing
       let cancellable = AnyCancellable(counter)
       cancellable.cancel()
     }
-    #expect(counter.count == 1)
+    expectEqual(counter.count, 1)
   }
 
   @Test func storesInSetAndArray() {
@@ -41,11 +41,11 @@ import Testing
     AnyCancellable { count += 1 }.store(in: &array)
     Counter().store(in: &set)
     Counter().store(in: &array)
-    #expect(set.count == 2)
-    #expect(array.count == 2)
+    expectEqual(set.count, 2)
+    expectEqual(array.count, 2)
     set.removeAll()
     array.removeAll()
-    #expect(count == 2)
+    expectEqual(count, 2)
   }
 
   @Test func cancelFromInsideTheActionReturnsAtOnce() {
@@ -57,7 +57,7 @@ import Testing
     }
     holder.withLock { $0 = cancellable }
     cancellable.cancel()
-    #expect(count == 1)
+    expectEqual(count, 1)
   }
 
   /// Cancellables share a few locks: an action that cancels others, whichever lock they use, runs after unlocking.
@@ -74,7 +74,7 @@ import Testing
       )
     }
     chain.last?.cancel()
-    #expect(cancelled == Array((0..<500).reversed()))
+    expectEqual(cancelled, Array((0..<500).reversed()))
   }
 
   @Test(.tags(.stress)) func concurrentCancelsRunTheActionOnce() {
@@ -89,8 +89,8 @@ import Testing
   @Test func hashableByIdentity() {
     let first = AnyCancellable {}
     let second = AnyCancellable {}
-    #expect(first == first)
+    expectEqual(first, first)
     #expect(first != second)
-    #expect(Set([first, second, first]).count == 2)
+    expectEqual(Set([first, second, first]).count, 2)
   }
 }

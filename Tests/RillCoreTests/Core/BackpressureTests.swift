@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -9,14 +10,14 @@ import Testing
     let subscriber = AnySubscriber<Int, Never>(
       receiveSubscription: { $0.request(.max(1)) },
       receiveValue: { value in
-        #expect(value == count)
+        expectEqual(value, count)
         count += 1
         return .max(1)
       },
       receiveCompletion: { _ in finished = true }
     )
     (0..<1_000_000).publisher.subscribe(subscriber)
-    #expect(count == 1_000_000)
+    expectEqual(count, 1_000_000)
     #expect(finished)
   }
 
@@ -37,32 +38,32 @@ import Testing
       receiveCompletion: { _ in finished = true }
     )
     (0..<1_000_000).publisher.subscribe(subscriber)
-    #expect(count == 1_000_000)
+    expectEqual(count, 1_000_000)
     #expect(finished)
   }
 
   @Test func nothingIsDeliveredBeyondDemand() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...10).publisher.subscribe(recorder)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
     recorder.request(.max(3))
-    #expect(recorder.values == [1, 2, 3, 4, 5])
+    expectEqual(recorder.values, [1, 2, 3, 4, 5])
     #expect(recorder.completions.isEmpty)
     recorder.request(.unlimited)
-    #expect(recorder.values == Array(1...10))
-    #expect(recorder.completions == [.finished])
+    expectEqual(recorder.values, Array(1...10))
+    expectEqual(recorder.completions, [.finished])
   }
 
   @Test func finishesRightAfterTheLastElementWithoutExtraDemand() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2, 3].publisher.subscribe(recorder)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
   }
 
   @Test func emptySequenceFinishesWithoutDemand() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     [Int]().publisher.subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .completion(.finished)])
   }
 
   /// Combine accepts a request for `.none` from a sequence's subscription, before any demand and from inside
@@ -71,13 +72,13 @@ import Testing
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     (0..<10).publisher.subscribe(recorder)
     recorder.subscription?.request(.none)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(3))
     recorder.subscription?.request(.none)
-    #expect(recorder.values == [0, 1, 2])
+    expectEqual(recorder.values, [0, 1, 2])
     recorder.request(.max(7))
-    #expect(recorder.values == Array(0..<10))
-    #expect(recorder.completions == [.finished])
+    expectEqual(recorder.values, Array(0..<10))
+    expectEqual(recorder.completions, [.finished])
   }
 
   @Test func requestForNoneFromInsideReceive() {
@@ -90,8 +91,8 @@ import Testing
       }
     )
     (1...5).publisher.subscribe(recorder)
-    #expect(recorder.values == [1, 2, 3, 4, 5])
-    #expect(recorder.completions == [.finished])
+    expectEqual(recorder.values, [1, 2, 3, 4, 5])
+    expectEqual(recorder.completions, [.finished])
   }
 
   @Test func recordAcceptsARequestForNone() {
@@ -99,18 +100,18 @@ import Testing
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
     recorder.subscription?.request(.none)
     recorder.request(.max(2))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func mapAndFilterKeepDemandExact() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     // Erased so that the lazy operators run: Combine specializes `filter` and `map` on `Publishers.Sequence`.
     (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.map { $0 * 10 }.subscribe(recorder)
-    #expect(recorder.values == [30, 60])
+    expectEqual(recorder.values, [30, 60])
     recorder.request(.max(1))
-    #expect(recorder.values == [30, 60, 90])
+    expectEqual(recorder.values, [30, 60, 90])
     #expect(recorder.completions.isEmpty)
     recorder.request(.max(1))
-    #expect(recorder.completions == [.finished])
+    expectEqual(recorder.completions, [.finished])
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -6,11 +7,11 @@ import Testing
   @Test func justDeliversOnDemandThenFinishes() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Just(7).subscribe(recorder)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(1))
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(7), .completion(.finished)])
-    #expect(Just(1) == Just(1))
+    expectEqual(recorder.events, [.subscription, .value(7), .completion(.finished)])
+    expectEqual(Just(1), Just(1))
   }
 
   @Test func justCancelledBeforeDemandIsSilent() {
@@ -19,16 +20,16 @@ import Testing
     let subscription = recorder.subscription
     recorder.cancel()
     subscription?.request(.max(1))
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func emptyFinishesImmediatelyOrNever() {
     let immediate = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Empty<Int, CoreTestError>().subscribe(immediate)
-    #expect(immediate.events == [.subscription, .completion(.finished)])
+    expectEqual(immediate.events, [.subscription, .completion(.finished)])
     let never = TestSubscriber<Int, CoreTestError>()
     Empty(completeImmediately: false, outputType: Int.self, failureType: CoreTestError.self).subscribe(never)
-    #expect(never.events == [.subscription])
+    expectEqual(never.events, [.subscription])
     #expect(Empty<Int, Never>() == Empty<Int, Never>(completeImmediately: true))
     #expect(Empty<Int, Never>() != Empty<Int, Never>(completeImmediately: false))
   }
@@ -36,7 +37,7 @@ import Testing
   @Test func failFailsImmediately() {
     let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Fail<Int, CoreTestError>(error: .boom).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
     #expect(Fail(outputType: Int.self, failure: CoreTestError.boom) == Fail<Int, CoreTestError>(error: .boom))
   }
 
@@ -46,31 +47,31 @@ import Testing
       created += 1
       return Just(created)
     }
-    #expect(created == 0)
+    expectEqual(created, 0)
     let first = TestSubscriber<Int, Never>()
     let second = TestSubscriber<Int, Never>()
     deferred.subscribe(first)
     deferred.subscribe(second)
-    #expect(first.values == [1])
-    #expect(second.values == [2])
+    expectEqual(first.values, [1])
+    expectEqual(second.values, [2])
   }
 
   @Test func optionalAndResultPublishers() {
     let some = TestSubscriber<Int, Never>()
     Optional(3).publisher.subscribe(some)
-    #expect(some.events == [.subscription, .value(3), .completion(.finished)])
+    expectEqual(some.events, [.subscription, .value(3), .completion(.finished)])
     let none = TestSubscriber<Int, Never>(initialDemand: .none)
     Int?.none.publisher.subscribe(none)
-    #expect(none.events == [.subscription, .completion(.finished)])
+    expectEqual(none.events, [.subscription, .completion(.finished)])
 
     let success = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Result<Int, CoreTestError>.success(4).publisher.subscribe(success)
-    #expect(success.events == [.subscription])
+    expectEqual(success.events, [.subscription])
     success.request(.max(1))
-    #expect(success.events == [.subscription, .value(4), .completion(.finished)])
+    expectEqual(success.events, [.subscription, .value(4), .completion(.finished)])
     let failure = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     Result<Int, CoreTestError>.Publisher(.boom).subscribe(failure)
-    #expect(failure.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(failure.events, [.subscription, .completion(.failure(.boom))])
     #expect(Result<Int, CoreTestError>.Publisher(1).result == .success(1))
   }
 
@@ -80,18 +81,18 @@ import Testing
       recording.receive(2)
       recording.receive(completion: .failure(.boom))
     }
-    #expect(record.recording.output == [1, 2])
-    #expect(record.recording.completion == .failure(.boom))
+    expectEqual(record.recording.output, [1, 2])
+    expectEqual(record.recording.completion, .failure(.boom))
     for _ in 0..<2 {
       let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .max(1))
       record.subscribe(recorder)
-      #expect(recorder.events == [.subscription, .value(1)])
+      expectEqual(recorder.events, [.subscription, .value(1)])
       recorder.request(.max(1))
-      #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
+      expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(.boom))])
     }
     let empty = TestSubscriber<Int, Never>(initialDemand: .none)
     Record<Int, Never>(output: [], completion: .finished).subscribe(empty)
-    #expect(empty.events == [.subscription, .completion(.finished)])
+    expectEqual(empty.events, [.subscription, .completion(.finished)])
   }
 
   @Test func recordingTrapsOnOutputAfterCompletion() async {
@@ -149,12 +150,12 @@ import Testing
     let fromArray = TestSubscriber<Int, Never>(initialDemand: .none)
     range.elements.publisher.subscribe(fromArray)
     for _ in 0...range.elements.count {
-      #expect(fromRange.events == fromArray.events)
+      expectEqual(fromRange.events, fromArray.events)
       fromRange.request(.max(1))
       fromArray.request(.max(1))
     }
-    #expect(fromRange.events == fromArray.events)
-    #expect(fromRange.values == range.elements)
-    #expect(fromRange.events.last == .completion(.finished))
+    expectEqual(fromRange.events, fromArray.events)
+    expectEqual(fromRange.values, range.elements)
+    expectEqual(fromRange.events.last, .completion(.finished))
   }
 }

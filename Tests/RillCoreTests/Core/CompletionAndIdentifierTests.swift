@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import Testing
 
 @Suite struct CompletionAndIdentifierTests {
@@ -8,10 +9,10 @@ import Testing
   @Test func completionIsEquatableAndHashable() {
     let finished = Subscribers.Completion<TestError>.finished
     let failure = Subscribers.Completion<TestError>.failure(.boom)
-    #expect(finished == .finished)
-    #expect(failure == .failure(.boom))
+    expectEqual(finished, .finished)
+    expectEqual(failure, .failure(.boom))
     #expect(finished != failure)
-    #expect(Set([finished, failure, .finished]).count == 2)
+    expectEqual(Set([finished, failure, .finished]).count, 2)
   }
 
   @Test func completionIsCodable() throws {
@@ -22,14 +23,14 @@ import Testing
 
   @Test func identifiersAreUnique() {
     let identifiers = (0..<1000).map { _ in CombineIdentifier() }
-    #expect(Set(identifiers).count == 1000)
+    expectEqual(Set(identifiers).count, 1000)
     #expect(identifiers[0].description.hasPrefix("0x"))
   }
 
   @Test func objectIdentifiersFollowIdentity() {
     final class Object {}
     let object = Object()
-    #expect(CombineIdentifier(object) == CombineIdentifier(object))
+    expectEqual(CombineIdentifier(object), CombineIdentifier(object))
     #expect(CombineIdentifier(object) != CombineIdentifier(Object()))
   }
 
@@ -38,14 +39,14 @@ import Testing
     final class Object {}
     let object = Object()
     let address = String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
-    #expect(CombineIdentifier(object).description == "0x" + address)
+    expectEqual(CombineIdentifier(object).description, "0x" + address)
   }
 
   @Test func subscriptionsEmptyIgnoresEverything() {
     let empty = Subscriptions.empty
     empty.request(.max(1))
     empty.cancel()
-    #expect(empty.combineIdentifier == Subscriptions.empty.combineIdentifier)
-    #expect("\(empty)" == "Empty")
+    expectEqual(empty.combineIdentifier, Subscriptions.empty.combineIdentifier)
+    expectEqual("\(empty)", "Empty")
   }
 }

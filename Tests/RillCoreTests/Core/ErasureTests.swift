@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,12 +8,12 @@ import Testing
     let erased = (1...3).publisher.map { $0 * 2 }.eraseToAnyPublisher()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     erased.subscribe(recorder)
-    #expect(recorder.values == [2, 4])
-    #expect("\(erased)" == "AnyPublisher")
+    expectEqual(recorder.values, [2, 4])
+    expectEqual("\(erased)", "AnyPublisher")
     let twice = erased.eraseToAnyPublisher()
     let again = TestSubscriber<Int, Never>()
     twice.subscribe(again)
-    #expect(again.values == [2, 4, 6])
+    expectEqual(again.values, [2, 4, 6])
   }
 
   @Test func anySubscriberFromClosures() {
@@ -29,10 +30,10 @@ import Testing
       receiveCompletion: { _ in events.append("finished") }
     )
     [1, 2].publisher.subscribe(subscriber)
-    #expect(events == ["subscription", "value 1", "value 2", "finished"])
-    #expect(subscriber.description == "Anonymous AnySubscriber")
-    #expect(subscriber.playgroundDescription as? String == "Anonymous AnySubscriber")
-    #expect("\(Mirror(reflecting: subscriber).subjectType)" == "String")
+    expectEqual(events, ["subscription", "value 1", "value 2", "finished"])
+    expectEqual(subscriber.description, "Anonymous AnySubscriber")
+    expectEqual(subscriber.playgroundDescription as? String, "Anonymous AnySubscriber")
+    expectEqual("\(Mirror(reflecting: subscriber).subjectType)", "String")
   }
 
   /// A subscriber made of no closures requests nothing, asks for no more values and ignores the completion.
@@ -40,17 +41,17 @@ import Testing
     let subscriber = AnySubscriber<Int, Never>()
     let stub = TestSubscriptionStub()
     subscriber.receive(subscription: stub)
-    #expect(subscriber.receive(1) == .none)
+    expectEqual(subscriber.receive(1), .none)
     subscriber.receive(completion: .finished)
-    #expect(stub.cancelled == false)
+    expectEqual(stub.cancelled, false)
   }
 
   @Test func anySubscriberWrapsASubscriberKeepingItsIdentity() {
     let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
     let erased = AnySubscriber(sink)
-    #expect(erased.combineIdentifier == sink.combineIdentifier)
-    #expect(erased.description == "Sink")
-    #expect(AnySubscriber(erased).combineIdentifier == sink.combineIdentifier)
+    expectEqual(erased.combineIdentifier, sink.combineIdentifier)
+    expectEqual(erased.description, "Sink")
+    expectEqual(AnySubscriber(erased).combineIdentifier, sink.combineIdentifier)
   }
 
   @Test func anySubscriberWrappingASubject() {
@@ -58,7 +59,7 @@ import Testing
     let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     [4, 5].publisher.subscribe(AnySubscriber(subject))
-    #expect(recorder.events == [.subscription, .value(4), .value(5), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(4), .value(5), .completion(.finished)])
   }
 
   /// As in Combine, `AnySubscriber(subject)` is described as "Subject", reflects the subscriber that
@@ -67,18 +68,18 @@ import Testing
   @Test func anySubscriberWrappingASubjectIsCombinesSubjectSubscriber() {
     let subject = PassthroughSubject<Int, Never>()
     let erased = AnySubscriber(subject)
-    #expect(erased.description == "Subject")
-    #expect(erased.playgroundDescription as? String == "Subject")
+    expectEqual(erased.description, "Subject")
+    expectEqual(erased.playgroundDescription as? String, "Subject")
     #expect("\(Mirror(reflecting: erased).subjectType)".hasPrefix("SubjectSubscriber<"))
     let first = TestSubscriptionStub()
     let second = TestSubscriptionStub()
     erased.receive(subscription: first)
     erased.receive(subscription: second)
-    #expect(first.cancelled == false)
-    #expect(second.cancelled == true)
+    expectEqual(first.cancelled, false)
+    expectEqual(second.cancelled, true)
     let recorder = TestSubscriber<Int, Never>()
     let wrapped = AnySubscriber(recorder)
-    #expect(wrapped.playgroundDescription as? String == wrapped.description)
+    expectEqual(wrapped.playgroundDescription as? String, wrapped.description)
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -91,7 +92,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
         "didReceiveSubscription", "didSubscribe", "didSubscribe", "willReceive 1", "didReceive 1 max(1)",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(recorder.subscription == nil)
   }
 
@@ -105,7 +106,7 @@ private struct PassingThrough<Upstream: Publisher>: Publisher {
     subject.receive(subscriber: recorder)
     introspection.disable()
     subject.send(1)
-    #expect(introspection.events == [])
-    #expect(recorder.values == [1])
+    expectEqual(introspection.events, [])
+    expectEqual(recorder.values, [1])
   }
 }

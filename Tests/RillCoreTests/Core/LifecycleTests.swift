@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     _ = sink.receive(2)
     sink.receive(completion: .failure(.boom))
     subject.send(3)
-    #expect(events == [.value(1), .completion(.finished)])
+    expectEqual(events, [.value(1), .completion(.finished)])
   }
 
   @Test func sinkCancelsASecondSubscription() {
@@ -34,7 +35,7 @@ import Testing
     second.subscribe(sink)
     first.send(1)
     second.send(2)
-    #expect(values == [1])
+    expectEqual(values, [1])
   }
 
   @Test func subjectSendsExactlyOneCompletion() {
@@ -44,7 +45,7 @@ import Testing
     subject.send(completion: .failure(.boom))
     subject.send(completion: .finished)
     subject.send(1)
-    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
   }
 
   @Test func lateSubscriberToACompletedSubjectGetsTheCompletion() {
@@ -52,7 +53,7 @@ import Testing
     subject.send(completion: .failure(.boom))
     let recorder = TestSubscriber<Int, CoreTestError>()
     subject.subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
   }
 
   @Test func silenceAfterCancelAndCancelIsIdempotent() {
@@ -65,8 +66,8 @@ import Testing
     cancellable.cancel()
     subject.send(2)
     subject.send(completion: .finished)
-    #expect(values == [1])
-    #expect(completions == 0)
+    expectEqual(values, [1])
+    expectEqual(completions, 0)
   }
 
   @Test func cancelFromInsideReceiveStopsDelivery() {
@@ -75,7 +76,7 @@ import Testing
       return .none
     })
     (1...100).publisher.subscribe(recorder)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3)])
 
     let subject = PassthroughSubject<Int, Never>()
     let fromSubject = TestSubscriber<Int, Never>(onValue: { recorder, value in
@@ -84,7 +85,7 @@ import Testing
     })
     subject.subscribe(fromSubject)
     for value in 1...5 { subject.send(value) }
-    #expect(fromSubject.values == [1, 2])
+    expectEqual(fromSubject.values, [1, 2])
   }
 
   @Test func pipelineIsFreedAfterCompletion() {
@@ -98,7 +99,7 @@ import Testing
       subject.map { $0 + 1 }.sink { owner.values.append($0) }.store(in: &owner.cancellables)
       subject.send(1)
       subject.send(completion: .finished)
-      #expect(owner.values == [2])
+      expectEqual(owner.values, [2])
     }
     #expect(weakSubject == nil)
     #expect(weakOwner == nil)
@@ -180,7 +181,7 @@ import Testing
       [Element(), second].publisher.subscribe(keeping(.max(1)))
       subscriptions[1].cancel()
     }
-    #expect(subscriptions.count == 2)
+    expectEqual(subscriptions.count, 2)
     #expect(finished == nil)
     #expect(cancelled == nil)
   }
@@ -196,7 +197,7 @@ import Testing
       weakModel = model
       let cancellable = subject.assign(to: \.value, on: model)
       subject.send(5)
-      #expect(model.value == 5)
+      expectEqual(model.value, 5)
       subject.send(completion: .finished)
       _ = cancellable
     }
@@ -210,7 +211,7 @@ import Testing
       other.send(7)
       cancellable.cancel()
       other.send(8)
-      #expect(model.value == 7)
+      expectEqual(model.value, 7)
     }
     #expect(weakModel == nil)
   }

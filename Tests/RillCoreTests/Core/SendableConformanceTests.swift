@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 /// Compiles only for `Sendable` values; the values that must not be `Sendable` are in Tests/RillCompileFailures.
@@ -9,14 +10,14 @@ private func sendable<T: Sendable>(_ value: T) -> T { value }
   @Test func aFutureOfASendableValueIsSendable() async {
     let future = sendable(Future<Int, Never> { $0(.success(1)) })
     let value = await Task.detached { await future.value }.value
-    #expect(value == 1)
+    expectEqual(value, 1)
   }
 
   @Test func aShareOfASendableUpstreamAndValuesIsSendable() {
     let shared = sendable(Just(1).share())
     var received: [Int] = []
     let cancellable = shared.sink { received.append($0) }
-    #expect(received == [1])
+    expectEqual(received, [1])
     cancellable.cancel()
   }
 

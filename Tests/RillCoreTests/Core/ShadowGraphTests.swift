@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
     scanB.subscribe(makeSink { receivedC.append($0) })
     for value in 1...4 { subjectA.send(value) }
     subjectA.send(completion: .finished)
-    #expect(receivedC == expected)
+    expectEqual(receivedC, expected)
   }
 
   @Test func sequenceABCD() {
@@ -33,8 +34,8 @@ import Testing
     var receivedD: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     scanB.subscribe(makeSink { receivedD.append($0) })
-    #expect(receivedC == expected)
-    #expect(receivedD == expected)
+    expectEqual(receivedC, expected)
+    expectEqual(receivedD, expected)
   }
 
   @Test func overlappingABCD() {
@@ -54,8 +55,8 @@ import Testing
     subjects[0].send(completion: .finished)
     for value in 1...4 { subjects[1].send(value) }
     subjects[1].send(completion: .finished)
-    #expect(receivedC == expected)
-    #expect(receivedD == expected)
+    expectEqual(receivedC, expected)
+    expectEqual(receivedD, expected)
   }
 
   @Test func handWrittenPublisherInteroperatesWithSinkAndScan() {
@@ -65,8 +66,8 @@ import Testing
     var receivedD: [TestSubscriber<Int, Never>.Event] = []
     scanB.subscribe(makeSink { receivedC.append($0) })
     scanB.subscribe(makeSink { receivedD.append($0) })
-    #expect(receivedC == expected)
-    #expect(receivedD == expected)
+    expectEqual(receivedC, expected)
+    expectEqual(receivedD, expected)
   }
 
   @Test func handWrittenPublisherInteroperatesWithDeferredAndSubjects() {
@@ -74,7 +75,7 @@ import Testing
     let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     let cancellable = Deferred { CoreCountingPublisher(start: 5, count: 3) }.subscribe(subject)
-    #expect(recorder.events == [.subscription, .value(5), .value(6), .value(7), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(5), .value(6), .value(7), .completion(.finished)])
     cancellable.cancel()
   }
 
@@ -88,6 +89,6 @@ import Testing
     let fromSubject = CoreBatchingSubscriber(batch: 2)
     current.subscribe(fromSubject)
     for value in 1...5 { current.send(value) }
-    #expect(fromSubject.received == [0, 1, 2, 3, 4, 5])
+    expectEqual(fromSubject.received, [0, 1, 2, 3, 4, 5])
   }
 }

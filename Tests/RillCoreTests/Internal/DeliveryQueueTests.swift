@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillCore
@@ -6,7 +7,7 @@ import Testing
 @Suite struct DeliveryQueueTests {
   @Test func thePusherOfAnIdleQueueDeliversAtOnce() {
     var queue = DeliveryQueue<String>()
-    #expect(queue.push("a") == "a")
+    expectEqual(queue.push("a"), "a")
     #expect(queue.isDraining)
     #expect(queue.next() == nil)
     #expect(!queue.isDraining)
@@ -14,15 +15,15 @@ import Testing
 
   @Test func eventsPushedDuringADrainWaitInOrder() {
     var queue = DeliveryQueue<String>()
-    #expect(queue.push("a") == "a")
+    expectEqual(queue.push("a"), "a")
     #expect(queue.push("b") == nil)
     #expect(queue.push("c") == nil)
-    #expect(queue.next() == "b")
+    expectEqual(queue.next(), "b")
     #expect(queue.push("d") == nil)
-    #expect(queue.next() == "c")
-    #expect(queue.next() == "d")
+    expectEqual(queue.next(), "c")
+    expectEqual(queue.next(), "d")
     #expect(queue.next() == nil)
-    #expect(queue.push("e") == "e")
+    expectEqual(queue.push("e"), "e")
   }
 
   @Test func removeAllEndsTheDrainAtItsNextStepAndLaterPushesAreDelivered() {
@@ -30,9 +31,9 @@ import Testing
     _ = queue.push("a")
     _ = queue.push("b")
     // What it drops it hands back, to be released after unlocking.
-    #expect(queue.removeAll().elements == ["b"])
+    expectEqual(queue.removeAll().elements, ["b"])
     #expect(queue.push("failure") == nil)
-    #expect(queue.next() == "failure")
+    expectEqual(queue.next(), "failure")
     #expect(queue.next() == nil)
   }
 
@@ -41,20 +42,20 @@ import Testing
     queue.enqueue("a")
     queue.enqueue("b")
     queue.enqueue("c")
-    #expect(queue.release() == "a")
+    expectEqual(queue.release(), "a")
     #expect(queue.release() == nil)
-    #expect(queue.next() == "b")
+    expectEqual(queue.next(), "b")
     #expect(queue.next() == nil)
-    #expect(queue.release() == "c")
+    expectEqual(queue.release(), "c")
     #expect(queue.next() == nil)
   }
 
   @Test func aPushBehindEnqueuedEventsReleasesTheOldest() {
     var queue = DeliveryQueue<String>()
     queue.enqueue("scheduled")
-    #expect(queue.push("now") == "scheduled")
+    expectEqual(queue.push("now"), "scheduled")
     #expect(queue.next() == nil)
-    #expect(queue.release() == "now")
+    expectEqual(queue.release(), "now")
     #expect(queue.next() == nil)
   }
 
@@ -62,7 +63,7 @@ import Testing
     var queue = DeliveryQueue<String>()
     queue.enqueue("a")
     queue.enqueue("b")
-    #expect(queue.removeAll().elements == ["a", "b"])
+    expectEqual(queue.removeAll().elements, ["a", "b"])
     #expect(queue.release() == nil)
     #expect(queue.release() == nil)
     #expect(!queue.isDraining)
@@ -70,13 +71,13 @@ import Testing
 
   @Test func manyEventsQueuedDuringOneDrainComeOutInOrder() {
     var queue = DeliveryQueue<Int>()
-    #expect(queue.push(0) == 0)
+    expectEqual(queue.push(0), 0)
     var delivered: [Int] = []
     for round in 0..<5 {
       for value in 1...100 { #expect(queue.push(round * 100 + value) == nil) }
       for _ in 0..<50 { delivered.append(queue.next()!) }
     }
     while let value = queue.next() { delivered.append(value) }
-    #expect(delivered == Array(1...500))
+    expectEqual(delivered, Array(1...500))
   }
 }

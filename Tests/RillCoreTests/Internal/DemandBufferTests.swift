@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -29,21 +30,21 @@ import Testing
     var buffer = Buffer()
     let step1 = buffer.send(1)
     #expect(!step1)
-    #expect(buffer.count == 1)
+    expectEqual(buffer.count, 1)
     let step2 = buffer.request(.max(2))
     #expect(step2)
-    #expect(drain(&buffer) == ["1"])
-    #expect(buffer.demand == .max(1))
+    expectEqual(drain(&buffer), ["1"])
+    expectEqual(buffer.demand, .max(1))
     let step3 = buffer.send(2)
     #expect(step3)
     // While the caller delivers 2, a third value queues.
     let step4 = buffer.send(3)
     #expect(!step4)
-    #expect(drain(&buffer) == [])
-    #expect(buffer.count == 1)
+    expectEqual(drain(&buffer), [])
+    expectEqual(buffer.count, 1)
     let step5 = buffer.request(.max(1))
     #expect(step5)
-    #expect(drain(&buffer) == ["3"])
+    expectEqual(drain(&buffer), ["3"])
   }
 
   @Test func theCompletionWaitsBehindValuesAndNeedsNoDemand() {
@@ -57,7 +58,7 @@ import Testing
     #expect(buffer.isCompleted && !buffer.hasEnded)
     let step9 = buffer.request(.max(1))
     #expect(step9)
-    #expect(drain(&buffer) == ["1", "failure(RillCoreTests.CoreTestError.boom)"])
+    expectEqual(drain(&buffer), ["1", "failure(RillCoreTests.CoreTestError.boom)"])
     #expect(buffer.hasEnded)
     let step10 = buffer.request(.max(1))
     #expect(!step10)
@@ -65,7 +66,7 @@ import Testing
     var empty = Buffer()
     let step14 = empty.send(completion: .finished)
     #expect(step14)
-    #expect(drain(&empty) == ["finished"])
+    expectEqual(drain(&empty), ["finished"])
   }
 
   @Test func demandReturnedFromDeliveriesCounts() {
@@ -73,8 +74,8 @@ import Testing
     for value in 1...3 { _ = buffer.send(value) }
     let step11 = buffer.request(.max(1))
     #expect(step11)
-    #expect(drain(&buffer, perValue: .max(1)) == ["1", "2", "3"])
-    #expect(buffer.demand == .max(1))
+    expectEqual(drain(&buffer, perValue: .max(1)), ["1", "2", "3"])
+    expectEqual(buffer.demand, .max(1))
   }
 
   @Test func endingDropsEverything() {
@@ -82,20 +83,20 @@ import Testing
     _ = buffer.send(1)
     _ = buffer.send(completion: .finished)
     // What waited is handed back, to be released after unlocking.
-    #expect(buffer.end().elements == [1])
+    expectEqual(buffer.end().elements, [1])
     #expect(buffer.count == 0 && buffer.hasEnded)
     let step12 = buffer.request(.max(1))
     #expect(!step12)
     let step13 = buffer.send(2)
     #expect(!step13)
-    #expect(drain(&buffer) == [])
+    expectEqual(drain(&buffer), [])
   }
 
   @Test func anOfferedValueGoesOnlyToDemandLeftForIt() {
     var buffer = Buffer()
     let noDemand = buffer.offer(1)
     #expect(!noDemand)
-    #expect(buffer.count == 0)
+    expectEqual(buffer.count, 0)
     _ = buffer.request(.max(2))
     let first = buffer.offer(2)
     #expect(first)
@@ -103,9 +104,9 @@ import Testing
     let second = buffer.offer(3)
     let third = buffer.offer(4)
     #expect(!second && !third)
-    #expect(buffer.count == 1)
-    #expect(drain(&buffer) == ["3"])
-    #expect(buffer.demand == .none)
+    expectEqual(buffer.count, 1)
+    expectEqual(drain(&buffer), ["3"])
+    expectEqual(buffer.demand, .none)
   }
 
   @Test func lockedDrainDeliversInOrderWhatArrivesDuringADelivery() {
@@ -123,8 +124,8 @@ import Testing
     if state.withLock({ $0.send(1) }) {
       state.drain(to: subscriber, adding: subscriber.receive(1)) { $0.next(adding: $1) }
     }
-    #expect(subscriber.values == [1, 2])
-    #expect(subscriber.completions == [.finished])
+    expectEqual(subscriber.values, [1, 2])
+    expectEqual(subscriber.completions, [.finished])
     #expect(state.withLock { $0.hasEnded })
   }
 }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillCore
@@ -11,14 +12,14 @@ import Testing
     #expect(queue.isEmpty)
     #expect(queue.first == nil)
     for value in 1...3 { queue.append(value) }
-    #expect(queue.count == 3)
-    #expect(queue.first == 1)
-    #expect(queue.removeFirst() == 1)
+    expectEqual(queue.count, 3)
+    expectEqual(queue.first, 1)
+    expectEqual(queue.removeFirst(), 1)
     queue.append(4)
-    #expect(queue.elements == [2, 3, 4])
-    #expect(queue.removeFirst() == 2)
-    #expect(queue.removeFirst() == 3)
-    #expect(queue.removeFirst() == 4)
+    expectEqual(queue.elements, [2, 3, 4])
+    expectEqual(queue.removeFirst(), 2)
+    expectEqual(queue.removeFirst(), 3)
+    expectEqual(queue.removeFirst(), 4)
     #expect(queue.isEmpty)
   }
 
@@ -37,7 +38,7 @@ import Testing
       #expect(queue.head < 64 || queue.head * 2 < queue.storage.count)
     }
     while !queue.isEmpty { taken.append(queue.removeFirst()) }
-    #expect(taken == Array(0..<next))
+    expectEqual(taken, Array(0..<next))
   }
 
   @Test func releasesAnElementAsSoonAsItIsTaken() {
@@ -51,15 +52,15 @@ import Testing
     queue.append(Token())
     _ = queue.removeFirst()
     #expect(first == nil)
-    #expect(queue.count == 1)
+    expectEqual(queue.count, 1)
   }
 
   @Test func removeAllWhereKeepsTheOthersInOrder() {
     var queue = FIFO(1...10)
     _ = queue.removeFirst()
     queue.removeAll { $0.isMultiple(of: 3) }
-    #expect(queue.elements == [2, 4, 5, 7, 8, 10])
-    #expect(queue.removeFirst() == 2)
+    expectEqual(queue.elements, [2, 4, 5, 7, 8, 10])
+    expectEqual(queue.removeFirst(), 2)
   }
 
   @Test func emptyingKeepsSmallStorageAndGivesBackLargeStorage() {
@@ -77,9 +78,9 @@ import Testing
     var queue = FIFO([1, 2, 3])
     _ = queue.removeFirst()
     let taken = queue.take()
-    #expect(taken.elements == [2, 3])
+    expectEqual(taken.elements, [2, 3])
     #expect(queue.isEmpty)
     queue.append(4)
-    #expect(queue.elements == [4])
+    expectEqual(queue.elements, [4])
   }
 }

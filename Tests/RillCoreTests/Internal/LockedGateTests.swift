@@ -15,27 +15,27 @@ import Testing
 
   @Test func aGateStartsAtZeroAndIsIndependentOfTheState() {
     let locked = GatedLocked([1, 2])
-    #expect(locked.gate.load(ordering: .relaxed) == 0)
+    expectEqual(locked.gate.load(ordering: .relaxed), 0)
     locked.gate.store(7, ordering: .releasing)
     locked.withLock { $0.append(3) }
-    #expect(locked.gate.load(ordering: .acquiring) == 7)
+    expectEqual(locked.gate.load(ordering: .acquiring), 7)
     #expect(locked.withLock { $0 } == [1, 2, 3])
   }
 
   @Test func aGateExchangesComparesAndSetsBits() {
     let gate = DeliveryLock().gate
-    #expect(gate.exchange(1, ordering: .acquiringAndReleasing) == 0)
+    expectEqual(gate.exchange(1, ordering: .acquiringAndReleasing), 0)
     #expect(gate.compareExchange(expected: 0, desired: 5, ordering: .acquiringAndReleasing) == (false, 1))
     #expect(gate.compareExchange(expected: 1, desired: 4, ordering: .acquiringAndReleasing) == (true, 1))
-    #expect(gate.loadThenBitwiseOr(with: 2, ordering: .releasing) == 4)
-    #expect(gate.load(ordering: .acquiring) == 6)
+    expectEqual(gate.loadThenBitwiseOr(with: 2, ordering: .releasing), 4)
+    expectEqual(gate.load(ordering: .acquiring), 6)
   }
 
   @Test func eachDeliveryLockHasItsOwnGate() {
     let first = DeliveryLock()
     let second = DeliveryLock()
     first.gate.store(3, ordering: .relaxed)
-    #expect(second.gate.load(ordering: .relaxed) == 0)
+    expectEqual(second.gate.load(ordering: .relaxed), 0)
     #expect(first.withLock { first.gate.load(ordering: .relaxed) } == 3)
   }
 
@@ -43,6 +43,6 @@ import Testing
     let gate = DeliveryLock().gate
     let shared = StressUnchecked(gate)
     #expect(StressThreads.run(8) { index in _ = shared.value.loadThenBitwiseOr(with: 1 << index, ordering: .relaxed) })
-    #expect(gate.load(ordering: .acquiring) == 0xFF)
+    expectEqual(gate.load(ordering: .acquiring), 0xFF)
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
       }
       .switchToLatest()
     }
-    #expect(result == "--1-2--4----|")
+    expectEqual(result, "--1-2--4----|")
   }
 
   @Test func flatMapMarble() {
@@ -50,6 +51,6 @@ import Testing
           ?? Empty<String, MarbleError>().eraseToAnyPublisher()
       }
     }
-    #expect(result == "--1--23--4--|")
+    expectEqual(result, "--1--23--4--|")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import Testing
 
 /// A model that guards its list with a lock of its own and has no `@Published` property.
@@ -143,7 +144,7 @@ private final class FreshModel: ObservableObject, @unchecked Sendable {
     let cancellable = model.objectWillChange.sink { signals += 1 }
     model.name = "b"
     model.count = 1
-    #expect(signals == 2)
+    expectEqual(signals, 2)
     #expect(model.objectWillChange === model.objectWillChange)
     cancellable.cancel()
   }
@@ -155,7 +156,7 @@ private final class FreshModel: ObservableObject, @unchecked Sendable {
     let cancellable = model.objectWillChange.sink { signals += 1 }
     model.base = 1
     model.derived = "b"
-    #expect(signals == 2)
+    expectEqual(signals, 2)
     cancellable.cancel()
   }
 
@@ -168,7 +169,7 @@ private final class FreshModel: ObservableObject, @unchecked Sendable {
     let second = words.objectWillChange.sink { signals.append("words") }
     numbers.value = 2
     words.value = "b"
-    #expect(signals == ["numbers", "words"])
+    expectEqual(signals, ["numbers", "words"])
     first.cancel()
     second.cancel()
   }
@@ -181,12 +182,12 @@ private final class FreshModel: ObservableObject, @unchecked Sendable {
       DispatchQueue.concurrentPerform(iterations: 8) { _ in
         seen.insert(ObjectIdentifier(model.objectWillChange))
       }
-      #expect(seen.count == 1)
+      expectEqual(seen.count, 1)
       var signals = 0
       let cancellable = model.objectWillChange.sink { signals += 1 }
       model.first = 1
       model.second = 1
-      #expect(signals == 2)
+      expectEqual(signals, 2)
       cancellable.cancel()
     }
   }

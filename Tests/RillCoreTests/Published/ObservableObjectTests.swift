@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import Testing
 
 /// An object without `@Published` properties that announces its changes itself.
@@ -27,10 +28,10 @@ private final class QuietModel: ObservableObject, Sendable {}
     let cancellable = model.objectWillChange.sink { seen.append(model.value) }
     model.value = 1
     model.value = 2
-    #expect(seen == [0, 1])
+    expectEqual(seen, [0, 1])
     cancellable.cancel()
     model.value = 3
-    #expect(seen == [0, 1])
+    expectEqual(seen, [0, 1])
   }
 
   /// The publisher does not keep its object alive, and a subscription to it does not either.
@@ -73,9 +74,9 @@ private final class QuietModel: ObservableObject, Sendable {}
     var count = 0
     let cancellable = model.objectWillChange.sink { count += 1 }
     freedPublisher?.send()
-    #expect(count == 0)
+    expectEqual(count, 0)
     model.value = 1
-    #expect(count == 1)
+    expectEqual(count, 1)
     cancellable.cancel()
     _ = kept
   }
@@ -89,7 +90,7 @@ private final class QuietModel: ObservableObject, Sendable {}
       seen.record(index % 8, ObjectIdentifier(model.objectWillChange))
     }
     for (index, model) in models.enumerated() {
-      #expect(seen.identifiers(of: index) == [ObjectIdentifier(model.objectWillChange)])
+      expectEqual(seen.identifiers(of: index), [ObjectIdentifier(model.objectWillChange)])
     }
   }
 }

@@ -20,7 +20,7 @@ import Testing
     }
     let second = model.$count.sink { log.append("second \($0)") }
     model.count = 1
-    #expect(log == ["first 0", "second 0", "first 1", "first 2", "first 3", "second 3", "second 2", "second 1"])
+    expectEqual(log, ["first 0", "second 0", "first 1", "first 2", "first 3", "second 3", "second 2", "second 1"])
     withExtendedLifetime((first, second)) {}
   }
 
@@ -37,9 +37,9 @@ import Testing
     model.count = 1
     var latest: Int?
     let late = model.$count.sink { latest = $0 }
-    #expect(readInside == [0, 0, 0])
-    #expect(model.count == 1)
-    #expect(latest == 1)
+    expectEqual(readInside, [0, 0, 0])
+    expectEqual(model.count, 1)
+    expectEqual(latest, 1)
     withExtendedLifetime((first, late)) {}
   }
 
@@ -121,6 +121,6 @@ import Testing
     }
     publisher.send()
     publisher.send()
-    #expect(count == 1)
+    expectEqual(count, 1)
   }
 }

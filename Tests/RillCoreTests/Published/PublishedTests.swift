@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -31,12 +32,12 @@ private final class Empty: ObservableObject {
     }
     model.name = "b"
     model.name = "c"
-    #expect(seen == ["a", "b", "c"])
-    #expect(propertyDuringDelivery == ["a", "a", "b"])
-    #expect(model.name == "c")
+    expectEqual(seen, ["a", "b", "c"])
+    expectEqual(propertyDuringDelivery, ["a", "a", "b"])
+    expectEqual(model.name, "c")
     cancellable.cancel()
     model.name = "d"
-    #expect(seen == ["a", "b", "c"])
+    expectEqual(seen, ["a", "b", "c"])
   }
 
   @Test func objectWillChangeFiresBeforeEachPublishedChange() {
@@ -47,7 +48,7 @@ private final class Empty: ObservableObject {
     model.count = 1
     model.name = "z"
     model.plain = 5
-    #expect(events == ["will 0", "value 1", "will 1"])
+    expectEqual(events, ["will 0", "value 1", "will 1"])
     willChange.cancel()
     values.cancel()
   }
@@ -59,7 +60,7 @@ private final class Empty: ObservableObject {
     let cancellable = derived.objectWillChange.sink { count += 1 }
     derived.extra = 2
     derived.base = 3
-    #expect(count == 2)
+    expectEqual(count, 2)
     cancellable.cancel()
   }
 
@@ -68,7 +69,7 @@ private final class Empty: ObservableObject {
     var count = 0
     let cancellable = empty.objectWillChange.sink { count += 1 }
     empty.value = 1
-    #expect(count == 0)
+    expectEqual(count, 0)
     cancellable.cancel()
   }
 
@@ -80,8 +81,8 @@ private final class Empty: ObservableObject {
     let observer = model.objectWillChange.sink { willChange += 1 }
     subject.send(4)
     subject.send(5)
-    #expect(model.count == 5)
-    #expect(willChange == 2)
+    expectEqual(model.count, 5)
+    expectEqual(willChange, 2)
     observer.cancel()
   }
 
@@ -93,7 +94,7 @@ private final class Empty: ObservableObject {
       weakModel = model
       subject.assign(to: &model.$count)
       subject.send(1)
-      #expect(model.count == 1)
+      expectEqual(model.count, 1)
     }
     #expect(weakModel == nil)
     subject.send(2)
@@ -105,10 +106,10 @@ private final class Empty: ObservableObject {
     let cancellable = publisher.sink { count += 1 }
     publisher.send()
     publisher.send()
-    #expect(count == 2)
+    expectEqual(count, 2)
     cancellable.cancel()
     publisher.send()
-    #expect(count == 2)
+    expectEqual(count, 2)
   }
 
   /// A `@Published` property's subscriptions are named `PublishedSubject`, as in Combine.
@@ -117,7 +118,7 @@ private final class Empty: ObservableObject {
     let recorder = TestSubscriber<Int, Never>()
     model.$count.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect(String(describing: subscription) == "PublishedSubject")
+    expectEqual(String(describing: subscription), "PublishedSubject")
     let parent = Mirror(reflecting: subscription).children.first { $0.label == "parent" }?.value
     #expect(String(describing: parent).contains("PublishedSubject"))
   }
@@ -134,16 +135,16 @@ private final class Empty: ObservableObject {
     subscription.request(.max(1))
     publisher.send()
     publisher.send()
-    #expect(recorder.values.count == 2)
+    expectEqual(recorder.values.count, 2)
     subscription.cancel()
     publisher.send()
-    #expect(recorder.values.count == 2)
+    expectEqual(recorder.values.count, 2)
 
     let direct = DirectSignalCounter()
     publisher.subscribe(direct)
     let directSubscription = try #require(direct.subscription)
-    #expect(String(describing: directSubscription) == "ObservableObjectPublisher")
-    #expect(Mirror(reflecting: directSubscription).children.map(\.label) == ["downstream"])
+    expectEqual(String(describing: directSubscription), "ObservableObjectPublisher")
+    expectEqual(Mirror(reflecting: directSubscription).children.map(\.label), ["downstream"])
   }
 
 }

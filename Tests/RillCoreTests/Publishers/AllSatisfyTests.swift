@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -14,11 +15,11 @@ import Testing
     let recorder = TestSubscriber<Bool, ReducingTestError>(initialDemand: .max(1))
     upstream.allSatisfy { $0 < 2 }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     upstream.send(2)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
-    #expect(recorder.events == [.subscription, .value(false), .completion(.finished)])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(recorder.events, [.subscription, .value(false), .completion(.finished)])
   }
 
   @Test func failure() {
@@ -32,7 +33,7 @@ import Testing
 
   @Test func publicSurface() {
     let all: Publishers.AllSatisfy<Just<Int>> = Just(1).allSatisfy { $0 == 1 }
-    #expect(all.upstream == Just(1))
+    expectEqual(all.upstream, Just(1))
     #expect(all.predicate(1))
     _ = Publishers.AllSatisfy(upstream: Just(1)) { $0 > 0 }
   }
@@ -49,11 +50,11 @@ import Testing
     let recorder = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryAllSatisfy { _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
   }
 
   @Test func contract() {
@@ -63,7 +64,7 @@ import Testing
 
   @Test func publicSurface() throws {
     let all: Publishers.TryAllSatisfy<Just<Int>> = Just(1).tryAllSatisfy { $0 == 1 }
-    #expect(all.upstream == Just(1))
+    expectEqual(all.upstream, Just(1))
     #expect(try all.predicate(1))
     _ = Publishers.TryAllSatisfy(upstream: Just(1)) { $0 > 0 }
   }

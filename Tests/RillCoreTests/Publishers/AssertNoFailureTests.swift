@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,17 +8,17 @@ import Testing
     let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.assertNoFailure().subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func keepsPrefixFileAndLine() {
     let publisher = Fail<Int, OpsMiscError>(error: OpsMiscError()).assertNoFailure("tag", file: "f.swift", line: 3)
-    #expect(publisher.prefix == "tag")
-    #expect("\(publisher.file)" == "f.swift")
-    #expect(publisher.line == 3)
+    expectEqual(publisher.prefix, "tag")
+    expectEqual("\(publisher.file)", "f.swift")
+    expectEqual(publisher.line, 3)
   }
 
   @Test func cancelAndReentrancyGoStraightUpstream() {
@@ -31,7 +32,7 @@ import Testing
     )
     upstream.assertNoFailure().subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     upstream.send(2)
     #expect(upstream.isCancelled)
   }
@@ -69,7 +70,7 @@ import Testing
       subject.assertNoFailure().subscribe(recorder)
       let subscription = recorder.subscription! as AnyObject
       subject.send(1)
-      #expect(recorder.values == [1])
+      expectEqual(recorder.values, [1])
       recorder.cancel()
       return [recorder, subscription]
     }
@@ -85,6 +86,6 @@ import Testing
     subject.assertNoFailure().subscribe(recorder)
     subject.send(1)
     subject.send(3)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 }

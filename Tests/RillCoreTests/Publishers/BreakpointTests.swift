@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -32,9 +33,9 @@ import Darwin
     .subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(seen == ["subscription", "output 1", "completion"])
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(seen, ["subscription", "output 1", "completion"])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
   }
 
   /// Without a debugger, SIGTRAP ends the process, as in Combine, even where Swift's backtracer handles the signal.
@@ -57,7 +58,7 @@ import Darwin
     publisher.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func cancelAndReentrancyGoStraightUpstream() {
@@ -72,7 +73,7 @@ import Darwin
     upstream.breakpointOnError().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     #expect(upstream.isCancelled)
   }
 
@@ -114,8 +115,8 @@ import Darwin
     .subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError(2)))
-    #expect(seen == [.failure(OpsMiscError(2))])
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(2)))])
+    expectEqual(seen, [.failure(OpsMiscError(2))])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.failure(OpsMiscError(2)))])
   }
 
   /// The subscriber, the subscription and what the closures capture are freed after a cancel.
@@ -130,7 +131,7 @@ import Darwin
       subject.breakpoint(receiveOutput: { _ in captured.traps }).subscribe(recorder)
       let subscription = recorder.subscription! as AnyObject
       subject.send(1)
-      #expect(recorder.values == [1])
+      expectEqual(recorder.values, [1])
       recorder.cancel()
       return [recorder, subscription, captured]
     }
@@ -146,6 +147,6 @@ import Darwin
     subject.breakpoint(receiveOutput: { _ in false }).subscribe(recorder)
     subject.send(1)
     subject.send(3)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func replacesFailedUpstream() {
@@ -26,8 +27,8 @@ import Testing
     .subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError(7)))
-    #expect(caught == [OpsMiscError(7)])
-    #expect(recorder.events == [.subscription, .value(1), .value(9), .completion(.finished)])
+    expectEqual(caught, [OpsMiscError(7)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(9), .completion(.finished)])
   }
 
   @Test func replacementFailureReachesDownstream() {
@@ -35,7 +36,7 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.catch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(2)) }.subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError(1)))
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
   @Test func replacementIsAskedForOutstandingDemand() {
@@ -43,17 +44,17 @@ import Testing
     let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.catch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(3)])
+    expectEqual(upstream.requestedDemands, [.max(3)])
     upstream.send(1)
     recorder.request(.max(2))
-    #expect(upstream.requestedDemands == [.max(3), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(3), .max(2)])
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(replacement.requestedDemands == [.max(4)])
+    expectEqual(replacement.requestedDemands, [.max(4)])
     recorder.request(.max(1))
-    #expect(replacement.requestedDemands == [.max(4), .max(1)])
+    expectEqual(replacement.requestedDemands, [.max(4), .max(1)])
     replacement.send(5)
     replacement.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(5), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(5), .completion(.finished)])
   }
 
   @Test func demandReturnedFromReceiveCountsTowardsReplacement() {
@@ -61,9 +62,9 @@ import Testing
     let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(2) })
     upstream.catch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.send(1) == .max(2))
+    expectEqual(upstream.send(1), .max(2))
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(replacement.requestedDemands == [.max(2)])
+    expectEqual(replacement.requestedDemands, [.max(2)])
   }
 
   @Test func noDemandIsNotRequestedFromReplacement() {
@@ -75,7 +76,7 @@ import Testing
     upstream.send(completion: .failure(OpsMiscError()))
     #expect(replacement.requestedDemands.isEmpty)
     recorder.request(.max(1))
-    #expect(replacement.requestedDemands == [.max(1)])
+    expectEqual(replacement.requestedDemands, [.max(1)])
   }
 
   /// As in Combine, upstream's values after a cancel still arrive, with downstream's demand returned, but its failure
@@ -92,12 +93,12 @@ import Testing
     let subscription = recorder.subscription
     recorder.cancel()
     subscription?.request(.max(199))
-    #expect(upstream.cancelCount == 1)
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(3))
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(3))
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(caught == 0)
-    #expect(recorder.events == [.subscription, .value(1)])
+    expectEqual(caught, 0)
+    expectEqual(recorder.events, [.subscription, .value(1)])
   }
 
   /// As in Combine, the replacement's values after a cancel still arrive, but its completion and a later
@@ -110,13 +111,13 @@ import Testing
     upstream.send(completion: .failure(OpsMiscError()))
     recorder.cancel()
     #expect(replacement.isCancelled)
-    #expect(replacement.send(1) == .max(3))
+    expectEqual(replacement.send(1), .max(3))
     replacement.send(completion: .finished)
     let extra = TestSubscription()
     replacement.send(subscription: extra)
     #expect(extra.isCancelled)
-    #expect(recorder.events == [.subscription, .value(1)])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(recorder.events, [.subscription, .value(1)])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   /// As in Combine, a cancel while the replacement publisher is being subscribed finds nothing to cancel and changes
@@ -128,11 +129,11 @@ import Testing
     let cancellingReplacement = BeforeSubscribing(replacement) { _ in recorder.cancel() }
     upstream.catch { _ in cancellingReplacement }.subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(replacement.requestedDemands == [.max(3)])
+    expectEqual(replacement.requestedDemands, [.max(3)])
     #expect(!replacement.isCancelled)
     replacement.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(recorder.events, [.subscription, .completion(.finished)])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func secondSubscriptionIsCancelled() {
@@ -142,7 +143,7 @@ import Testing
     let extra = TestSubscription()
     upstream.send(subscription: extra)
     #expect(extra.isCancelled)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func requestAndCancelFromInsideReceive() {
@@ -156,12 +157,12 @@ import Testing
     )
     upstream.catch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     upstream.send(2)
     #expect(upstream.isCancelled)
     // As in Combine, upstream's values after the cancel still arrive.
     upstream.send(3)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -173,7 +174,7 @@ import Testing
     subject.catch { _ in Just(9) }.subscribe(recorder)
     subject.send(1)
     subject.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(9), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(9), .completion(.finished)])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {
@@ -211,10 +212,10 @@ extension CatchTests {
       .subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
     let subscribers: [(Any, String)] = [(upstream.rawSubscriber!, "Catch"), (replacement.rawSubscriber!, "TryCatch")]
     for (subscriber, name) in subscribers {
-      #expect((subscriber as? any CustomStringConvertible)?.description == name)
-      #expect((subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
+      expectEqual((subscriber as? any CustomStringConvertible)?.description, name)
+      expectEqual((subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, name)
       let mirror = (subscriber as? any CustomReflectable)?.customMirror
-      #expect(mirror?.children.map(\.label) == ["downstream", "demand"])
+      expectEqual(mirror?.children.map(\.label), ["downstream", "demand"])
     }
   }
 }
@@ -228,7 +229,7 @@ extension CatchTests {
     upstream.tryCatch { _ in Just(9) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(9), .finished])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value(1), .value(9), .finished])
   }
 
   @Test func thrownErrorFailsDownstream() {
@@ -237,12 +238,12 @@ extension CatchTests {
     upstream.tryCatch { _ -> Just<Int> in throw OpsMiscError(5) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value(1), .failure("OpsMiscError(5)")])
     // As in Combine, upstream's values after the failure still arrive, but its completions do not.
     upstream.send(2)
     upstream.send(completion: .failure(OpsMiscError()))
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value(1), .failure("OpsMiscError(5)"), .value(2)])
     #expect(!upstream.isCancelled)
   }
 
@@ -251,12 +252,12 @@ extension CatchTests {
     let recorder = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Fail<Int, OpsMiscError>(error: OpsMiscError(3)) }.subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(3)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .failure("OpsMiscError(3)")])
     let finishing = Upstream()
     let other = TestSubscriber<Int, any Error>()
     finishing.tryCatch { _ in Just(9) }.subscribe(other)
     finishing.send(completion: .finished)
-    #expect(other.opsMiscEvents == [.subscription, .finished])
+    expectEqual(other.opsMiscEvents, [.subscription, .finished])
   }
 
   @Test func demandAndCancel() {
@@ -264,10 +265,10 @@ extension CatchTests {
     let replacement = TestPublisher<Int, Never>()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.tryCatch { _ in replacement }.subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(replacement.requestedDemands == [.max(1)])
+    expectEqual(replacement.requestedDemands, [.max(1)])
     recorder.cancel()
     #expect(replacement.isCancelled)
   }
@@ -297,13 +298,13 @@ extension CatchTests {
     )
     upstream.tryCatch { _ in replacement }.subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(replacement.requestedDemands == [.max(1)])
+    expectEqual(replacement.requestedDemands, [.max(1)])
     replacement.send(2)
     #expect(replacement.isCancelled)
     #expect(!upstream.isCancelled)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -315,7 +316,7 @@ extension CatchTests {
     subject.tryCatch { _ in Just(9) }.subscribe(recorder)
     subject.send(1)
     subject.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(2), .value(9), .finished])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value(1), .value(2), .value(9), .finished])
   }
 
   /// The subscriber, the subscription and what the handler captures are freed after a cancel, before and after the
@@ -345,7 +346,7 @@ extension CatchTests {
       let subscription = recorder.subscription! as AnyObject
       other.send(completion: .failure(OpsMiscError()))
       replacement.send(1)
-      #expect(recorder.values == [1])
+      expectEqual(recorder.values, [1])
       recorder.cancel()
       return [recorder, subscription, captured]
     }

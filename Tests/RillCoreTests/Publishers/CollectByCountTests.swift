@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
   @Test func marble() {
     let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3, 4, 5])
-    #expect(events == ["value([1, 2])", "value([3, 4])", "value([5])", "finished"])
+    expectEqual(events, ["value([1, 2])", "value([3, 4])", "value([5])", "finished"])
   }
 
   @Test func exactMultipleHasNoTrailingArray() {
@@ -17,25 +18,25 @@ import Testing
 
   @Test func failureDropsPartialArray() {
     let events = reducingRun({ $0.collect(2) }, inputs: [1, 2, 3], completion: .failure(.oops))
-    #expect(events == ["value([1, 2])", "failure(oops)"])
+    expectEqual(events, ["value([1, 2])", "failure(oops)"])
   }
 
   @Test func requestsCountTimesDemand() {
     let upstream = Upstream()
     let recorder = TestSubscriber<[Int], ReducingTestError>(initialDemand: .none, demandPerValue: .max(2))
     upstream.collect(3).subscribe(recorder)
-    #expect(upstream.requestedDemands == [])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.requestedDemands, [])
+    expectEqual(upstream.cancelCount, 0)
     recorder.request(.max(1))
-    #expect(upstream.requestedDemands == [.max(3)])
-    #expect(upstream.cancelCount == 0)
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
-    #expect(upstream.send(3) == .max(6))
+    expectEqual(upstream.requestedDemands, [.max(3)])
+    expectEqual(upstream.cancelCount, 0)
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(upstream.send(3), .max(6))
     recorder.request(.unlimited)
-    #expect(upstream.requestedDemands == [.max(3), .unlimited])
-    #expect(upstream.cancelCount == 0)
-    #expect(recorder.events == [.subscription, .value([1, 2, 3])])
+    expectEqual(upstream.requestedDemands, [.max(3), .unlimited])
+    expectEqual(upstream.cancelCount, 0)
+    expectEqual(recorder.events, [.subscription, .value([1, 2, 3])])
   }
 
   /// A count below one never fills an array, as in Combine: with unlimited demand everything comes in one array at
@@ -73,16 +74,16 @@ import Testing
     upstream.send(1)
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.cancelCount == 1)
-    #expect(upstream.send(2) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(upstream.send(2), .none)
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
     // As in Combine, the buffered element is dropped at the cancel but upstream's completion still arrives.
-    #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.events, [.subscription, .completion(.finished)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// As in Combine, every completion is passed on, also after an earlier one, while elements after a completion are
@@ -94,8 +95,8 @@ import Testing
     upstream.send(1)
     upstream.send(completion: .failure(.oops))
     upstream.send(completion: .finished)
-    #expect(upstream.send(2) == .none)
-    #expect(upstream.send(3) == .none)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(upstream.send(3), .none)
     upstream.send(completion: .finished)
     #expect(
       recorder.events == [.subscription, .completion(.failure(.oops)), .completion(.finished), .completion(.finished)]
@@ -124,9 +125,9 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstreamRef = nil
-    #expect(recorder.events == [.subscription, .value([1, 2]), .value([3, 4])])
-    #expect(upstream.requestedDemands == [.max(2), .max(2)])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.events, [.subscription, .value([1, 2]), .value([3, 4])])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(2)])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func secondSubscriptionIsCancelled() {
@@ -135,10 +136,10 @@ import Testing
     upstream.collect(2).subscribe(recorder)
     let second = TestSubscription()
     upstream.send(subscription: second)
-    #expect(second.requestedDemands == [])
-    #expect(second.cancelCount == 1)
+    expectEqual(second.requestedDemands, [])
+    expectEqual(second.cancelCount, 1)
     reducingSend([1, 2], then: .finished, from: upstream)
-    #expect(recorder.events == [.subscription, .value([1, 2]), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value([1, 2]), .completion(.finished)])
   }
 
   @Test func memory() {
@@ -170,9 +171,9 @@ import Testing
 
   @Test func publicSurface() {
     let collect: Publishers.CollectByCount<Just<Int>> = Just(1).collect(3)
-    #expect(collect.upstream == Just(1))
-    #expect(collect.count == 3)
-    #expect(collect == Publishers.CollectByCount(upstream: Just(1), count: 3))
+    expectEqual(collect.upstream, Just(1))
+    expectEqual(collect.count, 3)
+    expectEqual(collect, Publishers.CollectByCount(upstream: Just(1), count: 3))
     #expect(collect != Publishers.CollectByCount(upstream: Just(1), count: 4))
   }
 }
@@ -186,7 +187,7 @@ extension CollectByCountTests {
     upstream.subscriberAsSubscription?.cancel()
     let subscription = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
-    #expect(subscription.requestedDemands == [])
+    expectEqual(subscription.requestedDemands, [])
     #expect(!subscription.isCancelled)
   }
 
@@ -199,7 +200,7 @@ extension CollectByCountTests {
     try #require(upstream.subscriber).receive(completion: .finished)
     let subscription = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: subscription)
-    #expect(recorder.events == [.completion(.finished)])
+    expectEqual(recorder.events, [.completion(.finished)])
     #expect(subscription.isCancelled)
   }
 
@@ -208,7 +209,7 @@ extension CollectByCountTests {
     let upstream = SubscriberHolder<Int, Never>()
     upstream.collect(53).subscribe(TestSubscriber<[Int], Never>(initialDemand: .none))
     let mirror = (upstream.rawSubscriber! as? any CustomReflectable)?.customMirror
-    #expect(mirror?.children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"])
+    expectEqual(mirror?.children.map(\.label), ["downstream", "upstreamSubscription", "buffer", "count"])
     #expect(mirror?.children.map { String(describing: $0.value) }.suffix(2) == ["[]", "53"])
   }
 }

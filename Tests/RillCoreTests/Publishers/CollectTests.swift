@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,8 +23,8 @@ import Testing
   @Test func publicSurface() {
     let upstream = Just(1)
     let collect: Publishers.Collect<Just<Int>> = upstream.collect()
-    #expect(collect.upstream == upstream)
-    #expect(collect == Publishers.Collect(upstream: Just(1)))
+    expectEqual(collect.upstream, upstream)
+    expectEqual(collect, Publishers.Collect(upstream: Just(1)))
     #expect(collect != Publishers.Collect(upstream: Just(2)))
   }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,9 +23,9 @@ import Testing
       initialDemand: .max(1),
       demandPerValue: .max(5)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(5))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(5))
   }
 
   @Test func fusesCompactMapAndMap() {
@@ -41,12 +42,12 @@ import Testing
         return Self.evenHalf(value)
       }
     }
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     upstream.send(2)
     upstream.send(3)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func tryCompactMapFusesAndForwardsDemand() {
@@ -54,11 +55,11 @@ import Testing
     let fused: Publishers.TryCompactMap<TransformUpstream, Int> = upstream.tryCompactMap(Self.evenHalf)
       .compactMap { $0 * 10 }
     let (_, subscriber) = transformSubscribe(upstream, { _ in fused }, initialDemand: .max(2), demandPerValue: .max(1))
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(4) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(4), .max(1))
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(20)", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(20)", "failure(upstream)"])
   }
 
   @Test func contract() {

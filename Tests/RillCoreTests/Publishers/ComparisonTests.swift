@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -30,8 +31,8 @@ import Testing
       subject.send(item)
     }
     subject.send(completion: .finished)
-    #expect(minimum.events == [.subscription, .value(Item(key: 1, tag: "a")), .completion(.finished)])
-    #expect(maximum.events == [.subscription, .value(Item(key: 2, tag: "b")), .completion(.finished)])
+    expectEqual(minimum.events, [.subscription, .value(Item(key: 1, tag: "a")), .completion(.finished)])
+    expectEqual(maximum.events, [.subscription, .value(Item(key: 2, tag: "b")), .completion(.finished)])
   }
 
   @Test func failure() {
@@ -46,7 +47,7 @@ import Testing
 
   @Test func publicSurface() {
     let max: Publishers.Comparison<Just<Int>> = Just(1).max()
-    #expect(max.upstream == Just(1))
+    expectEqual(max.upstream, Just(1))
     #expect(max.areInIncreasingOrder(1, 2))
     let min: Publishers.Comparison<Just<Int>> = Just(1).min(by: <)
     #expect(!min.areInIncreasingOrder(1, 2))
@@ -66,15 +67,15 @@ import Testing
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryMin { _, _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.eventDescriptions == ["subscription"])
+    expectEqual(recorder.eventDescriptions, ["subscription"])
     upstream.send(2)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(3)
     upstream.send(completion: .finished)
     recorder.request(.max(1))
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
   }
 
   @Test func contract() {
@@ -84,7 +85,7 @@ import Testing
 
   @Test func publicSurface() throws {
     let max: Publishers.TryComparison<Just<Int>> = Just(1).tryMax(by: <)
-    #expect(max.upstream == Just(1))
+    expectEqual(max.upstream, Just(1))
     #expect(try max.areInIncreasingOrder(1, 2))
     _ = Publishers.TryComparison(upstream: Just(1), areInIncreasingOrder: <)
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -18,40 +19,40 @@ import Testing
 
   @Test func republishesThePrefixThenTheSuffix() {
     let pipe = Pipeline()
-    #expect(pipe.suffix.subscriberCount == 0)
+    expectEqual(pipe.suffix.subscriberCount, 0)
     pipe.prefix.send(1)
     pipe.prefix.send(2)
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.subscriberCount == 1)
+    expectEqual(pipe.suffix.subscriberCount, 1)
     pipe.suffix.send(3)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.suffix.send(completion: .finished)
-    #expect(pipe.recorder.values == [1, 2, 3])
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.values, [1, 2, 3])
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func prefixFailureFailsWithoutSubscribingTheSuffix() {
     let pipe = Pipeline()
     pipe.prefix.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
-    #expect(pipe.suffix.subscriberCount == 0)
+    expectEqual(pipe.recorder.completion, .failure(.boom))
+    expectEqual(pipe.suffix.subscriberCount, 0)
   }
 
   @Test func suffixFailureFails() {
     let pipe = Pipeline()
     pipe.prefix.send(completion: .finished)
     pipe.suffix.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
   }
 
   @Test func outstandingDemandCarriesOverToTheSuffix() {
     let pipe = Pipeline(demand: .max(3))
-    #expect(pipe.prefix.requestedDemands == [.max(3)])
+    expectEqual(pipe.prefix.requestedDemands, [.max(3)])
     pipe.prefix.send(1)
     pipe.recorder.request(.max(2))
-    #expect(pipe.prefix.requestedDemands == [.max(3), .max(2)])
+    expectEqual(pipe.prefix.requestedDemands, [.max(3), .max(2)])
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requestedDemands == [.max(4)])
+    expectEqual(pipe.suffix.requestedDemands, [.max(4)])
   }
 
   /// Combine forwards a request for `.none` to the running publisher as it is.
@@ -59,15 +60,15 @@ import Testing
     let pipe = Pipeline(demand: .max(10))
     pipe.recorder.onValue = { _, value in .max(value) }
     pipe.recorder.subscription?.request(.none)
-    #expect(pipe.prefix.send(3) == .max(3))
-    #expect(pipe.prefix.requestedDemands == [.max(10), .none])
+    expectEqual(pipe.prefix.send(3), .max(3))
+    expectEqual(pipe.prefix.requestedDemands, [.max(10), .none])
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requestedDemands == [.max(12)])
+    expectEqual(pipe.suffix.requestedDemands, [.max(12)])
     pipe.recorder.request(.unlimited)
     pipe.suffix.send(completion: .finished)
     pipe.recorder.request(.max(42))
-    #expect(pipe.prefix.requestedDemands == [.max(10), .none])
-    #expect(pipe.suffix.requestedDemands == [.max(12), .unlimited])
+    expectEqual(pipe.prefix.requestedDemands, [.max(10), .none])
+    expectEqual(pipe.suffix.requestedDemands, [.max(12), .unlimited])
   }
 
   @Test func noOutstandingDemandNoRequest() {
@@ -76,15 +77,15 @@ import Testing
     pipe.prefix.send(completion: .finished)
     #expect(pipe.suffix.requestedDemands.isEmpty)
     pipe.recorder.request(.max(1))
-    #expect(pipe.suffix.requestedDemands == [.max(1)])
+    expectEqual(pipe.suffix.requestedDemands, [.max(1)])
   }
 
   @Test func additionalDemandIsReturnedUpstream() {
     let pipe = Pipeline(demand: .max(1))
     pipe.recorder.onValue = { _, _ in .max(2) }
-    #expect(pipe.prefix.send(1) == .max(2))
+    expectEqual(pipe.prefix.send(1), .max(2))
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.requestedDemands == [.max(2)])
+    expectEqual(pipe.suffix.requestedDemands, [.max(2)])
   }
 
   @Test func cancelCancelsTheCurrentUpstreamAndSilences() {
@@ -103,7 +104,7 @@ import Testing
     pipe.recorder.cancel()
     #expect(pipe.prefix.isCancelled)
     pipe.prefix.send(completion: .finished)
-    #expect(pipe.suffix.subscriberCount == 0)
+    expectEqual(pipe.suffix.subscriberCount, 0)
   }
 
   @Test func reentrantRequestAndCancel() {
@@ -116,13 +117,13 @@ import Testing
       return .none
     }
     pipe.prefix.send(1)
-    #expect(pipe.prefix.requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.prefix.requestedDemands, [.max(1), .max(1)])
     pipe.prefix.send(2)
     pipe.prefix.send(completion: .finished)
     recorder.request(.max(5))
     pipe.suffix.send(3)
     pipe.suffix.send(4)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
     #expect(pipe.suffix.isCancelled)
   }
 
@@ -147,32 +148,32 @@ import Testing
     func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
       let recorder = TestSubscriber<Int, Never>()
       publisher.subscribe(recorder)
-      #expect(recorder.completion == .finished)
+      expectEqual(recorder.completion, .finished)
       return recorder.values
     }
     let upstream = [1, 2].publisher
-    #expect(values(upstream.append(3, 4)) == [1, 2, 3, 4])
-    #expect(values(upstream.append(3...4)) == [1, 2, 3, 4])
-    #expect(values(upstream.append(Just(3))) == [1, 2, 3])
-    #expect(values(upstream.prepend(0)) == [0, 1, 2])
-    #expect(values(upstream.prepend(-1...0)) == [-1, 0, 1, 2])
-    #expect(values(upstream.prepend(Just(0))) == [0, 1, 2])
+    expectEqual(values(upstream.append(3, 4)), [1, 2, 3, 4])
+    expectEqual(values(upstream.append(3...4)), [1, 2, 3, 4])
+    expectEqual(values(upstream.append(Just(3))), [1, 2, 3])
+    expectEqual(values(upstream.prepend(0)), [0, 1, 2])
+    expectEqual(values(upstream.prepend(-1...0)), [-1, 0, 1, 2])
+    expectEqual(values(upstream.prepend(Just(0))), [0, 1, 2])
     let typed: Publishers.Concatenate<Just<Int>, Publishers.Sequence<[Int], Never>> = Just(1).append(2, 3)
-    #expect(typed.prefix == Just(1))
-    #expect(typed.suffix.sequence == [2, 3])
+    expectEqual(typed.prefix, Just(1))
+    expectEqual(typed.suffix.sequence, [2, 3])
   }
 
   @Test func limitedDemandAcrossSynchronousParts() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2].publisher.append([3, 4].publisher).subscribe(recorder)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
     recorder.request(.max(1))
-    #expect(recorder.values == [1, 2, 3, 4])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [1, 2, 3, 4])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func equatable() {
-    #expect(Just(1).append(Just(2)) == Publishers.Concatenate(prefix: Just(1), suffix: Just(2)))
+    expectEqual(Just(1).append(Just(2)), Publishers.Concatenate(prefix: Just(1), suffix: Just(2)))
     #expect(Just(1).append(Just(2)) != Publishers.Concatenate(prefix: Just(1), suffix: Just(3)))
   }
 
@@ -213,13 +214,13 @@ extension ConcatenateTests {
     prefix.append(Empty()).subscribe(recorder)
     #expect(recorder.events.isEmpty)
     let upstream = try #require(prefix.subscriber)
-    #expect(upstream.receive(0) == .none)
+    expectEqual(upstream.receive(0), .none)
     upstream.receive(completion: .finished)
     #expect(recorder.events.isEmpty)
     upstream.receive(subscription: TestSubscription())
-    #expect(recorder.events == [.subscription])
-    #expect(upstream.receive(1) == .none)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
+    expectEqual(recorder.events, [.subscription])
+    expectEqual(upstream.receive(1), .none)
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3)])
   }
 
   /// As in Combine, the subscribers given to the prefix and the suffix are of different types, share the
@@ -237,9 +238,9 @@ extension ConcatenateTests {
     let subscription = try #require(recorder.subscription)
     #expect(type(of: prefixSide) != type(of: suffixSide))
     for side in [prefixSide, suffixSide] {
-      #expect(side.combineIdentifier == subscription.combineIdentifier)
-      #expect((side as? any CustomStringConvertible)?.description == "Concatenate")
-      #expect((side as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+      expectEqual(side.combineIdentifier, subscription.combineIdentifier)
+      expectEqual((side as? any CustomStringConvertible)?.description, "Concatenate")
+      expectEqual((side as? any CustomReflectable)?.customMirror.children.isEmpty, true)
     }
 
     let other = TestSubscriber<Int, Never>(initialDemand: .none)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -14,14 +15,14 @@ import Testing
     let recorder = TestSubscriber<Bool, ReducingTestError>(initialDemand: .none)
     upstream.contains(2).subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 0)
     upstream.send(2)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
-    #expect(recorder.events == [.subscription])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(true), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(true), .completion(.finished)])
   }
 
   @Test func failureBeforeMatch() {
@@ -35,9 +36,9 @@ import Testing
 
   @Test func publicSurface() {
     let contains: Publishers.Contains<Just<Int>> = Just(1).contains(1)
-    #expect(contains.upstream == Just(1))
-    #expect(contains.output == 1)
-    #expect(contains == Publishers.Contains(upstream: Just(1), output: 1))
+    expectEqual(contains.upstream, Just(1))
+    expectEqual(contains.output, 1)
+    expectEqual(contains, Publishers.Contains(upstream: Just(1), output: 1))
     #expect(contains != Publishers.Contains(upstream: Just(1), output: 2))
   }
 }
@@ -55,7 +56,7 @@ import Testing
 
   @Test func publicSurface() {
     let contains: Publishers.ContainsWhere<Just<Int>> = Just(1).contains { $0 == 1 }
-    #expect(contains.upstream == Just(1))
+    expectEqual(contains.upstream, Just(1))
     #expect(contains.predicate(1))
     _ = Publishers.ContainsWhere(upstream: Just(1)) { $0 > 0 }
   }
@@ -72,12 +73,12 @@ import Testing
     let recorder = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryContains { _ in throw ReducingTestError.thrown }.subscribe(recorder)
     upstream.send(1)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(2)
     recorder.request(.max(1))
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
   }
 
   @Test func contract() {
@@ -87,7 +88,7 @@ import Testing
 
   @Test func publicSurface() throws {
     let contains: Publishers.TryContainsWhere<Just<Int>> = Just(1).tryContains { $0 == 1 }
-    #expect(contains.upstream == Just(1))
+    expectEqual(contains.upstream, Just(1))
     #expect(try contains.predicate(1))
     _ = Publishers.TryContainsWhere(upstream: Just(1)) { $0 > 0 }
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,8 +22,8 @@ import Testing
 
   @Test func publicSurface() {
     let count: Publishers.Count<Just<Int>> = Just(1).count()
-    #expect(count.upstream == Just(1))
-    #expect(count == Publishers.Count(upstream: Just(1)))
+    expectEqual(count.upstream, Just(1))
+    expectEqual(count, Publishers.Count(upstream: Just(1)))
   }
 }
 
@@ -40,10 +41,10 @@ import Testing
         group.addTask { subject.send(completion: .finished) }
       }
       let events = recorder.events
-      #expect(events.first == .subscription)
+      expectEqual(events.first, .subscription)
       #expect(events.count <= 3)
       if events.count == 3 {
-        #expect(events.last == .completion(.finished))
+        expectEqual(events.last, .completion(.finished))
       }
     }
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,12 +16,12 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(3)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(3))
     subscriber.request(.max(4))
-    #expect(upstream.requestedDemands == [.max(2), .max(4)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(4)])
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func contract() {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.delay(for: 10, tolerance: 2, scheduler: scheduler, options: 1).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     scheduler.base.advance(by: 3)
     upstream.send(2)
@@ -17,9 +18,9 @@ import Testing
       scheduler.log == ["at 10 tolerance 2 options 1", "at 13 tolerance 2 options 1", "at 13 tolerance 2 options 1"]
     )
     scheduler.base.advance(by: 9)
-    #expect(subscriber.stampedEvents == ["1@10"])
+    expectEqual(subscriber.stampedEvents, ["1@10"])
     scheduler.base.advance(by: 100)
-    #expect(subscriber.stampedEvents == ["1@10", "2@13", "finished@13"])
+    expectEqual(subscriber.stampedEvents, ["1@10", "2@13", "finished@13"])
   }
 
   @Test func withoutToleranceTheSchedulersMinimumIsUsed() {
@@ -27,7 +28,7 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     upstream.delay(for: 4, scheduler: scheduler).subscribe(TestSubscriber<Int, Never>())
     upstream.send(1)
-    #expect(scheduler.log == ["at 4 tolerance 0"])
+    expectEqual(scheduler.log, ["at 4 tolerance 0"])
   }
 
   @Test func failureIsDelayedToo() {
@@ -39,7 +40,7 @@ import Testing
     scheduler.advance(by: .seconds(1) - 1)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.stampedEvents == ["failure@1000000000"])
+    expectEqual(subscriber.stampedEvents, ["failure@1000000000"])
   }
 
   @Test func limitedDemandIsForwardedAndReplenished() {
@@ -47,11 +48,11 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.requestedDemands, [.max(1)])
     scheduler.advance(by: 5)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
   }
 
   @Test func cancelDropsPendingValues() {
@@ -61,7 +62,7 @@ import Testing
     upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     scheduler.advance(by: 10)
     upstream.send(2)
     scheduler.advance(by: 10)
@@ -79,11 +80,11 @@ import Testing
     scheduler.advance(by: 3)
     upstream.send(completion: .finished)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
     scheduler.advance(by: 3)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["finished@8"])
+    expectEqual(subscriber.stampedEvents, ["finished@8"])
 
     weak var weakSubscriber: TestSubscriber<Int, Never>?
     let other = TestPublisher<Int, Never>()
@@ -98,7 +99,7 @@ import Testing
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 5)
     #expect(weakSubscriber == nil)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func reentrantRequestFromReceive() {
@@ -114,7 +115,7 @@ import Testing
     upstream.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 1)
-    #expect(upstream.requestedDemands == [.max(1), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(2)])
   }
 
   @Test func pipelineIsFreedAfterCompletion() {
@@ -130,7 +131,7 @@ import Testing
     scheduler.advance(by: 1)
     upstream.releaseSubscribers()
     #expect(weakSubscriber == nil)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   /// Combine forwards a request for `.none` upstream as it is.
@@ -141,10 +142,10 @@ import Testing
     upstream.delay(for: 2, scheduler: scheduler).subscribe(subscriber)
     subscriber.subscription?.request(.max(10))
     subscriber.subscription?.request(.none)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     scheduler.advance(by: 2)
-    #expect(subscriber.values == [1])
-    #expect(upstream.requestedDemands == [.max(10), .none])
+    expectEqual(subscriber.values, [1])
+    expectEqual(upstream.requestedDemands, [.max(10), .none])
   }
 
   /// As in Combine, the demand returned for a value delivered while the upstream's completion is delayed still
@@ -157,8 +158,8 @@ import Testing
     upstream.send(1)
     upstream.send(completion: .finished)
     scheduler.advance(by: 2)
-    #expect(subscriber.stampedEvents == ["1", "finished"])
-    #expect(upstream.requestedDemands == [.max(1), .max(4)])
+    expectEqual(subscriber.stampedEvents, ["1", "finished"])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(4)])
   }
 
   /// Combine's delay subscription describes itself by its type only: no description, mirror or playground
@@ -225,7 +226,7 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
-    #expect(subscriber.stampedEvents == ["1", "2", "3", "finished"])
+    expectEqual(subscriber.stampedEvents, ["1", "2", "3", "finished"])
   }
 
   @Test func receiveOnKeepsArrivalOrderWhenTheSchedulerRunsActionsOutOfOrder() {
@@ -233,7 +234,7 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     let subscriber = TestSubscriber<Int, Never>()
     Just(1).receive(on: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
-    #expect(subscriber.stampedEvents == ["1", "finished"])
+    expectEqual(subscriber.stampedEvents, ["1", "finished"])
   }
 
   @Test func eachActionDeliversTheOldestEventNotYetDelivered() {
@@ -241,9 +242,9 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     let subscriber = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.receive(on: scheduler).subscribe(subscriber)
     scheduler.runLast()
-    #expect(subscriber.stampedEvents == ["1"])
+    expectEqual(subscriber.stampedEvents, ["1"])
     scheduler.runLastFirst()
-    #expect(subscriber.stampedEvents == ["1", "2", "3", "finished"])
+    expectEqual(subscriber.stampedEvents, ["1", "2", "3", "finished"])
   }
 
   @Test func aLongBacklogArrivesWholeAndInOrder() {
@@ -251,8 +252,8 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     let subscriber = TestSubscriber<Int, Never>()
     (0..<300).publisher.delay(for: 1, scheduler: scheduler).subscribe(subscriber)
     scheduler.runLastFirst()
-    #expect(subscriber.values == Array(0..<300))
-    #expect(subscriber.stampedEvents.last == "finished")
+    expectEqual(subscriber.values, Array(0..<300))
+    expectEqual(subscriber.stampedEvents.last, "finished")
   }
 
   /// As in Combine, the values still scheduled at a cancel are not delivered, but the upstream's completion, already
@@ -264,6 +265,6 @@ private final class DelayLastFirstScheduler: Scheduler, @unchecked Sendable {
     scheduler.runLast()
     subscriber.cancel()
     scheduler.runLastFirst()
-    #expect(subscriber.stampedEvents == ["1", "finished"])
+    expectEqual(subscriber.stampedEvents, ["1", "finished"])
   }
 }

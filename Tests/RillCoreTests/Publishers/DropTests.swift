@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,20 +20,20 @@ import Testing
       initialDemand: .max(3),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(5)])
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
-    #expect(upstream.send(3) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(5)])
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(upstream.send(3), .max(1))
     subscriber.request(.max(2))
-    #expect(upstream.requestedDemands == [.max(5), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(5), .max(2)])
   }
 
   @Test func requestsTheDroppedElementsEvenWithoutDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.dropFirst(2) }, initialDemand: .none)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send(1)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func downstreamGetsTheSubscriptionBeforeUpstreamSubscribes() {
@@ -46,7 +47,7 @@ import Testing
       onSubscription: { _, _ in order.append("downstream") }
     )
     upstream.dropFirst().subscribe(subscriber)
-    #expect(order == ["downstream", "upstream"])
+    expectEqual(order, ["downstream", "upstream"])
   }
 
   /// As in Combine, a cancel before the upstream subscription arrives has nothing to cancel and changes nothing: the
@@ -59,7 +60,7 @@ import Testing
     )
     upstream.dropFirst().subscribe(subscriber)
     #expect(!upstream.isCancelled)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
   }
 
   /// As in Combine, every completion is passed on, and elements after the end are still counted and passed on.
@@ -67,10 +68,10 @@ import Testing
     let (upstream, subscriber) = transformSubscribe({ $0.dropFirst(1) }, demandPerValue: .max(3))
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.upstream))
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .max(3))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(upstream)", "value(2)"])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .max(3))
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "failure(upstream)", "value(2)"])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   /// As in Combine, a completion or a cancel lets go of the upstream subscription, and one that comes later is taken
@@ -84,26 +85,26 @@ import Testing
       onSubscription: { _, received in subscription = received }
     )
     upstream.dropFirst(3).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(3)])
+    expectEqual(upstream.requestedDemands, [.max(3)])
     upstream.send(completion: .finished)
     subscription?.cancel()
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
     subscription?.request(.max(312))
     subscription?.request(.max(100))
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .none)
     let second = TestSubscription()
     upstream.send(subscription: second)
-    #expect(second.requestedDemands == [.max(413)])
-    #expect(upstream.send(3) == .none)
-    #expect(upstream.send(4) == .max(3))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "value(4)"])
+    expectEqual(second.requestedDemands, [.max(413)])
+    expectEqual(upstream.send(3), .none)
+    expectEqual(upstream.send(4), .max(3))
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "value(4)"])
   }
 
   @Test func isEquatable() {
     let publisher = Publishers.Drop(upstream: Just(1), count: 3)
-    #expect(publisher.count == 3)
-    #expect(publisher == Publishers.Drop(upstream: Just(1), count: 3))
+    expectEqual(publisher.count, 3)
+    expectEqual(publisher, Publishers.Drop(upstream: Just(1), count: 3))
     #expect(publisher != Publishers.Drop(upstream: Just(1), count: 1))
     #expect(Empty<Int, Never>().dropFirst().count == 1)
   }

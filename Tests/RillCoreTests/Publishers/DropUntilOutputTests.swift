@@ -21,11 +21,11 @@ import Testing
     other.send(0)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
-    #expect(other.requestedDemands == [.max(1)])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "finished"])
+    expectEqual(other.requestedDemands, [.max(1)])
     // Unlike Combine, which lets go of it without a cancel, the other publisher's subscription is cancelled once it
     // delivered: a subject's subscription would keep the subject alive.
-    #expect(other.cancelCount == 1)
+    expectEqual(other.cancelCount, 1)
   }
 
   /// As in Combine, once the other publisher has delivered, its subscriber takes a new subscription (and
@@ -41,13 +41,13 @@ import Testing
     trigger.receive(subscription: first)
     trigger.receive(subscription: second)
     #expect(second.isCancelled)
-    #expect(trigger.receive(0) == .none)
+    expectEqual(trigger.receive(0), .none)
     trigger.receive(subscription: third)
-    #expect(third.requestedDemands == [.max(1)])
+    expectEqual(third.requestedDemands, [.max(1)])
     subscriber.cancel()
     #expect(third.isCancelled)
-    #expect(first.requestedDemands == [.max(1)])
-    #expect(first.cancelCount == 1)
+    expectEqual(first.requestedDemands, [.max(1)])
+    expectEqual(first.cancelCount, 1)
   }
 
   /// As in Combine, the subscriber given to the other publisher shares the subscription's identifier,
@@ -58,20 +58,20 @@ import Testing
     upstream.drop(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
     let inner = try #require(upstream.rawSubscriber as? any Subscriber)
     let trigger = try #require(other.rawSubscriber as? any Subscriber)
-    #expect(inner.combineIdentifier == trigger.combineIdentifier)
+    expectEqual(inner.combineIdentifier, trigger.combineIdentifier)
     for subscriber in [inner, trigger] {
-      #expect((subscriber as? any CustomStringConvertible)?.description == "DropUntilOutput")
+      expectEqual((subscriber as? any CustomStringConvertible)?.description, "DropUntilOutput")
       #expect(
         (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput"
       )
-      #expect((subscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+      expectEqual((subscriber as? any CustomReflectable)?.customMirror.children.isEmpty, true)
     }
   }
 
   @Test func upstreamFailurePassesAndCancelsTheOther() {
     let (upstream, other, subscriber) = subscribe()
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
     #expect(other.isCancelled)
   }
 
@@ -79,11 +79,11 @@ import Testing
     let (upstream, other, subscriber) = subscribe()
     other.send(completion: .failure(.thrown))
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)"])
     #expect(upstream.isCancelled)
     let (upstream2, other2, subscriber2) = subscribe()
     other2.send(completion: .finished)
-    #expect(subscriber2.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber2.eventDescriptions, ["subscription", "finished"])
     #expect(upstream2.isCancelled)
   }
 
@@ -92,17 +92,17 @@ import Testing
     other.send(0)
     other.send(completion: .failure(.thrown))
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)"])
   }
 
   @Test func droppedElementsUseUpDemand() {
     let (upstream, other, subscriber) = subscribe(initialDemand: .max(2))
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .none)
     other.send(0)
     upstream.send(2)
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
   }
 
   @Test func subscribesToTheOtherPublisherFirst() {
@@ -116,7 +116,7 @@ import Testing
       return TransformUpstream()
     }
     upstream.drop(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
-    #expect(order == ["other", "upstream"])
+    expectEqual(order, ["other", "upstream"])
   }
 
   @Test func cancelCancelsBoth() {
@@ -125,7 +125,7 @@ import Testing
     #expect(upstream.isCancelled && other.isCancelled)
     other.send(0)
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   /// Combine accepts a request for `.none`, here made before the upstream has subscribed and added to what it is
@@ -143,8 +143,8 @@ import Testing
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>(completeImmediately: false)).subscribe(subscriber)
     let late = TestSubscription()
     upstream.send(subscription: late)
-    #expect(late.requestedDemands == [.max(14)])
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(late.requestedDemands, [.max(14)])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   /// When the other publisher finishes before the upstream has subscribed, a late upstream subscription
@@ -162,17 +162,17 @@ import Testing
       }
     )
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
     let late = TestSubscription()
     upstream.send(subscription: late)
-    #expect(late.requestedDemands == [.max(14)])
+    expectEqual(late.requestedDemands, [.max(14)])
     #expect(!late.isCancelled)
     let second = TestSubscription()
     upstream.send(subscription: second)
     #expect(second.isCancelled && second.requestedDemands.isEmpty)
     try #require(upstream.subscriberAsSubscription).cancel()
     #expect(late.isCancelled)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
   }
 
   /// As in Combine, the two publishers are followed apart: once the other publisher has finished the stream, a late
@@ -182,10 +182,10 @@ import Testing
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
     upstream.send(subscription: TestSubscription())
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .failure(.upstream))
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "failure(upstream)"])
   }
 
   /// As in Combine (`DropUntilOutputTests.testOtherCompletesBeforeTriggering` of its behaviour suite): each completion
@@ -196,18 +196,18 @@ import Testing
     let other = TestPublisher<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>(initialDemand: .max(100), demandPerValue: .max(5))
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     other.send(completion: .finished)
     other.send(completion: .failure(.thrown))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)"])
-    #expect(upstream.requestedDemands == [.max(100)])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "failure(thrown)"])
+    expectEqual(upstream.requestedDemands, [.max(100)])
+    expectEqual(upstream.cancelCount, 1)
     #expect(other.requestedDemands == [.max(1)] && !other.isCancelled)
-    #expect(upstream.send(2) == .none)
-    #expect(other.send(0) == .none)
-    #expect(upstream.send(3) == .max(5))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)", "value(3)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(other.send(0), .none)
+    expectEqual(upstream.send(3), .max(5))
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "failure(thrown)", "value(3)"])
+    expectEqual(upstream.cancelCount, 1)
     #expect(!other.isCancelled)
   }
 
@@ -219,7 +219,7 @@ import Testing
     upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "finished"])
     let late = TestSubscription()
     upstream.send(subscription: late)
     #expect(late.isCancelled && late.requestedDemands.isEmpty)
@@ -231,9 +231,9 @@ import Testing
     let other = SubscriberHolder<Int, TransformTestError>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     Empty<Int, TransformTestError>().drop(untilOutputFrom: other).subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
     try #require(other.subscriber).receive(completion: .failure(.thrown))
-    #expect(subscriber.eventDescriptions == ["subscription", "finished", "failure(thrown)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished", "failure(thrown)"])
   }
 
   /// After a cancel nothing reaches downstream, from either publisher; upstream's completion is passed on once.
@@ -244,10 +244,10 @@ import Testing
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
     other.send(0)
     try #require(subscriber.subscription).cancel()
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     other.send(completion: .finished)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     let upstream2 = TestPublisher<Int, TransformTestError>()
     let other2 = TestPublisher<Int, TransformTestError>()
     let subscriber2 = TestSubscriber<Int, TransformTestError>()
@@ -255,7 +255,7 @@ import Testing
     other2.send(0)
     upstream2.send(completion: .finished)
     upstream2.send(completion: .finished)
-    #expect(subscriber2.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber2.eventDescriptions, ["subscription", "finished"])
   }
 
   /// What reaches downstream after the end of the stream does so only while something else keeps downstream: the
@@ -269,11 +269,11 @@ import Testing
       upstream.drop(untilOutputFrom: other).subscribe(subscriber)
       weakSubscriber = subscriber
       other.send(completion: .finished)
-      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
     }
     #expect(weakSubscriber == nil)
     other.send(0)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .finished)
   }
 
@@ -285,7 +285,7 @@ import Testing
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.drop(untilOutputFrom: other).subscribe(subscriber)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
     #expect(other.isCancelled)
     let late = TestSubscription()
     upstream.send(subscription: late)
@@ -294,7 +294,7 @@ import Testing
 
   @Test func isEquatable() {
     let publisher = Publishers.DropUntilOutput(upstream: Just(1), other: Just(2))
-    #expect(publisher == Publishers.DropUntilOutput(upstream: Just(1), other: Just(2)))
+    expectEqual(publisher, Publishers.DropUntilOutput(upstream: Just(1), other: Just(2)))
     #expect(publisher != Publishers.DropUntilOutput(upstream: Just(1), other: Just(3)))
   }
 
@@ -319,7 +319,7 @@ import Testing
       other.send(0)
       upstream.send(1)
       upstream.send(completion: .finished)
-      #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
       #expect(other.isCancelled)
     }
   }
@@ -327,14 +327,14 @@ import Testing
   @Test func pipelineIsFreedAfterUpstreamFailsBeforeTheTrigger() {
     expectUntilOutputPipelineFreed(.drop) { upstream, _, subscriber in
       upstream.send(completion: .failure(.upstream))
-      #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
     }
   }
 
   @Test func pipelineIsFreedAfterTheOtherPublisherFails() {
     expectUntilOutputPipelineFreed(.drop) { upstream, other, subscriber in
       other.send(completion: .failure(.thrown))
-      #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)"])
       #expect(upstream.isCancelled)
     }
   }
@@ -344,7 +344,7 @@ import Testing
       other.send(0)
       subscriber.cancel()
       #expect(upstream.isCancelled)
-      #expect(other.cancelCount == 1)
+      expectEqual(other.cancelCount, 1)
     }
   }
 
@@ -368,8 +368,8 @@ import Testing
         onCompletion: { _, _ in withExtendedLifetime(upstream) {} }
       )
       upstream.drop(untilOutputFrom: Empty<Int, TransformTestError>()).subscribe(subscriber)
-      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
-      #expect(upstream.requestedDemands == [.max(3)])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
+      expectEqual(upstream.requestedDemands, [.max(3)])
       #expect(!upstream.isCancelled)
       weakSubscriber = subscriber
       weakUpstream = upstream
@@ -385,7 +385,7 @@ import Testing
       (upstream: AnyPublisher<Int, MarbleError>, other: AnyPublisher<String, MarbleError>) in
       upstream.drop(untilOutputFrom: other)
     }
-    #expect(diagram == "-----3-4-|")
+    expectEqual(diagram, "-----3-4-|")
   }
 
   /// A completion that arrives on another thread while downstream is receiving a value (from an upstream that

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -16,10 +17,10 @@ import Testing
 
   @Test func droppedElementsAskUpstreamForOneMore() {
     let (upstream, _) = transformSubscribe({ $0.drop { $0 < 3 } }, initialDemand: .max(1), demandPerValue: .max(2))
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(3) == .max(2))
-    #expect(upstream.send(1) == .max(2))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(3), .max(2))
+    expectEqual(upstream.send(1), .max(2))
   }
 
   @Test func thePredicateIsNotCalledAfterItFails() {
@@ -33,7 +34,7 @@ import Testing
       },
       [1, 2, 1, 1]
     )
-    #expect(calls == 2)
+    expectEqual(calls, 2)
   }
 
   @Test func tryDropWhileFailsWithTheThrownError() {
@@ -46,8 +47,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
     #expect(
       transformRun({ $0.tryDrop { $0 < 2 } }, [1, 2, 1]) == ["subscription", "value(2)", "value(1)", "finished"]
     )

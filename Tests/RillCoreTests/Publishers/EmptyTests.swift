@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
       onSubscription: { _, subscription in subscription.cancel() }
     )
     Empty<Int, CoreTestError>().subscribe(subscriber)
-    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    expectEqual(subscriber.events, [.subscription, .completion(.finished)])
   }
 
   @Test func keepsNoSubscriberAfterCompletionOrCancel() {

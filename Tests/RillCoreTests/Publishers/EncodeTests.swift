@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -31,7 +32,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     upstream.send(1)
     upstream.send(22)
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .value("22"), .finished])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value("1"), .value("22"), .finished])
   }
 
   @Test func upstreamFailurePassesThrough() {
@@ -39,7 +40,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError(4)))
-    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(4)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .failure("OpsMiscError(4)")])
   }
 
   @Test func encodingErrorCancelsUpstreamAndFails() {
@@ -47,21 +48,21 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let recorder = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     upstream.send(1)
-    #expect(upstream.send(13) == .none)
+    expectEqual(upstream.send(13), .none)
     #expect(upstream.isCancelled)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.subscription, .value("1"), .failure("OpsMiscError(13)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value("1"), .failure("OpsMiscError(13)")])
   }
 
   @Test func demandGoesStraightUpstream() {
     let upstream = Upstream()
     let recorder = TestSubscriber<String, any Error>(initialDemand: .max(2), onValue: { _, _ in .max(3) })
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(3))
     recorder.request(.max(1))
-    #expect(upstream.requestedDemands == [.max(2), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(1)])
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
@@ -70,9 +71,9 @@ private struct DescriptionDecoder: TopLevelDecoder {
     upstream.encode(encoder: DescriptionEncoder()).subscribe(recorder)
     recorder.cancel()
     #expect(upstream.isCancelled)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.subscription])
+    expectEqual(recorder.opsMiscEvents, [.subscription])
     let extra = TestSubscription()
     upstream.send(subscription: extra)
     #expect(extra.isCancelled)
@@ -97,7 +98,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     subject.send(1)
     subject.send(3)
     subject.send(4)
-    #expect(recorder.values == ["1", "2", "3"])
+    expectEqual(recorder.values, ["1", "2", "3"])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {
@@ -131,11 +132,11 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send("1")
     upstream.send("22")
     upstream.send(completion: .finished)
-    #expect(recorder.opsMiscEvents == [.subscription, .value(1), .value(22), .finished])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .value(1), .value(22), .finished])
   }
 
   @Test func decodingErrorCancelsUpstreamAndFails() {
@@ -145,7 +146,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     upstream.send("x")
     #expect(upstream.isCancelled)
     upstream.send("2")
-    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(99)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .failure("OpsMiscError(99)")])
   }
 
   @Test func upstreamFailureAndCancel() {
@@ -153,7 +154,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     let recorder = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError(5)))
-    #expect(recorder.opsMiscEvents == [.subscription, .failure("OpsMiscError(5)")])
+    expectEqual(recorder.opsMiscEvents, [.subscription, .failure("OpsMiscError(5)")])
     let other = Upstream()
     let cancelled = TestSubscriber<Int, any Error>()
     other.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(cancelled)
@@ -194,7 +195,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
     subject.send("1")
     subject.send("3")
     subject.send("4")
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func releasedAfterCancel() {
@@ -204,7 +205,7 @@ private struct DescriptionDecoder: TopLevelDecoder {
       subject.decode(type: Int.self, decoder: DescriptionDecoder()).subscribe(recorder)
       let subscription = recorder.subscription! as AnyObject
       subject.send("7")
-      #expect(recorder.values == [7])
+      expectEqual(recorder.values, [7])
       recorder.cancel()
       return [recorder, subscription]
     }

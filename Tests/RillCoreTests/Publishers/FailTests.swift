@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
       onSubscription: { _, subscription in subscription.cancel() }
     )
     Fail<Int, CoreTestError>(error: .boom).subscribe(subscriber)
-    #expect(subscriber.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(subscriber.events, [.subscription, .completion(.failure(.boom))])
   }
 
   @Test func keepsNoSubscriberAfterTheFailure() {
@@ -20,7 +21,7 @@ import Testing
       let subscriber = TestSubscriber<Int, CoreTestError>()
       Fail<Int, CoreTestError>(error: .boom).subscribe(subscriber)
       weakSubscriber = subscriber
-      #expect(subscriber.failure == .boom)
+      expectEqual(subscriber.failure, .boom)
     }
     #expect(weakSubscriber == nil)
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,9 +22,9 @@ import Testing
 
   @Test func droppedElementsAskUpstreamForOneMore() {
     let (upstream, _) = transformSubscribe({ $0.tryFilter(Self.even) }, initialDemand: .max(1), demandPerValue: .max(3))
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(3))
   }
 
   @Test func throwingCancelsUpstreamAndFails() {
@@ -31,8 +32,8 @@ import Testing
     upstream.send(2)
     upstream.send(5)
     upstream.send(6)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func fusions() {
@@ -55,13 +56,13 @@ import Testing
       initialDemand: .max(1),
       demandPerValue: .max(3)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(3))
     subscriber.request(.max(4))
-    #expect(upstream.requestedDemands == [.max(1), .max(4)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(4)])
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// The subscriber and what the predicate captures are freed once the stream ends and upstream lets go.

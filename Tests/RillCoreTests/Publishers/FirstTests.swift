@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
     let (upstream, subscriber) = transformSubscribe { $0.first() }
     upstream.send(1)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func emptyAndFailingUpstreams() {
@@ -18,29 +19,29 @@ import Testing
 
   @Test func requestsUnlimitedFromUpstreamWhateverTheDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.first() }, initialDemand: .max(1))
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.send(1), .none)
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func theElementWaitsForDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.first() }, initialDemand: .none)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     #expect(upstream.isCancelled)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func firstWhereSkipsUntilThePredicateHolds() {
     let (upstream, subscriber) = transformSubscribe { $0.first { $0.isMultiple(of: 2) } }
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     upstream.send(2)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "finished"])
+    expectEqual(upstream.cancelCount, 1)
     #expect(transformRun({ $0.first { $0 > 5 } }, [1, 2]) == ["subscription", "finished"])
   }
 
@@ -54,8 +55,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(6)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
     #expect(transformRun({ $0.tryFirst { $0 > 1 } }, [1, 2, 3]) == ["subscription", "value(2)", "finished"])
   }
 
@@ -65,11 +66,11 @@ import Testing
     let subscription = subscriber.subscription
     subscriber.cancel()
     subscription?.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func firstIsEquatable() {
-    #expect(Publishers.First(upstream: Just(1)) == Publishers.First(upstream: Just(1)))
+    expectEqual(Publishers.First(upstream: Just(1)), Publishers.First(upstream: Just(1)))
     #expect(Publishers.First(upstream: Just(1)) != Publishers.First(upstream: Just(2)))
   }
 

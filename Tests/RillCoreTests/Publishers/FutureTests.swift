@@ -11,14 +11,14 @@ import Testing
       runs += 1
       promise(.success(1))
     }
-    #expect(runs == 1)
+    expectEqual(runs, 1)
     let first = TestSubscriber<Int, Never>()
     let second = TestSubscriber<Int, Never>()
     future.subscribe(first)
     future.subscribe(second)
-    #expect(runs == 1)
-    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(runs, 1)
+    expectEqual(first.events, [.subscription, .value(1), .completion(.finished)])
+    expectEqual(second.events, [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func deliversToEarlierSubscribersWhenFulfilledLater() {
@@ -28,20 +28,20 @@ import Testing
     let waiting = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(early)
     future.subscribe(waiting)
-    #expect(early.events == [.subscription])
+    expectEqual(early.events, [.subscription])
     fulfil?(.success(5))
     fulfil?(.success(6))
-    #expect(early.events == [.subscription, .value(5), .completion(.finished)])
-    #expect(waiting.events == [.subscription])
+    expectEqual(early.events, [.subscription, .value(5), .completion(.finished)])
+    expectEqual(waiting.events, [.subscription])
     waiting.request(.max(1))
-    #expect(waiting.values == [5])
+    expectEqual(waiting.values, [5])
   }
 
   @Test func failureIsDeliveredWithoutDemand() {
     let future = Future<Int, CoreTestError> { $0(.failure(.boom)) }
     let recorder = TestSubscriber<Int, CoreTestError>(initialDemand: .none)
     future.subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(.boom))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(.boom))])
   }
 
   @Test func cancelledSubscriberGetsNothing() {
@@ -51,7 +51,7 @@ import Testing
     future.subscribe(recorder)
     recorder.cancel()
     fulfil?(.success(1))
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func deferredFutureRunsPerSubscriber() {
@@ -62,11 +62,11 @@ import Testing
         promise(.success(runs))
       }
     }
-    #expect(runs == 0)
+    expectEqual(runs, 0)
     var values: [Int] = []
     _ = deferred.sink { values.append($0) }
     _ = deferred.sink { values.append($0) }
-    #expect(values == [1, 2])
+    expectEqual(values, [1, 2])
   }
 
   /// Threads, not tasks: while the whole suite runs, synchronous tests can hold every thread of the cooperative
@@ -81,11 +81,11 @@ import Testing
       let recorder = TestSubscriber<Int, Never>()
       future.subscribe(recorder)
       #expect(StressThreads.run(8) { value in box.promise?(.success(value)) })
-      #expect(recorder.values.count == 1)
-      #expect(recorder.completions == [.finished])
+      expectEqual(recorder.values.count, 1)
+      expectEqual(recorder.completions, [.finished])
       let late = TestSubscriber<Int, Never>()
       future.subscribe(late)
-      #expect(late.values == recorder.values)
+      expectEqual(late.values, recorder.values)
     }
   }
 }
@@ -138,7 +138,7 @@ import Testing
     let future = Future<Int, CoreTestError> { box.promise = $0 }
     let subscriber = AttachingSubscriber { box.promise?(.success(7)) }
     future.subscribe(subscriber)
-    #expect(subscriber.events == ["subscription begins", "subscription ends", "value 7", "completion"])
+    expectEqual(subscriber.events, ["subscription begins", "subscription ends", "value 7", "completion"])
   }
 
   @Test func aFailureFromAnotherThreadDuringReceiveSubscriptionWaitsForIt() {
@@ -153,7 +153,7 @@ import Testing
       fulfilled.wait()
     }
     future.subscribe(subscriber)
-    #expect(subscriber.events == ["subscription begins", "subscription ends", "completion"])
+    expectEqual(subscriber.events, ["subscription begins", "subscription ends", "completion"])
   }
 
   /// Many subscribers attach while another thread fails the future: each hears of the failure once, after its
@@ -174,7 +174,7 @@ import Testing
       }
       #expect(finished)
       for subscriber in subscribers {
-        #expect(subscriber.events == ["subscription begins", "subscription ends", "completion"])
+        expectEqual(subscriber.events, ["subscription begins", "subscription ends", "completion"])
       }
     }
   }
@@ -183,7 +183,7 @@ import Testing
     let future = Future<Int, CoreTestError> { $0(.failure(.boom)) }
     let subscriber = AttachingSubscriber {}
     future.subscribe(subscriber)
-    #expect(subscriber.events == ["subscription begins", "subscription ends", "completion"])
+    expectEqual(subscriber.events, ["subscription begins", "subscription ends", "completion"])
   }
 }
 
@@ -206,10 +206,10 @@ import Testing
     let (future, counter, _) = makeFuture()
     let recorder = TestSubscriber<Int, Never>()
     future.subscribe(recorder)
-    #expect(counter.calls == 0)
+    expectEqual(counter.calls, 0)
     recorder.cancel()
     recorder.cancel()
-    #expect(counter.calls == 1)
+    expectEqual(counter.calls, 1)
   }
 
   @Test func firesOnlyWhenTheLastOfSeveralSubscribersCancels() {
@@ -220,13 +220,13 @@ import Testing
     future.subscribe(second)
     first.cancel()
     first.cancel()
-    #expect(counter.calls == 0)
+    expectEqual(counter.calls, 0)
     second.cancel()
-    #expect(counter.calls == 1)
+    expectEqual(counter.calls, 1)
     let third = TestSubscriber<Int, Never>()
     future.subscribe(third)
     third.cancel()
-    #expect(counter.calls == 1)
+    expectEqual(counter.calls, 1)
   }
 
   @Test func aSecondCancelOfOneSubscriptionIsNotCountedAgain() {
@@ -237,9 +237,9 @@ import Testing
     }
     subscriptions[0].cancel()
     subscriptions[0].cancel()
-    #expect(counter.calls == 0)
+    expectEqual(counter.calls, 0)
     subscriptions[1].cancel()
-    #expect(counter.calls == 1)
+    expectEqual(counter.calls, 1)
   }
 
   @Test func neverFiresWithoutSubscribersOrOnceTheResultIsIn() {
@@ -251,8 +251,8 @@ import Testing
     let late = TestSubscriber<Int, Never>()
     future.subscribe(late)
     late.cancel()
-    #expect(counter.calls == 0)
-    #expect(late.values == [1])
+    expectEqual(counter.calls, 0)
+    expectEqual(late.values, [1])
   }
 
   @Test func isIgnoredOnAFutureAlreadyFulfilled() {
@@ -262,7 +262,7 @@ import Testing
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     future.subscribe(recorder)
     recorder.cancel()
-    #expect(counter.calls == 0)
+    expectEqual(counter.calls, 0)
   }
 
   @Test func releasesTheFutureAndItsSubscribersAfterAbandonment() {
@@ -275,7 +275,7 @@ import Testing
       weakRecorder = recorder
       future.subscribe(recorder)
       recorder.cancel()
-      #expect(counter.calls == 1)
+      expectEqual(counter.calls, 1)
     }
     #expect(weakFuture == nil)
     #expect(weakRecorder == nil)
@@ -301,13 +301,13 @@ import Testing
     future.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     let mirror = Mirror(reflecting: subscription)
-    #expect(mirror.children.map(\.label) == ["parent", "downstream", "hasAnyDemand", "subject"])
+    expectEqual(mirror.children.map(\.label), ["parent", "downstream", "hasAnyDemand", "subject"])
     #expect(parent(of: subscription) === future)
     #expect(child("subject", of: subscription) as? Sut === future)
     #expect(child("downstream", of: subscription) as? TestSubscriber<Int, CoreTestError> === recorder)
-    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
+    expectEqual(child("hasAnyDemand", of: subscription) as? Bool, false)
     subscription.request(.max(1))
-    #expect(child("hasAnyDemand", of: subscription) as? Bool == true)
+    expectEqual(child("hasAnyDemand", of: subscription) as? Bool, true)
   }
 
   @Test func releasesItsFutureOnlyAfterDeliveringTheResultTheFuturePushed() throws {
@@ -325,8 +325,8 @@ import Testing
     #expect(parentWhileDelivering === future)
     #expect(parent(of: subscription) == nil)
     #expect(child("downstream", of: subscription) as? TestSubscriber<Int, CoreTestError> == nil)
-    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(child("hasAnyDemand", of: subscription) as? Bool, false)
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func keepsItsFutureAfterDeliveringAResultItsDemandPulled() throws {
@@ -338,7 +338,7 @@ import Testing
     fulfil?(.success(1))
     #expect(parent(of: subscription) === future)
     subscription.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     #expect(parent(of: subscription) === future)
   }
 
@@ -349,7 +349,7 @@ import Testing
     #expect(parent(of: subscription) == nil)
     #expect(child("subject", of: subscription) as? Sut == nil)
     #expect(child("downstream", of: subscription) as? AnySubscriber<Int, CoreTestError> == nil)
-    #expect(child("hasAnyDemand", of: subscription) as? Bool == false)
+    expectEqual(child("hasAnyDemand", of: subscription) as? Bool, false)
   }
 }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
     )
     logged(upstream, log).subscribe(recorder)
     let subscription = recorder.subscription
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(
@@ -39,10 +40,10 @@ import Testing
         "completion finished",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     subscription?.cancel()
-    #expect(log.entries.last == "completion finished")
+    expectEqual(log.entries.last, "completion finished")
   }
 
   @Test func failureAndCancel() {
@@ -51,8 +52,8 @@ import Testing
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     logged(upstream, log).subscribe(recorder)
     upstream.send(completion: .failure(OpsMiscError(2)))
-    #expect(log.entries.last == "completion failure(OpsMiscError(2))")
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
+    expectEqual(log.entries.last, "completion failure(OpsMiscError(2))")
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(2)))])
 
     let other = Upstream()
     let cancelled = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
@@ -61,13 +62,13 @@ import Testing
     let cancelledSubscription = cancelled.subscription
     cancelled.cancel()
     cancelledSubscription?.cancel()
-    #expect(otherLog.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
-    #expect(other.cancelCount == 1)
+    expectEqual(otherLog.entries, ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
+    expectEqual(other.cancelCount, 1)
     // As in Combine, what upstream sends after the cancel still reaches the subscriber, but no closure runs.
     other.send(1)
     other.send(completion: .finished)
-    #expect(cancelled.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(otherLog.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
+    expectEqual(cancelled.events, [.subscription, .value(1), .completion(.finished)])
+    expectEqual(otherLog.entries, ["subscription TestSubscription(requested: [], cancelled: 0)", "cancel"])
   }
 
   /// As in Combine, what upstream sends after its completion still reaches the subscriber, with the subscriber's
@@ -80,12 +81,12 @@ import Testing
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(OpsMiscError(2)))
-    #expect(upstream.send(7) == .max(7))
+    expectEqual(upstream.send(7), .max(7))
     subscription?.request(.max(1))
     #expect(
       recorder.events == [.subscription, .completion(.finished), .completion(.failure(OpsMiscError(2))), .value(7)]
     )
-    #expect(log.entries == ["subscription TestSubscription(requested: [], cancelled: 0)", "completion finished"])
+    expectEqual(log.entries, ["subscription TestSubscription(requested: [], cancelled: 0)", "completion finished"])
     #expect(upstream.requestedDemands.isEmpty)
   }
 
@@ -108,7 +109,7 @@ import Testing
       upstream.send(completion: .finished)
     }
     #expect(weakRecorder == nil)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .finished)
   }
 
@@ -118,7 +119,7 @@ import Testing
     var seen: [Int] = []
     events.receiveOutput = { seen.append($0) }
     events.subscribe(TestSubscriber<Int, Never>())
-    #expect(seen == [1])
+    expectEqual(seen, [1])
   }
 
   @Test func requestAndCancelFromInsideReceive() {
@@ -135,11 +136,11 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     #expect(upstream.isCancelled)
     // As in Combine, a value after the cancel still arrives, without running `receiveOutput`.
-    #expect(recorder.values == [1, 2, 3])
-    #expect(log.entries.suffix(3) == ["request max(1)", "output 2", "cancel"])
+    expectEqual(recorder.values, [1, 2, 3])
+    expectEqual(log.entries.suffix(3), ["request max(1)", "output 2", "cancel"])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -151,8 +152,8 @@ import Testing
     var outputs: [Int] = []
     subject.handleEvents(receiveOutput: { outputs.append($0) }).subscribe(recorder)
     subject.send(1)
-    #expect(outputs == [1, 2])
-    #expect(recorder.values == [1, 2])
+    expectEqual(outputs, [1, 2])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func releasesClosuresAndPipeline() {

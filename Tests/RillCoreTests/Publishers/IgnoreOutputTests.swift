@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,12 +13,12 @@ import Testing
 
   @Test func requestsUnlimitedFromUpstream() {
     let (upstream, _) = transformSubscribe({ $0.ignoreOutput() }, initialDemand: .none)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.send(1), .none)
   }
 
   @Test func isEquatable() {
-    #expect(Publishers.IgnoreOutput(upstream: Just(1)) == Publishers.IgnoreOutput(upstream: Just(1)))
+    expectEqual(Publishers.IgnoreOutput(upstream: Just(1)), Publishers.IgnoreOutput(upstream: Just(1)))
     #expect(Publishers.IgnoreOutput(upstream: Just(1)) != Publishers.IgnoreOutput(upstream: Just(2)))
   }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 
   @Test func specializationsReturningJust() {
     let map: Just<String> = just.map { "\($0)" }
-    #expect(map.output == "2")
+    expectEqual(map.output, "2")
     let min: Just<Int> = just.min()
     let max: Just<Int> = just.max()
     let minBy: Just<Int> = just.min(by: >)
@@ -21,7 +22,7 @@ import Testing
     let replaceEmpty: Just<Int> = just.replaceEmpty(with: 0)
     let retry: Just<Int> = just.retry(3)
     for same in [min, max, minBy, maxBy, first, last, dedup, dedupBy, replaceError, replaceEmpty, retry] {
-      #expect(same == just)
+      expectEqual(same, just)
     }
     let contains: Just<Bool> = just.contains(2)
     #expect(contains.output)
@@ -31,9 +32,9 @@ import Testing
     let allSatisfy: Just<Bool> = just.allSatisfy { $0 > 0 }
     #expect(allSatisfy.output)
     let collect: Just<[Int]> = just.collect()
-    #expect(collect.output == [2])
+    expectEqual(collect.output, [2])
     let count: Just<Int> = just.count()
-    #expect(count.output == 1)
+    expectEqual(count.output, 1)
   }
 
   @Test func specializationsReturningOptionalPublisher() {
@@ -41,32 +42,32 @@ import Testing
     #expect(filter.output == nil)
     #expect(just.filter { $0 < 5 }.output == 2)
     let compactMap: Optional<Int>.Publisher = Just("7").compactMap { Int($0) }
-    #expect(compactMap.output == 7)
+    expectEqual(compactMap.output, 7)
     let dropFirst: Optional<Int>.Publisher = just.dropFirst()
     #expect(dropFirst.output == nil)
-    #expect(just.dropFirst(0).output == 2)
+    expectEqual(just.dropFirst(0).output, 2)
     let dropWhile: Optional<Int>.Publisher = just.drop { $0 > 5 }
-    #expect(dropWhile.output == 2)
+    expectEqual(dropWhile.output, 2)
     let firstWhere: Optional<Int>.Publisher = just.first { $0 > 5 }
     #expect(firstWhere.output == nil)
     let lastWhere: Optional<Int>.Publisher = just.last { $0 < 5 }
-    #expect(lastWhere.output == 2)
+    expectEqual(lastWhere.output, 2)
     let outputAt: Optional<Int>.Publisher = just.output(at: 0)
-    #expect(outputAt.output == 2)
+    expectEqual(outputAt.output, 2)
     #expect(just.output(at: 1).output == nil)
     let outputIn: Optional<Int>.Publisher = just.output(in: 0..<3)
-    #expect(outputIn.output == 2)
+    expectEqual(outputIn.output, 2)
     #expect(just.output(in: 1...).output == nil)
     // As in Combine, only a lower bound of zero publishes, even for an empty range, and a negative one does not trap.
-    #expect(just.output(in: 0..<0).output == 2)
-    #expect(just.output(in: 0...0).output == 2)
-    #expect(just.output(in: 0..<Int.max).output == 2)
+    expectEqual(just.output(in: 0..<0).output, 2)
+    expectEqual(just.output(in: 0...0).output, 2)
+    expectEqual(just.output(in: 0..<Int.max).output, 2)
     #expect(just.output(in: -10..<10).output == nil)
     #expect(just.output(in: (-10)...).output == nil)
     #expect(just.output(in: -10...10).output == nil)
     #expect(just.output(in: -10 ..< -5).output == nil)
     let prefix: Optional<Int>.Publisher = just.prefix(1)
-    #expect(prefix.output == 2)
+    expectEqual(prefix.output, 2)
     #expect(just.prefix(0).output == nil)
     let prefixWhile: Optional<Int>.Publisher = just.prefix { $0 > 5 }
     #expect(prefixWhile.output == nil)
@@ -78,36 +79,36 @@ import Testing
     #expect(try tryMap.result.get() == 6)
     #expect(throws: E.thrown) { try just.tryMap { _ -> Int in throw E.thrown }.result.get() }
     let setFailure: Result<Int, E>.Publisher = just.setFailureType(to: E.self)
-    #expect(setFailure.result == .success(2))
+    expectEqual(setFailure.result, .success(2))
     let mapError: Result<Int, E>.Publisher = just.mapError(absurd)
-    #expect(mapError.result == .success(2))
+    expectEqual(mapError.result, .success(2))
     let tryAll: Result<Bool, any Error>.Publisher = just.tryAllSatisfy { $0 > 5 }
     #expect(try tryAll.result.get() == false)
     let tryContains: Result<Bool, any Error>.Publisher = just.tryContains { _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryContains.result.get() }
     let reduce: Result<Int, Never>.Publisher = just.reduce(10, +)
-    #expect(reduce.result == .success(12))
+    expectEqual(reduce.result, .success(12))
     let tryReduce: Result<Int, any Error>.Publisher = just.tryReduce(10, +)
     #expect(try tryReduce.result.get() == 12)
     let scan: Result<Int, Never>.Publisher = just.scan(10, +)
-    #expect(scan.result == .success(12))
+    expectEqual(scan.result, .success(12))
     let tryScan: Result<Int, any Error>.Publisher = just.tryScan(10) { _, _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryScan.result.get() }
     let tryDedup: Result<Int, any Error>.Publisher = just.tryRemoveDuplicates { $0 == $1 }
     #expect(try tryDedup.result.get() == 2)
-    #expect(reducingEvents(just.setFailureType(to: E.self)) == ["value(2)", "finished"])
+    expectEqual(reducingEvents(just.setFailureType(to: E.self)), ["value(2)", "finished"])
   }
 
   @Test func specializationsReturningEmptyAndSequence() {
     let ignore: Empty<Int, Never> = just.ignoreOutput()
-    #expect(reducingEvents(ignore) == ["finished"])
+    expectEqual(reducingEvents(ignore), ["finished"])
     let prepend: Publishers.Sequence<[Int], Never> = just.prepend(0, 1)
-    #expect(prepend.sequence == [0, 1, 2])
-    #expect(just.prepend(0...1).sequence == [0, 1, 2])
+    expectEqual(prepend.sequence, [0, 1, 2])
+    expectEqual(just.prepend(0...1).sequence, [0, 1, 2])
     let append: Publishers.Sequence<[Int], Never> = just.append(3, 4)
-    #expect(append.sequence == [2, 3, 4])
-    #expect(just.append(3...4).sequence == [2, 3, 4])
-    #expect(reducingEvents(just.append(3)) == ["value(2)", "value(3)", "finished"])
+    expectEqual(append.sequence, [2, 3, 4])
+    expectEqual(just.append(3...4).sequence, [2, 3, 4])
+    expectEqual(reducingEvents(just.append(3)), ["value(2)", "value(3)", "finished"])
   }
 }
 
@@ -119,11 +120,11 @@ extension JustSpecializationsTests {
   /// is asked for its `underestimatedCount` twice and iterated once.
   @Test func prependOfASequenceReservesThenAppends() {
     let prefix = CallLoggingSequence([1, 2, 3, 4])
-    #expect(Just(5).prepend(prefix) == Publishers.Sequence(sequence: [1, 2, 3, 4, 5]))
-    #expect(prefix.log.calls == ["underestimatedCount", "underestimatedCount", "makeIterator"])
+    expectEqual(Just(5).prepend(prefix), Publishers.Sequence(sequence: [1, 2, 3, 4, 5]))
+    expectEqual(prefix.log.calls, ["underestimatedCount", "underestimatedCount", "makeIterator"])
     let suffix = CallLoggingSequence([2, 3])
-    #expect(Just(1).append(suffix) == Publishers.Sequence(sequence: [1, 2, 3]))
-    #expect(suffix.log.calls == ["underestimatedCount", "makeIterator"])
+    expectEqual(Just(1).append(suffix), Publishers.Sequence(sequence: [1, 2, 3]))
+    expectEqual(suffix.log.calls, ["underestimatedCount", "makeIterator"])
   }
 
   /// The subscription's mirror has one unlabelled child, the value, as Combine's has.
@@ -131,9 +132,9 @@ extension JustSpecializationsTests {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Just(42).subscribe(recorder)
     let mirror = Mirror(reflecting: try #require(recorder.subscription))
-    #expect(mirror.children.count == 1)
+    expectEqual(mirror.children.count, 1)
     #expect(mirror.children.first?.label == nil)
-    #expect(mirror.children.first?.value as? Int == 42)
+    expectEqual(mirror.children.first?.value as? Int, 42)
   }
 }
 

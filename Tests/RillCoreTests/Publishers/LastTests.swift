@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,9 +8,9 @@ import Testing
     let (upstream, subscriber) = transformSubscribe { $0.last() }
     upstream.send(1)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "finished"])
   }
 
   @Test func emptyAndFailingUpstreams() {
@@ -19,14 +20,14 @@ import Testing
 
   @Test func requestsUnlimitedAndWaitsForDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.last() }, initialDemand: .none)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.send(1), .none)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.request(.max(1))
     subscriber.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func lastWhereKeepsTheLastMatch() {
@@ -47,12 +48,12 @@ import Testing
     upstream.send(1)
     upstream.send(3)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func lastIsEquatable() {
-    #expect(Publishers.Last(upstream: Just(1)) == Publishers.Last(upstream: Just(1)))
+    expectEqual(Publishers.Last(upstream: Just(1)), Publishers.Last(upstream: Just(1)))
     #expect(Publishers.Last(upstream: Just(1)) != Publishers.Last(upstream: Just(2)))
   }
 

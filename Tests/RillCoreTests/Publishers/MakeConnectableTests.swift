@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -10,11 +11,11 @@ import Testing
     connectable.subscribe(recorder)
     #expect(upstream.subscriptions.isEmpty)
     let connection = connectable.connect()
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
   }
 
@@ -41,7 +42,7 @@ import Testing
         let connection = connectable.connect()
         if cancels {
           subject.send(1)
-          #expect(recorder.values == [1])
+          expectEqual(recorder.values, [1])
           recorder.cancel()
         } else {
           subject.send(completion: .finished)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
     let (upstream, subscriber) = transformSubscribe { $0.mapError { Wrapped(inner: $0) } }
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.values == [1])
-    #expect(subscriber.failure == Wrapped(inner: .upstream))
+    expectEqual(subscriber.values, [1])
+    expectEqual(subscriber.failure, Wrapped(inner: .upstream))
   }
 
   @Test func passesValuesAndFinished() {
@@ -27,7 +28,7 @@ import Testing
     let first = Publishers.MapError(upstream: upstream, { Wrapped(inner: $0) })
     let second = Publishers.MapError(upstream: upstream, transform: { Wrapped(inner: $0) })
     #expect(first.upstream === upstream && second.upstream === upstream)
-    #expect(first.transform(.thrown) == Wrapped(inner: .thrown))
+    expectEqual(first.transform(.thrown), Wrapped(inner: .thrown))
   }
 
   @Test func passesDemandStraightUpstream() {
@@ -36,9 +37,9 @@ import Testing
       initialDemand: .max(1),
       demandPerValue: .max(2)
     )
-    #expect(upstream.send(1) == .max(2))
+    expectEqual(upstream.send(1), .max(2))
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(1), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(3)])
   }
 
   @Test func contract() {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 
   @Test func mapsOneKeyPath() {
     let publisher: Publishers.MapKeyPath<Upstream, Int> = Upstream().map(\.x)
-    #expect(publisher.keyPath == \Point.x)
+    expectEqual(publisher.keyPath, \Point.x)
     #expect(
       transformRun(Upstream(), { $0.map(\.x) }, points) == ["subscription", "value(1)", "value(2)", "finished"]
     )
@@ -32,7 +33,7 @@ import Testing
 
   @Test func mapsThreeKeyPaths() {
     let publisher: Publishers.MapKeyPath3<Upstream, Int, String, Bool> = Upstream().map(\.x, \.y, \.z)
-    #expect(publisher.keyPath2 == \Point.z)
+    expectEqual(publisher.keyPath2, \Point.z)
     #expect(
       transformRun(Upstream(), { $0.map(\.x, \.y, \.z) }, points, then: .failure(.upstream))
         == ["subscription", "value((1, \"a\", true))", "value((2, \"b\", false))", "failure(upstream)"]
@@ -46,10 +47,10 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(points[0]) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(points[0]), .max(1))
     subscriber.request(.max(4))
-    #expect(upstream.requestedDemands == [.max(2), .max(4)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(4)])
     #expect(subscriber.subscription as? TestSubscription === upstream.subscriptions.first)
   }
 

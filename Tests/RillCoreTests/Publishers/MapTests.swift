@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,8 +29,8 @@ import Testing
     upstream.send(1)
     upstream.send(3)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(10)", "failure(thrown)", "value(40)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(10)", "failure(thrown)", "value(40)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// As in Combine, each throw fails downstream, also after an earlier throw ended the subscription, while upstream's
@@ -40,8 +41,8 @@ import Testing
     upstream.send(completion: .finished)
     upstream.send(3)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(thrown)", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(thrown)", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// As in Combine, a cancel silences upstream's completions but not its elements.
@@ -51,8 +52,8 @@ import Testing
     upstream.send(1)
     upstream.send(completion: .finished)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(10)", "value(20)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(10)", "value(20)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func forwardsDemandExactly() {
@@ -61,10 +62,10 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(3)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(3))
     subscriber.request(.max(5))
-    #expect(upstream.requestedDemands == [.max(2), .max(5)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(5)])
   }
 
   @Test func fusesWithMap() {
@@ -74,7 +75,7 @@ import Testing
     let subscriber = TestSubscriber<String, any Error>()
     fused.subscribe(subscriber)
     upstream.send(1)
-    #expect(subscriber.values == ["4!"])
+    expectEqual(subscriber.values, ["4!"])
   }
 
   @Test func mapPassesTheFailureAndForwardsDemandAndCancelExactly() {
@@ -87,12 +88,12 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(3)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(3))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(3))
     subscriber.request(.max(5))
-    #expect(upstream.requestedDemands == [.max(2), .max(5)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(5)])
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// The subscriber and what the transform captures are freed once the stream ends and upstream lets go.

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,16 +12,16 @@ import Testing
       demandPerValue: .max(1)
     )
     upstream.measureInterval(using: scheduler).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     scheduler.advance(by: 5)
     // As in Combine, the demand the subscriber returns goes upstream as a request, not as the return value.
-    #expect(upstream.send("a") == .none)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.send("a"), .none)
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     scheduler.advance(by: 2)
     upstream.send("b")
     upstream.send(completion: .finished)
     upstream.send("c")
-    #expect(subscriber.stampedEvents == ["5", "2", "finished"])
+    expectEqual(subscriber.stampedEvents, ["5", "2", "finished"])
   }
 
   @Test func failureAndCancel() {
@@ -28,7 +29,7 @@ import Testing
     let subscriber = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, TimeOpsError>()
     upstream.measureInterval(using: TestScheduler()).subscribe(subscriber)
     upstream.send(completion: .failure(.boom))
-    #expect(subscriber.stampedEvents == ["failure"])
+    expectEqual(subscriber.stampedEvents, ["failure"])
 
     let second = TestPublisher<Int, Never>()
     let cancelling = TestSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(onValue: { subscriber, _ in
@@ -38,8 +39,8 @@ import Testing
     second.measureInterval(using: TestScheduler()).subscribe(cancelling)
     second.send(1)
     second.send(2)
-    #expect(cancelling.stampedEvents == ["0"])
-    #expect(second.cancelCount == 1)
+    expectEqual(cancelling.stampedEvents, ["0"])
+    expectEqual(second.cancelCount, 1)
   }
 
   /// As in Combine: a request for `.none` goes upstream, a cancel before the upstream's subscription arrives does
@@ -52,13 +53,13 @@ import Testing
     try #require(upstream.subscriberAsSubscription).cancel()
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
-    #expect(subscription.cancelCount == 0)
+    expectEqual(subscription.cancelCount, 0)
     subscriber.subscription?.request(.none)
-    #expect(subscription.requestedDemands == [.none])
+    expectEqual(subscription.requestedDemands, [.none])
     #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
     subscriber.cancel()
-    #expect(subscription.cancelCount == 1)
+    expectEqual(subscription.cancelCount, 1)
     _ = upstream.send(1)
-    #expect(scheduler.log == ["clock"])
+    expectEqual(scheduler.log, ["clock"])
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,11 +16,14 @@ import Testing
     )
     multicast.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect(String(describing: subscription) == "Multicast")
-    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
-    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+    expectEqual(String(describing: subscription), "Multicast")
+    expectEqual((subscription as? any CustomReflectable)?.customMirror.children.isEmpty, true)
+    expectEqual(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+      "Multicast"
+    )
     for value in 1...4 { subject.send(value) }
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   /// Dropping the subject while connected frees it (the connection does not keep it), and cancelling
@@ -34,7 +38,7 @@ import Testing
       connection = upstream.multicast(subject: subject).connect()
     }
     #expect(weakSubject == nil)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     connection?.cancel()
   }
   typealias Upstream = TestPublisher<Int, OpsMiscError>
@@ -48,12 +52,12 @@ import Testing
     multicast.subscribe(second)
     #expect(upstream.subscriptions.isEmpty)
     let connection = multicast.connect()
-    #expect(upstream.subscriptions.count == 1)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.subscriptions.count, 1)
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(first.events, [.subscription, .value(1), .completion(.finished)])
+    expectEqual(second.events, [.subscription, .value(1), .completion(.finished)])
     connection.cancel()
   }
 
@@ -66,7 +70,7 @@ import Testing
     multicast.subscribe(TestSubscriber<Int, Never>())
     multicast.subscribe(TestSubscriber<Int, Never>())
     _ = multicast.connect()
-    #expect(created == 1)
+    expectEqual(created, 1)
   }
 
   @Test func failureReachesAllSubscribers() {
@@ -77,7 +81,7 @@ import Testing
     multicast.subscribe(recorder)
     let connection = multicast.connect()
     upstream.send(completion: .failure(OpsMiscError(2)))
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(2)))])
     connection.cancel()
   }
 
@@ -91,8 +95,8 @@ import Testing
     let connection = multicast.connect()
     upstream.send(1)
     upstream.send(2)
-    #expect(limited.values == [1])
-    #expect(unlimited.values == [1, 2])
+    expectEqual(limited.values, [1])
+    expectEqual(unlimited.values, [1, 2])
     connection.cancel()
   }
 
@@ -119,7 +123,7 @@ import Testing
     first.cancel()
     upstream.send(1)
     #expect(first.values.isEmpty)
-    #expect(second.values == [1])
+    expectEqual(second.values, [1])
     #expect(!upstream.isCancelled)
     connection.cancel()
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,14 +9,14 @@ import Testing
   @Test func aValueWaitsForDemandAndNilFinishesAtOnce() {
     let some = TestSubscriber<Int, Never>(initialDemand: .none)
     Optional(3).publisher.subscribe(some)
-    #expect(some.events == [.subscription])
+    expectEqual(some.events, [.subscription])
     some.request(.max(1))
     some.request(.max(1))
-    #expect(some.events == [.subscription, .value(3), .completion(.finished)])
+    expectEqual(some.events, [.subscription, .value(3), .completion(.finished)])
 
     let none = TestSubscriber<Int, Never>(initialDemand: .none)
     Int?.none.publisher.subscribe(none)
-    #expect(none.events == [.subscription, .completion(.finished)])
+    expectEqual(none.events, [.subscription, .completion(.finished)])
   }
 
   @Test func cancelBeforeDemandIsSilent() {
@@ -24,7 +25,7 @@ import Testing
     let subscription = subscriber.subscription
     subscriber.cancel()
     subscription?.request(.max(1))
-    #expect(subscriber.events == [.subscription])
+    expectEqual(subscriber.events, [.subscription])
   }
 
   @Test func requestAndCancelFromInsideReceiveChangeNothing() {

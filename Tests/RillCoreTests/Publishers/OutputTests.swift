@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -17,16 +18,16 @@ import Testing
     let (upstream, subscriber) = transformSubscribe { $0.prefix(2) }
     upstream.send(1)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(3)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
   }
 
   @Test func prefixZeroFinishesOnTheFirstElement() {
     let (upstream, subscriber) = transformSubscribe { $0.prefix(0) }
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
     #expect(upstream.isCancelled)
   }
 
@@ -48,15 +49,15 @@ import Testing
       initialDemand: .max(1),
       demandPerValue: .max(7)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(0) == .max(1))
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(7))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(0), .max(1))
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(7))
     subscriber.request(.max(2))
-    #expect(upstream.requestedDemands == [.max(1), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(2)])
     // As in Combine, the last element of the range returns downstream's demand, though the operator then finishes.
-    #expect(upstream.send(3) == .max(7))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "value(3)", "finished"])
+    expectEqual(upstream.send(3), .max(7))
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "value(3)", "finished"])
   }
 
   @Test func reentrantElementsStopAtTheRangeEnd() {
@@ -69,11 +70,11 @@ import Testing
     )
     upstream.prefix(1).subscribe(subscriber)
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func isEquatable() {
-    #expect(Publishers.Output(upstream: Just(1), range: 0..<2) == Publishers.Output(upstream: Just(1), range: 0..<2))
+    expectEqual(Publishers.Output(upstream: Just(1), range: 0..<2), Publishers.Output(upstream: Just(1), range: 0..<2))
     #expect(Publishers.Output(upstream: Just(1), range: 0..<2) != Publishers.Output(upstream: Just(1), range: 0..<3))
   }
 
@@ -83,20 +84,20 @@ import Testing
     let (finished, afterFinish) = transformSubscribe({ $0.output(in: 1..<3) }, demandPerValue: .max(2))
     finished.send(completion: .failure(.upstream))
     finished.send(completion: .finished)
-    #expect(finished.send(10) == .max(1))
-    #expect(finished.send(11) == .max(2))
-    #expect(finished.send(12) == .max(2))
-    #expect(finished.send(13) == .none)
-    #expect(afterFinish.eventDescriptions == ["subscription", "failure(upstream)", "value(11)", "value(12)"])
-    #expect(finished.cancelCount == 0)
+    expectEqual(finished.send(10), .max(1))
+    expectEqual(finished.send(11), .max(2))
+    expectEqual(finished.send(12), .max(2))
+    expectEqual(finished.send(13), .none)
+    expectEqual(afterFinish.eventDescriptions, ["subscription", "failure(upstream)", "value(11)", "value(12)"])
+    expectEqual(finished.cancelCount, 0)
 
     let (cancelled, afterCancel) = transformSubscribe({ $0.output(in: 1..<3) }, demandPerValue: .max(3))
     afterCancel.cancel()
-    #expect(cancelled.send(10) == .max(1))
-    #expect(cancelled.send(11) == .max(3))
+    expectEqual(cancelled.send(10), .max(1))
+    expectEqual(cancelled.send(11), .max(3))
     cancelled.send(completion: .finished)
-    #expect(afterCancel.eventDescriptions == ["subscription", "value(11)"])
-    #expect(cancelled.cancelCount == 1)
+    expectEqual(afterCancel.eventDescriptions, ["subscription", "value(11)"])
+    expectEqual(cancelled.cancelCount, 1)
   }
 
   @Test func contract() {

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,12 +20,12 @@ import Testing
     upstream.send(1)
     other.send("stop")
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
     #expect(upstream.isCancelled)
-    #expect(other.requestedDemands == [.max(1)])
+    expectEqual(other.requestedDemands, [.max(1)])
     // Unlike Combine, which lets go of it without a cancel, the other publisher's subscription is cancelled once it
     // delivered: a subject's subscription would keep the subject alive.
-    #expect(other.cancelCount == 1)
+    expectEqual(other.cancelCount, 1)
   }
 
   /// As in Combine, an upstream completion before the upstream subscription cancels the other publisher
@@ -36,7 +37,7 @@ import Testing
     upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
     try #require(upstream.subscriber).receive(completion: .finished)
     #expect(other.isCancelled)
-    #expect(subscriber.eventDescriptions == [])
+    expectEqual(subscriber.eventDescriptions, [])
     let late = TestSubscription()
     try #require(upstream.subscriber).receive(subscription: late)
     #expect(late.isCancelled)
@@ -51,14 +52,14 @@ import Testing
     let other = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == [])
+    expectEqual(subscriber.eventDescriptions, [])
     other.send("stop")
-    #expect(subscriber.eventDescriptions == ["finished"])
+    expectEqual(subscriber.eventDescriptions, ["finished"])
     #expect(other.isCancelled)
     let late = TestSubscription()
     upstream.send(subscription: late)
     #expect(late.isCancelled && late.requestedDemands.isEmpty)
-    #expect(subscriber.eventDescriptions == ["finished"])
+    expectEqual(subscriber.eventDescriptions, ["finished"])
   }
 
   /// A `sink` hears the completion that arrives before any subscription, as Combine's does.
@@ -69,7 +70,7 @@ import Testing
       receiveCompletion: { completions.append($0) },
       receiveValue: { _ in }
     )
-    #expect(completions == [.finished])
+    expectEqual(completions, [.finished])
     let late = TestSubscription()
     upstream.send(subscription: late)
     #expect(late.isCancelled)
@@ -84,7 +85,7 @@ import Testing
     upstream.prefix(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
     let inner = try #require(upstream.rawSubscriber as? any Subscriber)
     let trigger = try #require(other.rawSubscriber as? any Subscriber)
-    #expect(inner.combineIdentifier == trigger.combineIdentifier)
+    expectEqual(inner.combineIdentifier, trigger.combineIdentifier)
     for subscriber in [inner, trigger] {
       #expect(!(subscriber is any CustomStringConvertible))
       #expect(!(subscriber is any CustomReflectable))
@@ -97,7 +98,7 @@ import Testing
   @Test func requestForNoneGoesUpstream() throws {
     let (upstream, _, subscriber) = subscribe(initialDemand: .none)
     try #require(subscriber.subscription).request(.none)
-    #expect(upstream.requestedDemands == [.none])
+    expectEqual(upstream.requestedDemands, [.none])
   }
 
   @Test func otherCompletingLetsUpstreamContinue() {
@@ -105,22 +106,22 @@ import Testing
     other.send(completion: .finished)
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "failure(upstream)"])
     #expect(!upstream.isCancelled)
   }
 
   @Test func upstreamCompletionCancelsTheOther() {
     let (upstream, other, subscriber) = subscribe()
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
     #expect(other.isCancelled)
   }
 
   @Test func forwardsDemandExactly() {
     let (upstream, _, subscriber) = subscribe(initialDemand: .max(2))
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
   }
 
   @Test func anOtherPublisherThatEmitsAtOnceFinishesAtOnce() {
@@ -128,7 +129,7 @@ import Testing
     let subscriber = TestSubscriber<Int, TransformTestError>()
     upstream.prefix(untilOutputFrom: Just(())).subscribe(subscriber)
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["finished"])
+    expectEqual(subscriber.eventDescriptions, ["finished"])
     #expect(upstream.isCancelled)
   }
 
@@ -143,7 +144,7 @@ import Testing
       return TestPublisher()
     }
     upstream.prefix(untilOutputFrom: other).subscribe(TestSubscriber<Int, TransformTestError>())
-    #expect(order == ["other", "upstream"])
+    expectEqual(order, ["other", "upstream"])
   }
 
   @Test func cancelCancelsBoth() {
@@ -152,7 +153,7 @@ import Testing
     #expect(upstream.isCancelled && other.isCancelled)
     other.send("late")
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func contract() {
@@ -179,7 +180,7 @@ import Testing
     expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
       upstream.send(1)
       other.send(0)
-      #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
       #expect(upstream.isCancelled)
       #expect(other.isCancelled)
     }
@@ -188,7 +189,7 @@ import Testing
   @Test func pipelineIsFreedAfterUpstreamCompletes() {
     expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
       upstream.send(completion: .finished)
-      #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
       #expect(other.isCancelled)
     }
   }
@@ -197,7 +198,7 @@ import Testing
     expectUntilOutputPipelineFreed(.prefix) { upstream, other, subscriber in
       other.send(completion: .finished)
       upstream.send(completion: .failure(.upstream))
-      #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+      expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
       #expect(!other.isCancelled)
     }
   }
@@ -223,7 +224,7 @@ import Testing
       (upstream: AnyPublisher<Int, MarbleError>, other: AnyPublisher<String, MarbleError>) in
       upstream.prefix(untilOutputFrom: other)
     }
-    #expect(diagram == "-1-2-3|")
+    expectEqual(diagram, "-1-2-3|")
   }
 
   /// When the other publisher's value comes while downstream is receiving a value on another thread, `.finished`
@@ -262,11 +263,11 @@ import Testing
     }
     // The trigger has ended the upstream subscription and waits for downstream to return.
     while !upstream.isCancelled { sched_yield() }
-    #expect(events.all == ["value 1"])
+    expectEqual(events.all, ["value 1"])
     release.signal()
     valueSent.wait()
     triggerSent.wait()
-    #expect(events.all == ["value 1", "returned 1", "finished"])
+    expectEqual(events.all, ["value 1", "returned 1", "finished"])
     #expect(events.finishedOnTheTriggerThread)
   }
 
@@ -290,7 +291,7 @@ import Testing
     )
     upstream.send(1)
     upstream.send(2)
-    #expect(events == ["value 1", "finished", "returned 1"])
+    expectEqual(events, ["value 1", "finished", "returned 1"])
   }
 }
 

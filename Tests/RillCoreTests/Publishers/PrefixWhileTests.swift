@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
     upstream.send(2)
     upstream.send(3)
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func passesCompletions() {
@@ -27,11 +28,11 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(5) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(5), .none)
     subscriber.request(.max(1))
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
   }
 
   @Test func tryPrefixWhileFailsWithTheThrownError() {
@@ -44,8 +45,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
     #expect(transformRun({ $0.tryPrefix { $0 < 2 } }, [1, 2]) == ["subscription", "value(1)", "finished"])
   }
 

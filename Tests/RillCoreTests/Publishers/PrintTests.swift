@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
       onValue: { _, value in value == 1 ? .max(1) : .none }
     )
     upstream.print("👉", to: stream).subscribe(recorder)
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(
@@ -26,8 +27,8 @@ import Testing
         "👉: receive finished",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
   }
 
   /// As in Combine, a subscription writes to its own copy of the stream, in place: a stream with state keeps it
@@ -69,7 +70,7 @@ import Testing
         "receive error: (OpsMiscError(3))",
       ]
     )
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(3)))])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.failure(OpsMiscError(3)))])
   }
 
   @Test func logsCancelAndCancelsUpstream() {
@@ -96,10 +97,10 @@ import Testing
     upstream.print(to: stream).subscribe(recorder)
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.send(1) == .max(2))
+    expectEqual(upstream.send(1), .max(2))
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(OpsMiscError(3)))
-    #expect(upstream.send(10) == .unlimited)
+    expectEqual(upstream.send(10), .unlimited)
     subscription?.cancel()
     subscription?.request(.max(1))
     #expect(
@@ -107,7 +108,7 @@ import Testing
         .subscription, .value(1), .completion(.finished), .completion(.failure(OpsMiscError(3))), .value(10),
       ]
     )
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(upstream.requestedDemands.isEmpty)
     #expect(
       stream.lines == [
@@ -128,7 +129,7 @@ import Testing
   @Test func keepsProperties() {
     let stream = OpsMiscTextStream()
     let publisher = Just(1).print("x", to: stream)
-    #expect(publisher.prefix == "x")
+    expectEqual(publisher.prefix, "x")
     #expect(publisher.stream is OpsMiscTextStream)
     #expect(Just(1).print().stream == nil)
   }
@@ -146,9 +147,9 @@ import Testing
     upstream.print(to: stream).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     #expect(upstream.isCancelled)
-    #expect(stream.lines.suffix(2) == ["receive value: (2)", "receive cancel"])
+    expectEqual(stream.lines.suffix(2), ["receive value: (2)", "receive cancel"])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -160,8 +161,8 @@ import Testing
     })
     subject.print(to: stream).subscribe(recorder)
     subject.send(1)
-    #expect(recorder.values == [1, 2])
-    #expect(stream.lines.suffix(2) == ["receive value: (1)", "receive value: (2)"])
+    expectEqual(recorder.values, [1, 2])
+    expectEqual(stream.lines.suffix(2), ["receive value: (1)", "receive value: (2)"])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {

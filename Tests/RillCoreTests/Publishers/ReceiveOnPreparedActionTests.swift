@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -84,14 +85,14 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler, options: 3).subscribe(subscriber)
-    #expect(scheduler.log == ["prepare 3"])
+    expectEqual(scheduler.log, ["prepare 3"])
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(scheduler.log == ["prepare 3", "prepared 3", "prepared 3", "prepared 3"])
+    expectEqual(scheduler.log, ["prepare 3", "prepared 3", "prepared 3", "prepared 3"])
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.runAll()
-    #expect(subscriber.stampedEvents == ["1", "2", "finished"])
+    expectEqual(subscriber.stampedEvents, ["1", "2", "finished"])
   }
 
   @Test func optionsLeftOutArePreparedAsNil() {
@@ -102,7 +103,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     subject.send(5)
     scheduler.runAll()
     #expect(scheduler.log == ["prepare nil", "prepared nil"])
-    #expect(received == [5])
+    expectEqual(received, [5])
     cancellable.cancel()
   }
 
@@ -113,8 +114,8 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     let cancellable = subject.delay(for: 1, scheduler: scheduler).sink { received.append($0) }
     subject.send(5)
     scheduler.runAll()
-    #expect(scheduler.log == ["schedule"])
-    #expect(received == [5])
+    expectEqual(scheduler.log, ["schedule"])
+    expectEqual(received, [5])
     cancellable.cancel()
   }
 
@@ -124,9 +125,9 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     scheduler.runAll()
-    #expect(upstream.requestedDemands == [.max(1), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(2)])
   }
 
   @Test func reentrantSendFromReceiveIsScheduledAfterTheCurrentValue() {
@@ -140,10 +141,10 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     }
     subject.send(1)
     scheduler.runFirst()
-    #expect(received == [1, -1])
-    #expect(scheduler.pendingCount == 1)
+    expectEqual(received, [1, -1])
+    expectEqual(scheduler.pendingCount, 1)
     scheduler.runAll()
-    #expect(received == [1, -1, 2, -2])
+    expectEqual(received, [1, -1, 2, -2])
     cancellable.cancel()
   }
 
@@ -159,8 +160,8 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
     upstream.send(2)
     upstream.send(3)
     scheduler.runAll()
-    #expect(subscriber.stampedEvents == ["1"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.stampedEvents, ["1"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test(arguments: [false, true])
@@ -204,7 +205,7 @@ private final class PreparingScheduler: RepeatedActionScheduler, @unchecked Send
       upstream.send(1)
       scheduler.runAll()
     }
-    #expect(received == [1])
+    expectEqual(received, [1])
     #expect(weakWitness != nil)
     upstream.releaseSubscribers()
     #expect(weakWitness == nil)

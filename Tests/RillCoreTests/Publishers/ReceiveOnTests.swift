@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,14 +9,14 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler.base)
     upstream.receive(on: scheduler, options: 7).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.send(1), .none)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.stampedEvents.isEmpty)
-    #expect(scheduler.log == ["now options 7", "now options 7", "now options 7"])
+    expectEqual(scheduler.log, ["now options 7", "now options 7", "now options 7"])
     scheduler.base.advance()
-    #expect(subscriber.stampedEvents == ["1@0", "2@0", "finished@0"])
+    expectEqual(subscriber.stampedEvents, ["1@0", "2@0", "finished@0"])
   }
 
   @Test func failureIsScheduled() {
@@ -26,8 +27,8 @@ import Testing
     upstream.send(completion: .failure(.boom))
     upstream.send(3)
     scheduler.advance()
-    #expect(subscriber.stampedEvents == ["failure"])
-    #expect(subscriber.completion == .failure(.boom))
+    expectEqual(subscriber.stampedEvents, ["failure"])
+    expectEqual(subscriber.completion, .failure(.boom))
   }
 
   @Test func demandReturnedFromScheduledValueGoesUpstream() {
@@ -36,11 +37,11 @@ import Testing
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     scheduler.advance()
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
     subscriber.subscription?.request(.max(5))
-    #expect(upstream.requestedDemands == [.max(2), .max(3), .max(5)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3), .max(5)])
   }
 
   @Test func cancelSilencesScheduledEventsAndCancelsUpstream() {
@@ -50,7 +51,7 @@ import Testing
     upstream.receive(on: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.advance()
@@ -72,8 +73,8 @@ import Testing
       subscriber.cancel()
     }
     upstream.releaseSubscribers()
-    #expect(upstream.cancelCount == 0)
-    #expect(weakSubscriber?.stampedEvents.isEmpty == true)
+    expectEqual(upstream.cancelCount, 0)
+    expectEqual(weakSubscriber?.stampedEvents.isEmpty, true)
     scheduler.advance()
     #expect(weakSubscriber == nil)
 
@@ -84,8 +85,8 @@ import Testing
     failing.send(completion: .failure(.boom))
     subscriber.cancel()
     scheduler.advance()
-    #expect(subscriber.stampedEvents == ["failure"])
-    #expect(failing.cancelCount == 0)
+    expectEqual(subscriber.stampedEvents, ["failure"])
+    expectEqual(failing.cancelCount, 0)
   }
 
   @Test func reentrantCancelFromReceive() {
@@ -97,8 +98,8 @@ import Testing
     upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
     upstream.send(1)
     upstream.send(2)
-    #expect(subscriber.values == [1])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.values, [1])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
@@ -110,7 +111,7 @@ import Testing
       received.append(-value)
     }
     subject.send(1)
-    #expect(received == [1, -1, 2, -2])
+    expectEqual(received, [1, -1, 2, -2])
     cancellable.cancel()
   }
 
@@ -120,7 +121,7 @@ import Testing
     upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
     let extra = TestSubscription()
     upstream.send(subscription: extra)
-    #expect(extra.cancelCount == 1)
+    expectEqual(extra.cancelCount, 1)
   }
 
   @Test func pipelineIsFreedAfterCompletionAndAfterCancel() {
@@ -161,8 +162,8 @@ import Testing
     subscriber.subscription?.request(.none)
     upstream.send(1)
     scheduler.advance()
-    #expect(subscriber.values == [1])
-    #expect(upstream.requestedDemands == [.max(4), .none])
+    expectEqual(subscriber.values, [1])
+    expectEqual(upstream.requestedDemands, [.max(4), .none])
   }
 
   /// As in Combine, the demand returned for a value delivered while the upstream's completion waits on the
@@ -176,9 +177,9 @@ import Testing
     upstream.send(completion: .finished)
     subscriber.subscription?.request(.max(2))
     scheduler.advance()
-    #expect(subscriber.stampedEvents == ["1", "finished"])
-    #expect(upstream.requestedDemands == [.max(1), .max(4)])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.stampedEvents, ["1", "finished"])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(4)])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
@@ -191,11 +192,11 @@ import Testing
     try #require(upstream.subscriberAsSubscription).cancel()
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
-    #expect(subscription.cancelCount == 0)
-    #expect(subscription.requestedDemands == [.unlimited])
+    expectEqual(subscription.cancelCount, 0)
+    expectEqual(subscription.requestedDemands, [.unlimited])
     _ = upstream.send(1)
     scheduler.advance()
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
   }
 
   @Test func describesItselfAsReceiveOnWithAnEmptyMirror() {
@@ -205,6 +206,9 @@ import Testing
     let subscription = subscriber.subscription
     #expect(subscription.map { String(describing: $0) } == "ReceiveOn")
     #expect(subscription.map { Mirror(reflecting: $0).children.count } == 0)
-    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReceiveOn")
+    expectEqual(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+      "ReceiveOn"
+    )
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,13 +13,13 @@ import Testing
     let record = Record<String, CodableError>(output: ["a", "b"], completion: .failure(.broken(code: 7)))
     let data = try JSONEncoder().encode(record)
     let decoded = try JSONDecoder().decode(Record<String, CodableError>.self, from: data)
-    #expect(decoded.recording.output == ["a", "b"])
-    #expect(decoded.recording.completion == .failure(.broken(code: 7)))
+    expectEqual(decoded.recording.output, ["a", "b"])
+    expectEqual(decoded.recording.completion, .failure(.broken(code: 7)))
     var values: [String] = []
     var completion: Subscribers.Completion<CodableError>?
     let cancellable = decoded.sink(receiveCompletion: { completion = $0 }, receiveValue: { values.append($0) })
-    #expect(values == ["a", "b"])
-    #expect(completion == .failure(.broken(code: 7)))
+    expectEqual(values, ["a", "b"])
+    expectEqual(completion, .failure(.broken(code: 7)))
     cancellable.cancel()
   }
 
@@ -26,8 +27,8 @@ import Testing
     let recording = Record<Int, Never>.Recording(output: [1, 2, 3])
     let encoded = try JSONEncoder().encode(recording)
     let decoded = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: encoded)
-    #expect(decoded.output == [1, 2, 3])
-    #expect(decoded.completion == .finished)
+    expectEqual(decoded.output, [1, 2, 3])
+    expectEqual(decoded.completion, .finished)
   }
 
   /// Encodes a recording through `encode(into:)`, which Combine declares next to `encode(to:)`.
@@ -47,8 +48,8 @@ import Testing
     let into = try encoder.encode(EncodedInto(recording: recording))
     #expect(into == (try encoder.encode(recording)))
     let decoded = try JSONDecoder().decode(Record<String, CodableError>.Recording.self, from: into)
-    #expect(decoded.output == ["a", "b"])
-    #expect(decoded.completion == .failure(.broken(code: 7)))
+    expectEqual(decoded.output, ["a", "b"])
+    expectEqual(decoded.completion, .failure(.broken(code: 7)))
   }
 }
 
@@ -58,14 +59,14 @@ import Testing
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect("\(subscription)" == "[1, 2]")
+    expectEqual("\(subscription)", "[1, 2]")
     let mirror = Mirror(reflecting: subscription)
-    #expect(mirror.children.map(\.label) == ["sequence", "completion"])
+    expectEqual(mirror.children.map(\.label), ["sequence", "completion"])
     #expect(mirror.children.map { "\($0.value)" } == ["[1, 2]", "finished"])
     recorder.request(.max(1))
-    #expect("\(subscription)" == "[1, 2]")
+    expectEqual("\(subscription)", "[1, 2]")
     subscription.cancel()
-    #expect("\(subscription)" == "Cancelled Events")
+    expectEqual("\(subscription)", "Cancelled Events")
     #expect(Mirror(reflecting: subscription).children.map { "\($0.value)" } == ["[]", "finished"])
   }
 }

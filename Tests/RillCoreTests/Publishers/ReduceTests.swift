@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 
   @Test func foldsInOrder() {
     let events = reducingRun({ $0.reduce("") { $0 + String($1) } }, inputs: [1, 2, 3])
-    #expect(events == ["value(123)", "finished"])
+    expectEqual(events, ["value(123)", "finished"])
   }
 
   @Test func emptyUpstreamPublishesInitialResult() {
@@ -42,17 +43,17 @@ import Testing
     reduce.subscribe(second)
     subject.send(2)
     subject.send(completion: .finished)
-    #expect(first.events == [.subscription, .value(103), .completion(.finished)])
-    #expect(second.events == [.subscription, .value(102), .completion(.finished)])
+    expectEqual(first.events, [.subscription, .value(103), .completion(.finished)])
+    expectEqual(second.events, [.subscription, .value(102), .completion(.finished)])
   }
 
   @Test func publicSurface() {
     let reduce: Publishers.Reduce<Just<Int>, String> = Just(1).reduce("") { $0 + "\($1)" }
-    #expect(reduce.upstream == Just(1))
-    #expect(reduce.initial == "")
-    #expect(reduce.nextPartialResult("a", 2) == "a2")
+    expectEqual(reduce.upstream, Just(1))
+    expectEqual(reduce.initial, "")
+    expectEqual(reduce.nextPartialResult("a", 2), "a2")
     let made = Publishers.Reduce(upstream: Just(1), initial: 0, nextPartialResult: +)
-    #expect(made.initial == 0)
+    expectEqual(made.initial, 0)
   }
 }
 
@@ -69,24 +70,24 @@ import Testing
       return partial + value
     }
     .subscribe(recorder)
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 0)
-    #expect(upstream.send(2) == .none)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.send(3) == .none)
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 0)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.send(3), .none)
     upstream.send(completion: .finished)
     recorder.request(.max(1))
-    #expect(recorder.eventDescriptions == ["subscription", "failure(thrown)"])
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(thrown)"])
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func upstreamFailureIsErased() {
     let events = reducingRun({ $0.tryReduce(0, +) }, inputs: [1], completion: .failure(.oops))
-    #expect(events == ["failure(oops)"])
+    expectEqual(events, ["failure(oops)"])
   }
 
   @Test func contract() {
@@ -95,10 +96,10 @@ import Testing
 
   @Test func publicSurface() throws {
     let reduce: Publishers.TryReduce<Just<Int>, Int> = Just(1).tryReduce(5, +)
-    #expect(reduce.upstream == Just(1))
-    #expect(reduce.initial == 5)
+    expectEqual(reduce.upstream, Just(1))
+    expectEqual(reduce.initial, 5)
     #expect(try reduce.nextPartialResult(1, 2) == 3)
     let made = Publishers.TryReduce(upstream: Just(1), initial: 0, nextPartialResult: +)
-    #expect(made.initial == 0)
+    expectEqual(made.initial, 0)
   }
 }

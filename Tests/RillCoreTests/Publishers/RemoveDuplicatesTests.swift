@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -36,11 +37,11 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(4)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(4))
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(4))
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(9))
-    #expect(upstream.requestedDemands == [.max(2), .max(9)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(9)])
   }
 
   @Test func eachSubscriptionHasItsOwnMemory() {
@@ -52,8 +53,8 @@ import Testing
     let second = TestSubscriber<Int, TransformTestError>()
     publisher.subscribe(second)
     upstream.send(1)
-    #expect(first.values == [1])
-    #expect(second.values == [1])
+    expectEqual(first.values, [1])
+    expectEqual(second.values, [1])
   }
 
   @Test func tryRemoveDuplicatesThrowsCancelsAndFails() {
@@ -64,11 +65,11 @@ import Testing
       }
     }
     upstream.send(1)
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     upstream.send(3)
     upstream.send(4)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "failure(thrown)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func contract() {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -23,18 +24,18 @@ import Testing
       initialDemand: .max(42),
       demandPerValue: .max(4)
     )
-    #expect(upstream.requestedDemands == [.max(42), .unlimited])
-    #expect(upstream.send(1) == .max(4))
+    expectEqual(upstream.requestedDemands, [.max(42), .unlimited])
+    expectEqual(upstream.send(1), .max(4))
     subscriber.request(.max(5))
-    #expect(upstream.requestedDemands == [.max(42), .unlimited, .max(5)])
+    expectEqual(upstream.requestedDemands, [.max(42), .unlimited, .max(5)])
   }
 
   @Test func theReplacementWaitsForDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.replaceEmpty(with: 7) }, initialDemand: .none)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(7)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(7)", "finished"])
   }
 
   @Test func cancelWhileWaitingDropsTheReplacement() {
@@ -43,14 +44,14 @@ import Testing
     let subscription = subscriber.subscription
     subscriber.cancel()
     subscription?.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func isEquatable() {
     let upstream = Empty<Int, Never>()
-    #expect(upstream.replaceEmpty(with: 1) == upstream.replaceEmpty(with: 1))
+    expectEqual(upstream.replaceEmpty(with: 1), upstream.replaceEmpty(with: 1))
     #expect(upstream.replaceEmpty(with: 1) != upstream.replaceEmpty(with: 2))
-    #expect(upstream.replaceEmpty(with: 1).output == 1)
+    expectEqual(upstream.replaceEmpty(with: 1).output, 1)
   }
 
   @Test func contract() {

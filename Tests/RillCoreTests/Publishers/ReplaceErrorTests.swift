@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -17,25 +18,25 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
   }
 
   @Test func theReplacementWaitsForDemand() {
     let (upstream, subscriber) = transformSubscribe({ $0.replaceError(with: 9) }, initialDemand: .max(1))
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)"])
     subscriber.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(9)", "finished"])
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(9)", "finished"])
+    expectEqual(upstream.requestedDemands, [.max(1)])
   }
 
   @Test func isEquatable() {
     let upstream = Empty<Int, TransformTestError>()
-    #expect(upstream.replaceError(with: 1) == upstream.replaceError(with: 1))
+    expectEqual(upstream.replaceError(with: 1), upstream.replaceError(with: 1))
     #expect(upstream.replaceError(with: 1) != upstream.replaceError(with: 2))
   }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
       initialDemand: .max(1),
       demandPerValue: .max(2)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     #expect(upstream.send(nil) == .max(2))
   }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 @Suite struct ResultPublisherSpecializationsTests {
@@ -18,46 +19,46 @@ import Testing
     let replaceEmpty: Result<Int, E>.Publisher = success.replaceEmpty(with: 0)
     let retry: Result<Int, E>.Publisher = success.retry(2)
     for same in [min, max, minBy, maxBy, first, last, dedup, dedupBy, replaceEmpty, retry] {
-      #expect(same == success)
+      expectEqual(same, success)
     }
-    #expect(failure.retry(2) == failure)
+    expectEqual(failure.retry(2), failure)
   }
 
   @Test func transforms() throws {
     let map: Result<String, E>.Publisher = success.map { "\($0)" }
-    #expect(map.result == .success("2"))
+    expectEqual(map.result, .success("2"))
     #expect(failure.map { $0 * 2 }.result == .failure(.oops))
     let tryMap: Result<Int, any Error>.Publisher = success.tryMap { _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryMap.result.get() }
     #expect(throws: E.oops) { try failure.tryMap { $0 }.result.get() }
     let mapError: Result<Int, E>.Publisher = failure.mapError { _ in E.thrown }
-    #expect(mapError.result == .failure(.thrown))
+    expectEqual(mapError.result, .failure(.thrown))
     let replaceError: Result<Int, Never>.Publisher = failure.replaceError(with: 7)
-    #expect(replaceError.result == .success(7))
-    #expect(success.replaceError(with: 7).result == .success(2))
+    expectEqual(replaceError.result, .success(7))
+    expectEqual(success.replaceError(with: 7).result, .success(2))
     let setFailure: Result<Int, E>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(to: E.self)
-    #expect(setFailure.result == .success(1))
+    expectEqual(setFailure.result, .success(1))
     let ignore: Empty<Int, E> = failure.ignoreOutput()
-    #expect(reducingEvents(ignore) == ["finished"])
+    expectEqual(reducingEvents(ignore), ["finished"])
     #expect(reducingEvents(failure.map { $0 }) == ["failure(oops)"])
   }
 
   @Test func reductions() throws {
     let contains: Result<Bool, E>.Publisher = success.contains(2)
-    #expect(contains.result == .success(true))
+    expectEqual(contains.result, .success(true))
     let containsWhere: Result<Bool, E>.Publisher = failure.contains { $0 > 0 }
-    #expect(containsWhere.result == .failure(.oops))
+    expectEqual(containsWhere.result, .failure(.oops))
     let tryContains: Result<Bool, any Error>.Publisher = success.tryContains { $0 > 5 }
     #expect(try tryContains.result.get() == false)
     let allSatisfy: Result<Bool, E>.Publisher = success.allSatisfy { $0 > 0 }
-    #expect(allSatisfy.result == .success(true))
+    expectEqual(allSatisfy.result, .success(true))
     let tryAll: Result<Bool, any Error>.Publisher = success.tryAllSatisfy { _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryAll.result.get() }
     let collect: Result<[Int], E>.Publisher = success.collect()
-    #expect(collect.result == .success([2]))
+    expectEqual(collect.result, .success([2]))
     let count: Result<Int, E>.Publisher = success.count()
-    #expect(count.result == .success(1))
-    #expect(failure.count().result == .failure(.oops))
+    expectEqual(count.result, .success(1))
+    expectEqual(failure.count().result, .failure(.oops))
     let tryMin: Result<Int, any Error>.Publisher = success.tryMin { _, _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryMin.result.get() }
     let tryMax: Result<Int, any Error>.Publisher = success.tryMax(by: <)
@@ -65,13 +66,13 @@ import Testing
     let tryDedup: Result<Int, any Error>.Publisher = success.tryRemoveDuplicates { $0 == $1 }
     #expect(try tryDedup.result.get() == 2)
     let reduce: Result<Int, E>.Publisher = success.reduce(10, +)
-    #expect(reduce.result == .success(12))
+    expectEqual(reduce.result, .success(12))
     let tryReduce: Result<Int, any Error>.Publisher = success.tryReduce(10, +)
     #expect(try tryReduce.result.get() == 12)
     let scan: Result<Int, E>.Publisher = failure.scan(10, +)
-    #expect(scan.result == .failure(.oops))
+    expectEqual(scan.result, .failure(.oops))
     let tryScan: Result<Int, any Error>.Publisher = success.tryScan(10) { _, _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryScan.result.get() }
-    #expect(reducingEvents(success.reduce(1, +)) == ["value(3)", "finished"])
+    expectEqual(reducingEvents(success.reduce(1, +)), ["value(3)", "finished"])
   }
 }

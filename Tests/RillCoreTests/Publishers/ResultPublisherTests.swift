@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     let subscription = subscriber.subscription
     subscriber.cancel()
     subscription?.request(.max(1))
-    #expect(subscriber.events == [.subscription])
+    expectEqual(subscriber.events, [.subscription])
   }
 
   @Test func requestAndCancelFromInsideReceiveChangeNothing() {

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -26,8 +27,8 @@ private struct FailThenRun: Publisher {
       return FailThenRun { if attempts == 2 { recorder.subscription?.cancel() } }
     }
     upstream.retry(10).subscribe(recorder)
-    #expect(attempts == 2)
-    #expect(recorder.events == [.subscription])
+    expectEqual(attempts, 2)
+    expectEqual(recorder.events, [.subscription])
   }
 
   typealias Upstream = TestPublisher<Int, OpsMiscError>
@@ -39,8 +40,8 @@ private struct FailThenRun: Publisher {
     upstream.sendToLatest(1)
     upstream.sendToLatest(2)
     upstream.sendToLatest(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.subscriptions.count == 1)
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(upstream.subscriptions.count, 1)
   }
 
   @Test func resubscribesUpToRetriesThenFails() {
@@ -53,7 +54,7 @@ private struct FailThenRun: Publisher {
     upstream.sendToLatest(completion: .failure(OpsMiscError(2)))
     upstream.sendToLatest(3)
     upstream.sendToLatest(completion: .failure(OpsMiscError(3)))
-    #expect(upstream.subscriptions.count == 3)
+    expectEqual(upstream.subscriptions.count, 3)
     #expect(
       recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(OpsMiscError(3)))]
     )
@@ -64,21 +65,21 @@ private struct FailThenRun: Publisher {
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(0).subscribe(recorder)
     upstream.sendToLatest(completion: .failure(OpsMiscError()))
-    #expect(upstream.subscriptions.count == 1)
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
+    expectEqual(upstream.subscriptions.count, 1)
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func carriesOutstandingDemandOver() {
     let upstream = Upstream()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3))
     upstream.retry(1).subscribe(recorder)
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(3)])
     upstream.sendToLatest(1)
     upstream.sendToLatest(completion: .failure(OpsMiscError()))
-    #expect(upstream.subscriptions.count == 2)
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(2)])
+    expectEqual(upstream.subscriptions.count, 2)
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(2)])
     recorder.request(.max(4))
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(2), .max(4)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(2), .max(4)])
   }
 
   @Test func noDemandIsNotRequestedOnRetry() {
@@ -87,8 +88,8 @@ private struct FailThenRun: Publisher {
     upstream.retry(1).subscribe(recorder)
     upstream.sendToLatest(1)
     upstream.sendToLatest(completion: .failure(OpsMiscError()))
-    #expect(upstream.subscriptions.last?.requestedDemands.isEmpty == true)
-    #expect(recorder.events == [.subscription, .value(1)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands.isEmpty, true)
+    expectEqual(recorder.events, [.subscription, .value(1)])
   }
 
   @Test func synchronousFailuresDoNotRecurse() {
@@ -100,13 +101,13 @@ private struct FailThenRun: Publisher {
     }
     .retry(10_000)
     .subscribe(recorder)
-    #expect(subscriptions == 10_001)
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
+    expectEqual(subscriptions, 10_001)
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func equatableWhenUpstreamIs() {
     // `Just.retry` is specialized to return `Just`; build the operator type itself.
-    #expect(Publishers.Retry(upstream: Just(1), retries: 2) == Publishers.Retry(upstream: Just(1), retries: 2))
+    expectEqual(Publishers.Retry(upstream: Just(1), retries: 2), Publishers.Retry(upstream: Just(1), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(1), retries: 3))
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(2), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
@@ -117,11 +118,11 @@ private struct FailThenRun: Publisher {
     let recorder = TestSubscriber<Int, OpsMiscError>()
     upstream.retry(3).subscribe(recorder)
     recorder.cancel()
-    #expect(upstream.subscriptions.last?.isCancelled == true)
+    expectEqual(upstream.subscriptions.last?.isCancelled, true)
     upstream.sendToLatest(1)
     upstream.sendToLatest(completion: .failure(OpsMiscError()))
-    #expect(upstream.subscriptions.count == 1)
-    #expect(recorder.events == [.subscription])
+    expectEqual(upstream.subscriptions.count, 1)
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func secondSubscriptionIsCancelled() {
@@ -144,11 +145,11 @@ private struct FailThenRun: Publisher {
     )
     upstream.retry(1).subscribe(recorder)
     upstream.sendToLatest(1)
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(1), .max(1)])
     upstream.sendToLatest(2)
-    #expect(upstream.subscriptions.last?.isCancelled == true)
+    expectEqual(upstream.subscriptions.last?.isCancelled, true)
     upstream.sendToLatest(3)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func sendFromInsideReceiveKeepsOrder() {
@@ -160,7 +161,7 @@ private struct FailThenRun: Publisher {
     subject.retry(1).subscribe(recorder)
     subject.send(1)
     subject.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {
@@ -195,8 +196,8 @@ private struct FailThenRun: Publisher {
     Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
     for _ in 0..<100 { upstream.sendToLatest(completion: .failure(OpsMiscError(1))) }
     upstream.sendToLatest(0)
-    #expect(recorder.events == [.subscription, .value(0)])
-    #expect(upstream.subscriptions.count == 101)
+    expectEqual(recorder.events, [.subscription, .value(0)])
+    expectEqual(upstream.subscriptions.count, 101)
   }
 
   /// As in Combine, the demand downstream returns for a value is requested from upstream rather than
@@ -205,10 +206,10 @@ private struct FailThenRun: Publisher {
     let upstream = TestPublisher<Int, OpsMiscError>()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, value in .max(value) })
     upstream.retry(5).subscribe(recorder)
-    #expect(upstream.sendToLatest(5) == .none)
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3), .max(5)])
+    expectEqual(upstream.sendToLatest(5), .none)
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(3), .max(5)])
     upstream.sendToLatest(completion: .failure(OpsMiscError(1)))
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(7)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(7)])
   }
 
   /// As in Combine, a value the resubscribed upstream sends before its subscription is delivered, and
@@ -221,11 +222,11 @@ private struct FailThenRun: Publisher {
     }
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(3), onValue: { _, _ in .max(2) })
     resubscribed.retry(1).subscribe(recorder)
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(3)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(3)])
     sendsBeforeSubscribing = true
     upstream.sendToLatest(completion: .failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .value(1)])
-    #expect(upstream.subscriptions.last?.requestedDemands == [.max(4)])
+    expectEqual(recorder.events, [.subscription, .value(1)])
+    expectEqual(upstream.subscriptions.last?.requestedDemands, [.max(4)])
   }
 
   /// As in Combine, a completion before the subscription is passed on; a value is not, as there is no
@@ -236,6 +237,6 @@ private struct FailThenRun: Publisher {
     holder.retry(3).subscribe(recorder)
     #expect(try #require(holder.subscriber).receive(7) == .none)
     try #require(holder.subscriber).receive(completion: .finished)
-    #expect(recorder.events == [.completion(.finished)])
+    expectEqual(recorder.events, [.completion(.finished)])
   }
 }

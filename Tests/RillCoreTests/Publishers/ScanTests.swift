@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,8 +29,8 @@ import Testing
     upstream.send(4)
     upstream.send(3)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "failure(thrown)", "value(5)"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "failure(thrown)", "value(5)"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// As in Combine, elements after a completion or a cancel are scanned and passed on; completions are not.
@@ -38,29 +39,29 @@ import Testing
     finished.send(completion: .finished)
     finished.send(1)
     finished.send(completion: .failure(.upstream))
-    #expect(afterFinish.eventDescriptions == ["subscription", "finished", "value(1)"])
+    expectEqual(afterFinish.eventDescriptions, ["subscription", "finished", "value(1)"])
 
     let (cancelled, afterCancel) = transformSubscribe { $0.tryScan(0, Self.add) }
     afterCancel.cancel()
     cancelled.send(1)
     cancelled.send(2)
     cancelled.send(completion: .finished)
-    #expect(afterCancel.eventDescriptions == ["subscription", "value(1)", "value(3)"])
-    #expect(cancelled.cancelCount == 1)
+    expectEqual(afterCancel.eventDescriptions, ["subscription", "value(1)", "value(3)"])
+    expectEqual(cancelled.cancelCount, 1)
   }
 
   @Test func eachSubscriptionStartsFromTheInitialResult() {
     let upstream = TransformUpstream()
     let scan = upstream.tryScan(0, Self.add)
-    #expect(scan.initialResult == 0)
+    expectEqual(scan.initialResult, 0)
     let first = TestSubscriber<Int, any Error>()
     scan.subscribe(first)
     upstream.send(1)
     let second = TestSubscriber<Int, any Error>()
     scan.subscribe(second)
     upstream.send(2)
-    #expect(first.values == [1, 3])
-    #expect(second.values == [2])
+    expectEqual(first.values, [1, 3])
+    expectEqual(second.values, [2])
   }
 
   @Test func forwardsDemandExactly() {
@@ -69,10 +70,10 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(7))
-    #expect(upstream.requestedDemands == [.max(2), .max(7)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(7)])
   }
 
   @Test func scanPassesTheFailureAndForwardsDemandAndCancelExactly() {
@@ -81,12 +82,12 @@ import Testing
         == ["subscription", "value(11)", "value(13)", "failure(upstream)"]
     )
     let (upstream, subscriber) = transformSubscribe({ $0.scan(0, +) }, initialDemand: .max(2), demandPerValue: .max(1))
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(7))
-    #expect(upstream.requestedDemands == [.max(2), .max(7)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(7)])
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// The subscriber and what the closure captures are freed once the stream ends and upstream lets go.

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,33 +9,33 @@ import Testing
   @Test func transformsReturnSequencePublishers() {
     let numbers = [1, 2, 3, 4].publisher
     let map: Publishers.Sequence<[Int], Never> = numbers.map { $0 * 2 }
-    #expect(map.sequence == [2, 4, 6, 8])
+    expectEqual(map.sequence, [2, 4, 6, 8])
     let compactMap: Publishers.Sequence<[Int], Never> = numbers.compactMap { $0 == 2 ? nil : $0 }
-    #expect(compactMap.sequence == [1, 3, 4])
+    expectEqual(compactMap.sequence, [1, 3, 4])
     let filter: Publishers.Sequence<[Int], Never> = numbers.filter { $0 % 2 == 0 }
-    #expect(filter.sequence == [2, 4])
+    expectEqual(filter.sequence, [2, 4])
     let prefixWhile: Publishers.Sequence<[Int], Never> = numbers.prefix { $0 < 3 }
-    #expect(prefixWhile.sequence == [1, 2])
+    expectEqual(prefixWhile.sequence, [1, 2])
     let prefix: Publishers.Sequence<PrefixSequence<[Int]>, Never> = numbers.prefix(2)
-    #expect(Array(prefix.sequence) == [1, 2])
+    expectEqual(Array(prefix.sequence), [1, 2])
     let dropWhile: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = numbers.drop { $0 < 3 }
-    #expect(Array(dropWhile.sequence) == [3, 4])
+    expectEqual(Array(dropWhile.sequence), [3, 4])
     let dropFirst: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = numbers.dropFirst()
-    #expect(Array(dropFirst.sequence) == [2, 3, 4])
-    #expect(Array(numbers.dropFirst(3).sequence) == [4])
+    expectEqual(Array(dropFirst.sequence), [2, 3, 4])
+    expectEqual(Array(numbers.dropFirst(3).sequence), [4])
     let scan: Publishers.Sequence<[Int], Never> = numbers.scan(0, +)
-    #expect(scan.sequence == [1, 3, 6, 10])
+    expectEqual(scan.sequence, [1, 3, 6, 10])
     let removeDuplicates: Publishers.Sequence<[Int], Never> = [1, 1, 2, 2, 1].publisher.removeDuplicates()
-    #expect(removeDuplicates.sequence == [1, 2, 1])
+    expectEqual(removeDuplicates.sequence, [1, 2, 1])
     let replaceNil: Publishers.Sequence<[Int?], Never> = [1, nil, 3].publisher.replaceNil(with: 0)
-    #expect(replaceNil.sequence == [1, 0, 3])
+    expectEqual(replaceNil.sequence, [1, 0, 3])
     let failing: Publishers.Sequence<[Int], E> = numbers.setFailureType(to: E.self)
-    #expect(failing.sequence == [1, 2, 3, 4])
+    expectEqual(failing.sequence, [1, 2, 3, 4])
     let outputIn: Publishers.Sequence<[Int], Never> = numbers.output(in: 1..<3)
-    #expect(outputIn.sequence == [2, 3])
+    expectEqual(outputIn.sequence, [2, 3])
     let set: Set = [5]
     let setOutput: Publishers.Sequence<[Int], Never> = set.publisher.output(in: set.startIndex..<set.endIndex)
-    #expect(setOutput.sequence == [5])
+    expectEqual(setOutput.sequence, [5])
   }
 
   /// A sequence that reports fewer elements than it has, as `underestimatedCount` may.
@@ -56,7 +57,7 @@ import Testing
 
   @Test func eagerFilterKeepingFewElementsDoesNotKeepTheWholeBuffer() {
     let kept = (0..<10_000).publisher.filter { $0 % 1_000 == 0 }.sequence
-    #expect(kept == [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000])
+    expectEqual(kept, [0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000])
     #expect(kept.capacity < 100)
   }
 
@@ -66,9 +67,9 @@ import Testing
     let array = (0..<count).map { $0 &* 7 }
     for isIncluded in [{ (value: Int) in value % 3 == 0 }, { _ in true }, { _ in false }, { $0 < 7 }] {
       let expected = array.filter(isIncluded)
-      #expect(array.publisher.filter(isIncluded).sequence == expected)
-      #expect(ContiguousArray(array).publisher.filter(isIncluded).sequence == expected)
-      #expect(array[...].publisher.filter(isIncluded).sequence == expected)
+      expectEqual(array.publisher.filter(isIncluded).sequence, expected)
+      expectEqual(ContiguousArray(array).publisher.filter(isIncluded).sequence, expected)
+      expectEqual(array[...].publisher.filter(isIncluded).sequence, expected)
       #expect(array.publisher.map { $0 &+ 1 }.filter(isIncluded).sequence == array.map { $0 &+ 1 }.filter(isIncluded))
       let kept = array.publisher.filter(isIncluded).sequence
       #expect(kept.isEmpty || kept.count >= kept.capacity / 3)
@@ -89,7 +90,7 @@ import Testing
       dropped = boxes[1]
       kept = boxes[2]
       let filtered = boxes.publisher.filter { $0.index % 2 == 0 }.sequence
-      #expect(filtered.map(\.index) == [0, 2, 4])
+      expectEqual(filtered.map(\.index), [0, 2, 4])
       #expect(filtered[1] === boxes[2])
     }
     #expect(dropped == nil)
@@ -102,7 +103,7 @@ import Testing
     do {
       let boxes = (0..<5).publisher.map { _ in Box() }.sequence
       first = boxes[0]
-      #expect(Set(boxes.map(ObjectIdentifier.init)).count == 5)
+      expectEqual(Set(boxes.map(ObjectIdentifier.init)).count, 5)
     }
     #expect(first == nil)
   }
@@ -110,7 +111,7 @@ import Testing
   @Test func transformsPublishTheirElements() {
     #expect(reducingEvents([1, 2, 3].publisher.map { $0 * 2 }) == ["value(2)", "value(4)", "value(6)", "finished"])
     #expect(reducingEvents([Int]().publisher.filter { $0 > 0 }) == ["finished"])
-    #expect(reducingEvents([1, 2].publisher.setFailureType(to: E.self).dropFirst()) == ["value(2)", "finished"])
+    expectEqual(reducingEvents([1, 2].publisher.setFailureType(to: E.self).dropFirst()), ["value(2)", "finished"])
   }
 
   @Test func scanRunsItsClosureOncePerElementAtCreation() {
@@ -119,81 +120,81 @@ import Testing
       calls += 1
       return $0 + $1
     }
-    #expect(calls == 3)
+    expectEqual(calls, 3)
     _ = reducingEvents(scan)
     _ = reducingEvents(scan)
-    #expect(calls == 3)
+    expectEqual(calls, 3)
   }
 
   @Test func appendAndPrepend() {
     let numbers = [3, 4].publisher
     let prepended: Publishers.Sequence<[Int], Never> = numbers.prepend(1, 2)
-    #expect(prepended.sequence == [1, 2, 3, 4])
-    #expect(numbers.prepend(1...2).sequence == [1, 2, 3, 4])
-    #expect(numbers.prepend([1, 2].publisher).sequence == [1, 2, 3, 4])
+    expectEqual(prepended.sequence, [1, 2, 3, 4])
+    expectEqual(numbers.prepend(1...2).sequence, [1, 2, 3, 4])
+    expectEqual(numbers.prepend([1, 2].publisher).sequence, [1, 2, 3, 4])
     let appended: Publishers.Sequence<[Int], Never> = numbers.append(5, 6)
-    #expect(appended.sequence == [3, 4, 5, 6])
-    #expect(numbers.append(5...6).sequence == [3, 4, 5, 6])
-    #expect(numbers.append([5].publisher).sequence == [3, 4, 5])
+    expectEqual(appended.sequence, [3, 4, 5, 6])
+    expectEqual(numbers.append(5...6).sequence, [3, 4, 5, 6])
+    expectEqual(numbers.append([5].publisher).sequence, [3, 4, 5])
     let text: Publishers.Sequence<String, Never> = "bc".publisher.prepend("a").append("d")
-    #expect(text.sequence == "abcd")
+    expectEqual(text.sequence, "abcd")
   }
 
   @Test func reductionsReturnResultPublishers() throws {
     let numbers = [3, 1, 2].publisher.setFailureType(to: E.self)
     let all: Result<Bool, E>.Publisher = numbers.allSatisfy { $0 > 0 }
-    #expect(all.result == .success(true))
+    expectEqual(all.result, .success(true))
     let tryAll: Result<Bool, any Error>.Publisher = numbers.tryAllSatisfy { _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryAll.result.get() }
     let collect: Result<[Int], E>.Publisher = numbers.collect()
-    #expect(collect.result == .success([3, 1, 2]))
+    expectEqual(collect.result, .success([3, 1, 2]))
     let containsWhere: Result<Bool, E>.Publisher = numbers.contains { $0 == 2 }
-    #expect(containsWhere.result == .success(true))
+    expectEqual(containsWhere.result, .success(true))
     let tryContains: Result<Bool, any Error>.Publisher = numbers.tryContains { $0 == 9 }
     #expect(try tryContains.result.get() == false)
     let contains: Result<Bool, E>.Publisher = numbers.contains(4)
-    #expect(contains.result == .success(false))
+    expectEqual(contains.result, .success(false))
     let reduce: Result<Int, E>.Publisher = numbers.reduce(10, +)
-    #expect(reduce.result == .success(16))
+    expectEqual(reduce.result, .success(16))
     let tryReduce: Result<Int, any Error>.Publisher = numbers.tryReduce(0) { _, _ in throw E.thrown }
     #expect(throws: E.thrown) { try tryReduce.result.get() }
     let count: Result<Int, E>.Publisher = numbers.count()
-    #expect(count.result == .success(3))
+    expectEqual(count.result, .success(3))
     let setCount: Result<Int, E>.Publisher = Set([1, 2]).publisher.setFailureType(to: E.self).count()
-    #expect(setCount.result == .success(2))
+    expectEqual(setCount.result, .success(2))
     let ignore: Empty<Int, E> = numbers.ignoreOutput()
     #expect(ignore.completeImmediately)
-    #expect(reducingEvents(numbers.reduce(0, +)) == ["value(6)", "finished"])
+    expectEqual(reducingEvents(numbers.reduce(0, +)), ["value(6)", "finished"])
   }
 
   @Test func neverFailingReductionsReturnOptionalPublishersAndJust() {
     let numbers = [3, 1, 2].publisher
     let min: Optional<Int>.Publisher = numbers.min()
-    #expect(min.output == 1)
+    expectEqual(min.output, 1)
     let max: Optional<Int>.Publisher = numbers.max()
-    #expect(max.output == 3)
+    expectEqual(max.output, 3)
     let minBy: Optional<Int>.Publisher = numbers.min(by: >)
-    #expect(minBy.output == 3)
+    expectEqual(minBy.output, 3)
     let maxBy: Optional<Int>.Publisher = numbers.max(by: >)
-    #expect(maxBy.output == 1)
+    expectEqual(maxBy.output, 1)
     let firstWhere: Optional<Int>.Publisher = numbers.first { $0 < 3 }
-    #expect(firstWhere.output == 1)
+    expectEqual(firstWhere.output, 1)
     let first: Optional<Int>.Publisher = numbers.first()
-    #expect(first.output == 3)
+    expectEqual(first.output, 3)
     let last: Optional<Int>.Publisher = numbers.last()
-    #expect(last.output == 2)
+    expectEqual(last.output, 2)
     let lastWhere: Optional<Int>.Publisher = numbers.last { $0 > 1 }
-    #expect(lastWhere.output == 2)
+    expectEqual(lastWhere.output, 2)
     let outputAt: Optional<Int>.Publisher = numbers.output(at: 1)
-    #expect(outputAt.output == 1)
+    expectEqual(outputAt.output, 1)
     #expect(numbers.output(at: 3).output == nil)
     let setFirst: Optional<Int>.Publisher = Set([7]).publisher.first()
-    #expect(setFirst.output == 7)
+    expectEqual(setFirst.output, 7)
     let count: Just<Int> = numbers.count()
-    #expect(count.output == 3)
+    expectEqual(count.output, 3)
     #expect([Int]().publisher.min().output == nil)
-    #expect(reducingEvents([Int]().publisher.max()) == ["finished"])
-    #expect(reducingEvents(numbers.min()) == ["value(1)", "finished"])
+    expectEqual(reducingEvents([Int]().publisher.max()), ["finished"])
+    expectEqual(reducingEvents(numbers.min()), ["value(1)", "finished"])
   }
 
   /// `prepend` builds an empty collection, reserves room for both parts and appends them, as Combine
@@ -202,13 +203,13 @@ import Testing
     let base = LoggingCollection([4, 5, 6, 7])
     let prefix = LoggingCollection([1, 2, 3])
     let joined = Publishers.Sequence<LoggingCollection, Never>(sequence: base).prepend(prefix).sequence
-    #expect(joined.elements == [1, 2, 3, 4, 5, 6, 7])
-    #expect(joined.calls == ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
-    #expect(base.calls.prefix(2) == ["init(_:)", "count"])
-    #expect(prefix.calls.prefix(2) == ["init(_:)", "underestimatedCount"])
+    expectEqual(joined.elements, [1, 2, 3, 4, 5, 6, 7])
+    expectEqual(joined.calls, ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
+    expectEqual(base.calls.prefix(2), ["init(_:)", "count"])
+    expectEqual(prefix.calls.prefix(2), ["init(_:)", "underestimatedCount"])
     let variadic = Publishers.Sequence<LoggingCollection, Never>(sequence: base).prepend(1, 2, 3).sequence
-    #expect(variadic.elements == [1, 2, 3, 4, 5, 6, 7])
-    #expect(variadic.calls == ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
+    expectEqual(variadic.elements, [1, 2, 3, 4, 5, 6, 7])
+    expectEqual(variadic.calls, ["init()", "reserveCapacity(7)", "append(contentsOf:)", "append(contentsOf:)"])
   }
 
   /// `prepend(publisher)` appends this sequence to the other publisher's collection, as Combine
@@ -220,9 +221,9 @@ import Testing
       .prepend(Publishers.Sequence(sequence: prefix))
       .sequence
     #expect(joined === prefix)
-    #expect(joined.elements == [1, 2, 3, 4, 5, 6, 7])
-    #expect(prefix.calls == ["init(_:)", "append(contentsOf:)"])
-    #expect(base.elements == [4, 5, 6, 7])
+    expectEqual(joined.elements, [1, 2, 3, 4, 5, 6, 7])
+    expectEqual(prefix.calls, ["init(_:)", "append(contentsOf:)"])
+    expectEqual(base.elements, [4, 5, 6, 7])
     #expect(!base.calls.contains("count"))
   }
 }
@@ -286,18 +287,18 @@ extension SequenceSpecializationsTests {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     [1, 2].publisher.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect(String(describing: subscription) == "[1, 2]")
-    #expect(Mirror(reflecting: subscription).children.first?.label == "sequence")
-    #expect(Mirror(reflecting: subscription).children.first?.value as? [Int] == [1, 2])
+    expectEqual(String(describing: subscription), "[1, 2]")
+    expectEqual(Mirror(reflecting: subscription).children.first?.label, "sequence")
+    expectEqual(Mirror(reflecting: subscription).children.first?.value as? [Int], [1, 2])
     subscription.request(.unlimited)
-    #expect(String(describing: subscription) == "Sequence")
-    #expect(Mirror(reflecting: subscription).children.first?.value as? [Int] == [])
+    expectEqual(String(describing: subscription), "Sequence")
+    expectEqual(Mirror(reflecting: subscription).children.first?.value as? [Int], [])
 
     let cancelled = TestSubscriber<Int, Never>(initialDemand: .none)
     (1...3).publisher.subscribe(cancelled)
     let other = try #require(cancelled.subscription)
-    #expect(String(describing: other) == "1...3")
+    expectEqual(String(describing: other), "1...3")
     other.cancel()
-    #expect(String(describing: other) == "Sequence")
+    expectEqual(String(describing: other), "Sequence")
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,8 +20,8 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.cancel()
     #expect(upstream.isCancelled)
   }
@@ -28,8 +29,8 @@ import Testing
   @Test func fusesAndIsEquatable() {
     let once = Empty<Int, Never>().setFailureType(to: TransformTestError.self)
     let twice: Publishers.SetFailureType<Empty<Int, Never>, any Error> = once.setFailureType(to: (any Error).self)
-    #expect(twice.upstream == Empty())
-    #expect(once == Publishers.SetFailureType(upstream: Empty()))
+    expectEqual(twice.upstream, Empty())
+    expectEqual(once, Publishers.SetFailureType(upstream: Empty()))
   }
 
   @Test func reentrancyAndMemory() {
@@ -47,7 +48,7 @@ import Testing
       )
       weakSubscriber = subscriber
       upstream.send(1)
-      #expect(upstream.requestedDemands == [.max(1), .max(1)])
+      expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
       #expect(upstream.isCancelled)
     }
     #expect(weakSubscriber == nil)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,10 +16,10 @@ import Testing
     shared.subscribe(second)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(upstream.subscriptions.count == 1)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(first.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(second.events == [.subscription, .value(2), .completion(.finished)])
+    expectEqual(upstream.subscriptions.count, 1)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(first.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(second.events, [.subscription, .value(2), .completion(.finished)])
   }
 
   @Test func failureReachesEverySubscriber() {
@@ -29,8 +30,8 @@ import Testing
     shared.subscribe(first)
     shared.subscribe(second)
     upstream.send(completion: .failure(OpsMiscError(3)))
-    #expect(first.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
-    #expect(second.events == [.subscription, .completion(.failure(OpsMiscError(3)))])
+    expectEqual(first.events, [.subscription, .completion(.failure(OpsMiscError(3)))])
+    expectEqual(second.events, [.subscription, .completion(.failure(OpsMiscError(3)))])
   }
 
   @Test func synchronousUpstreamFinishesBeforeLaterSubscribers() {
@@ -39,16 +40,16 @@ import Testing
     let second = TestSubscriber<Int, Never>()
     shared.subscribe(first)
     shared.subscribe(second)
-    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
-    #expect(second.events == [.subscription, .completion(.finished)])
+    expectEqual(first.events, [.subscription, .value(1), .completion(.finished)])
+    expectEqual(second.events, [.subscription, .completion(.finished)])
   }
 
   @Test func equatableByIdentity() {
     let upstream = Just(1)
     let shared = upstream.share()
-    #expect(shared == shared)
+    expectEqual(shared, shared)
     #expect(shared != upstream.share())
-    #expect(shared.upstream == upstream)
+    expectEqual(shared.upstream, upstream)
   }
 
   @Test func cancellingAllSubscribersCancelsUpstream() {
@@ -65,7 +66,7 @@ import Testing
     #expect(upstream.isCancelled)
     upstream.send(2)
     #expect(first.values.isEmpty)
-    #expect(second.values == [1])
+    expectEqual(second.values, [1])
   }
 
   @Test func cancelFromInsideReceive() {
@@ -79,7 +80,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1)])
+    expectEqual(recorder.events, [.subscription, .value(1)])
     #expect(upstream.isCancelled)
   }
 

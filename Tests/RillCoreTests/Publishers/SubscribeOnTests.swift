@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,12 +13,12 @@ import Testing
     #expect(upstream.requestedDemands.isEmpty)
     scheduler.base.advance()
     #expect(subscriber.subscription != nil)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     subscriber.cancel()
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
     scheduler.base.advance()
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.log == ["now options 3", "now options 3", "now options 3"])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.log, ["now options 3", "now options 3", "now options 3"])
   }
 
   @Test func valuesAndCompletionPassThrough() {
@@ -26,10 +27,10 @@ import Testing
     let subscriber = TestSubscriber<Int, TimeOpsError>(demandPerValue: .max(1))
     upstream.subscribe(on: scheduler).subscribe(subscriber)
     scheduler.advance()
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     upstream.send(completion: .failure(.boom))
     upstream.send(2)
-    #expect(subscriber.stampedEvents == ["1", "failure"])
+    expectEqual(subscriber.stampedEvents, ["1", "failure"])
   }
 
   @Test func finishedAndSilenceAfterCancel() {
@@ -40,12 +41,12 @@ import Testing
     subscriber.cancel()
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.stampedEvents == ["1"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.stampedEvents, ["1"])
+    expectEqual(upstream.cancelCount, 1)
 
     let sequence = TestSubscriber<Int, Never>()
     [1, 2].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(sequence)
-    #expect(sequence.stampedEvents == ["1", "2", "finished"])
+    expectEqual(sequence.stampedEvents, ["1", "2", "finished"])
   }
 
   /// Combine hands a request for `.none` to the scheduler and upstream as it is, and a cancel before the
@@ -58,10 +59,10 @@ import Testing
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
     subscriber.subscription?.request(.none)
-    #expect(subscription.requestedDemands == [.none])
-    #expect(subscription.cancelCount == 0)
+    expectEqual(subscription.requestedDemands, [.none])
+    expectEqual(subscription.cancelCount, 0)
     let description = subscriber.subscription.map { String(describing: $0) }
-    #expect(description == "SubscribeOn")
+    expectEqual(description, "SubscribeOn")
     #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
   }
 }

@@ -88,7 +88,7 @@ struct AutoconnectStressTests {
     #expect(live.withLock { $0.most } == 1)
     for recorder in recorders.withLock({ $0 }) {
       let values = recorder.values
-      #expect(Set(values).count == values.count, "a value twice: \(values)")
+      expectEqual(Set(values).count, values.count, "a value twice: \(values)")
     }
   }
 }

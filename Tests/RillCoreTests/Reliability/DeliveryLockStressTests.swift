@@ -55,13 +55,13 @@ struct DeliveryLockStressTests {
     }
     #expect(finished)
     let values = tally.values.withLock { $0 }
-    #expect(values.count == Self.threads * Self.perThread)
-    #expect(Set(values).count == values.count)
-    #expect(tally.overlaps.load(ordering: .relaxed) == 0)
+    expectEqual(values.count, Self.threads * Self.perThread)
+    expectEqual(Set(values).count, values.count)
+    expectEqual(tally.overlaps.load(ordering: .relaxed), 0)
     #expect(lastSeen.withLock { $0.values.allSatisfy { $0 == Self.perThread - 1 } })
     for thread in 0..<Self.threads {
       let mine = values.filter { $0 / 1_000_000 == thread }
-      #expect(mine == mine.sorted())
+      expectEqual(mine, mine.sorted())
     }
     withExtendedLifetime(links) {}
   }
@@ -91,7 +91,7 @@ struct DeliveryLockStressTests {
       }
     }
     #expect(finished)
-    #expect(hops.load(ordering: .relaxed) == 4 * (Self.perThread / 10) * 10)
+    expectEqual(hops.load(ordering: .relaxed), 4 * (Self.perThread / 10) * 10)
     withExtendedLifetime(links) {}
   }
 
@@ -123,8 +123,8 @@ struct DeliveryLockStressTests {
     #expect(finished)
     subject.send(completion: .finished)
     for recorder in steady + churned.withLock({ $0 }) {
-      #expect(recorder.violations == [])
-      #expect(recorder.eventsAfterCancel == 0)
+      expectEqual(recorder.violations, [])
+      expectEqual(recorder.eventsAfterCancel, 0)
     }
     for recorder in steady { #expect(recorder.completions == 1) }
   }

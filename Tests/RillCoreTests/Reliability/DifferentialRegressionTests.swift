@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 /// Cases found by the differential tests against OpenCombine (Differential/), kept as regular tests.
@@ -9,8 +10,8 @@ import Testing
     let recorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .none)
     (1...16).publisher.flatMap { [$0, $0 + 100].publisher }.subscribe(recorder)
     recorder.request(.unlimited)
-    #expect(recorder.values == Array(1...16) + Array(101...116))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.values, Array(1...16) + Array(101...116))
+    expectEqual(recorder.completions, 1)
   }
 
   /// Seed 12537068626483854966 (base seed 7), reduced to `A.flatMap { _ in B }.tryDrop(while:)` whose predicate
@@ -41,8 +42,8 @@ import Testing
         "> request(unlimited)", "B#1 cancel", "A#1 cancel",
       ]
     )
-    #expect(recorder.events == [.failure])
-    #expect(recorder.violations == [])
+    expectEqual(recorder.events, [.failure])
+    expectEqual(recorder.violations, [])
   }
 
   /// Seed 13781954069069331856, where Rill and OpenCombine agree and Combine does the same.
@@ -67,8 +68,8 @@ import Testing
         "B#3 subscribed", "B#3 request max(1)", "A#3 subscribed", "A#3 request max(1)",
       ]
     )
-    #expect(recorder.events == [.failure])
-    #expect(recorder.violations == [])
+    expectEqual(recorder.events, [.failure])
+    expectEqual(recorder.violations, [])
   }
 }
 

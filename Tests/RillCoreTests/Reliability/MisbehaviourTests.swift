@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import Testing
 
 /// Rill facing publishers and subscribers that break the contract: values without demand, events after the completion, two completions, a second subscription, and requests and cancels from another thread during delivery.
@@ -29,7 +30,7 @@ import Testing
     sink.receive(completion: .finished)
     _ = sink.receive(2)
     sink.receive(completion: .finished)
-    #expect(events == ["1", "finished"])
+    expectEqual(events, ["1", "finished"])
   }
 
   @Test func sinkIgnoresEventsAfterCompletionAndASecondCompletion() {
@@ -43,10 +44,10 @@ import Testing
     source.send(completion: .failure(.boom))
     source.send(2)
     source.send(completion: .finished)
-    #expect(events == ["1", "failure(RillCoreTests.ReliabilityError.boom)"])
-    #expect(source.subscriptions[0].cancels == 0)
+    expectEqual(events, ["1", "failure(RillCoreTests.ReliabilityError.boom)"])
+    expectEqual(source.subscriptions[0].cancels, 0)
     cancellable.cancel()
-    #expect(source.subscriptions[0].cancels == 0)
+    expectEqual(source.subscriptions[0].cancels, 0)
   }
 
   @Test func sinkCancelsASecondSubscriptionAndKeepsTheFirst() {
@@ -55,12 +56,12 @@ import Testing
     let cancellable = source.sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
     let extra = source.sendSubscription()
     source.send(1)
-    #expect(extra.cancels == 1)
-    #expect(extra.demand == .none)
-    #expect(source.subscriptions[0].demand == .unlimited)
-    #expect(values == [1])
+    expectEqual(extra.cancels, 1)
+    expectEqual(extra.demand, .none)
+    expectEqual(source.subscriptions[0].demand, .unlimited)
+    expectEqual(values, [1])
     cancellable.cancel()
-    #expect(source.subscriptions[0].cancels == 1)
+    expectEqual(source.subscriptions[0].cancels, 1)
   }
 
   @Test func sinkIsSilentAfterCancelWhileUpstreamKeepsSending() {
@@ -72,9 +73,9 @@ import Testing
     cancellable.cancel()
     source.send(2)
     source.send(completion: .finished)
-    #expect(values == [1])
-    #expect(completions == 0)
-    #expect(source.subscriptions[0].cancels == 1)
+    expectEqual(values, [1])
+    expectEqual(completions, 0)
+    expectEqual(source.subscriptions[0].cancels, 1)
   }
 
   // MARK: - Assign
@@ -88,10 +89,10 @@ import Testing
     source.send(completion: .finished)
     source.send(2)
     source.send(completion: .finished)
-    #expect(extra.cancels == 1)
-    #expect(target.value == 1)
+    expectEqual(extra.cancels, 1)
+    expectEqual(target.value, 1)
     cancellable.cancel()
-    #expect(source.subscriptions[0].cancels == 0)
+    expectEqual(source.subscriptions[0].cancels, 0)
   }
 
   @Test func assignIsSilentAfterCancel() {
@@ -101,8 +102,8 @@ import Testing
     source.send(1)
     cancellable.cancel()
     source.send(2)
-    #expect(target.value == 1)
-    #expect(source.subscriptions[0].cancels == 1)
+    expectEqual(target.value, 1)
+    expectEqual(source.subscriptions[0].cancels, 1)
   }
 
   // MARK: - Subjects as subscribers
@@ -115,16 +116,16 @@ import Testing
     let recorder = ReliabilityStrictRecorder<Int, ReliabilityError>(initialDemand: .max(2))
     subject.subscribe(recorder)
     let cancellable = source.subscribe(subject)
-    #expect(source.subscriptions[0].demand == .unlimited)
+    expectEqual(source.subscriptions[0].demand, .unlimited)
     let extra = source.sendSubscription()
     for value in 1...5 { source.send(value) }
     source.send(completion: .finished)
     source.send(6)
     source.send(completion: .failure(.boom))
-    #expect(extra.cancels == 1)
-    #expect(recorder.violations == [])
+    expectEqual(extra.cancels, 1)
+    expectEqual(recorder.violations, [])
     #expect(recorder.values == (currentValue ? [0, 1] : [1, 2]))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
     cancellable.cancel()
   }
 
@@ -138,8 +139,8 @@ import Testing
     cancellable.cancel()
     source.send(2)
     source.send(completion: .finished)
-    #expect(recorder.events == [.value(1)])
-    #expect(source.subscriptions[0].cancels == 1)
+    expectEqual(recorder.events, [.value(1)])
+    expectEqual(source.subscriptions[0].cancels, 1)
   }
 
   // MARK: - Pass-through operators
@@ -167,9 +168,9 @@ import Testing
     source.send(completion: .finished)
     source.send(2)
     source.send(completion: .failure(.boom))
-    #expect(extra.cancels == 1, "\(name)")
-    #expect(events.last == "finished", "\(name)")
-    #expect(events.count == 2, "\(name)")
+    expectEqual(extra.cancels, 1, "\(name)")
+    expectEqual(events.last, "finished", "\(name)")
+    expectEqual(events.count, 2, "\(name)")
     cancellable.cancel()
   }
 
@@ -181,12 +182,12 @@ import Testing
     let source = Source()
     let recorder = ReliabilityStrictRecorder<Int, ReliabilityError>(initialDemand: .max(1))
     make(source).subscribe(recorder)
-    #expect(source.subscriptions[0].demand == .max(1), "\(name)")
+    expectEqual(source.subscriptions[0].demand, .max(1), "\(name)")
     source.send(1)
     source.send(2)
     #expect(recorder.violations.contains { $0.hasSuffix("beyond demand") }, "\(name)")
     recorder.cancel()
-    #expect(source.subscriptions[0].cancels == 1, "\(name)")
+    expectEqual(source.subscriptions[0].cancels, 1, "\(name)")
   }
 
   // MARK: - Requests and cancels from another thread during delivery
@@ -208,9 +209,9 @@ import Testing
       return .none
     }
     (1...200).publisher.map { $0 }.filter { _ in true }.subscribe(recorder)
-    #expect(recorder.violations == [])
-    #expect(recorder.values == Array(1...200))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.violations, [])
+    expectEqual(recorder.values, Array(1...200))
+    expectEqual(recorder.completions, 1)
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -225,9 +226,9 @@ import Testing
     subject.scan(0) { $1 }.subscribe(recorder)
     for value in 1...100 { subject.send(value) }
     subject.send(completion: .finished)
-    #expect(recorder.violations == [])
-    #expect(recorder.values == Array(1...100))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.violations, [])
+    expectEqual(recorder.values, Array(1...100))
+    expectEqual(recorder.completions, 1)
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -239,8 +240,8 @@ import Testing
     }
     subject.subscribe(recorder)
     for value in 1...100 { subject.send(value) }
-    #expect(recorder.violations == [])
-    #expect(recorder.values == Array(0...100))
+    expectEqual(recorder.violations, [])
+    expectEqual(recorder.values, Array(0...100))
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -251,8 +252,8 @@ import Testing
     }
     (1...500).publisher.map { $0 }.subscribe(recorder)
     while recorder.completions == 0 { usleep(200) }
-    #expect(recorder.violations == [])
-    #expect(recorder.values == Array(1...500))
+    expectEqual(recorder.violations, [])
+    expectEqual(recorder.values, Array(1...500))
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -262,7 +263,7 @@ import Testing
       return .none
     }
     (1...10).publisher.map { $0 }.subscribe(sequenceRecorder)
-    #expect(sequenceRecorder.events == [.value(1)])
+    expectEqual(sequenceRecorder.events, [.value(1)])
 
     let subject = PassthroughSubject<Int, Never>()
     let subjectRecorder = ReliabilityStrictRecorder<Int, Never>(initialDemand: .unlimited) { recorder, _ in
@@ -275,6 +276,6 @@ import Testing
     subject.subscribe(subjectRecorder)
     subject.send(1)
     subject.send(2)
-    #expect(subjectRecorder.events == [.value(1)])
+    expectEqual(subjectRecorder.events, [.value(1)])
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 /// Operators that own their downstream's demand, facing a publisher that ignores demand, sends after its
@@ -63,7 +64,7 @@ import Testing
     let source = Source()
     let recorder = ReliabilityStrictRecorder<String, ReliabilityError>(initialDemand: .max(1))
     make(source).subscribe(recorder)
-    #expect(source.subscriptions.count == 1, "\(name)")
+    expectEqual(source.subscriptions.count, 1, "\(name)")
     for value in 1...5 { source.send(value) }
     let extra = source.sendSubscription()
     source.send(completion: .finished)
@@ -79,10 +80,10 @@ import Testing
         "\(name)"
       )
     } else {
-      #expect(recorder.violations == [], "\(name)")
+      expectEqual(recorder.violations, [], "\(name)")
     }
-    #expect(recorder.extraSubscriptions == 0, "\(name): the second subscription leaked downstream")
-    #expect(extra.cancels == 1, "\(name): the second subscription was not cancelled")
+    expectEqual(recorder.extraSubscriptions, 0, "\(name): the second subscription leaked downstream")
+    expectEqual(extra.cancels, 1, "\(name): the second subscription was not cancelled")
     #expect(recorder.completions <= (secondCompletionIsCombines ? 2 : 1), "\(name)")
   }
 
@@ -99,11 +100,11 @@ import Testing
     source.sendSubscription()
     source.send(completion: .failure(.boom))
     if Self.forwardsEveryCompletionAsCombine.contains(name) {
-      #expect(recorder.events == seen + [.failure], "\(name)")
+      expectEqual(recorder.events, seen + [.failure], "\(name)")
     } else {
-      #expect(recorder.events == seen, "\(name)")
+      expectEqual(recorder.events, seen, "\(name)")
     }
-    #expect(recorder.violations == [], "\(name)")
+    expectEqual(recorder.violations, [], "\(name)")
   }
 
   @Test(arguments: 0..<operators.count)
@@ -118,20 +119,20 @@ import Testing
     source.send(2)
     source.send(completion: .finished)
     if Self.forwardsEveryCompletionAsCombine.contains(name) {
-      #expect(recorder.violations == ["second completion"], "\(name)")
-      #expect(recorder.events == seen + [.finished], "\(name)")
+      expectEqual(recorder.violations, ["second completion"], "\(name)")
+      expectEqual(recorder.events, seen + [.finished], "\(name)")
       return
     }
     if name == "flatMap (inner)" {
       // As in Combine, flatMap passes on a child's value after the child's failure while demand remains.
-      #expect(recorder.violations == ["value 2 after completion"], "\(name)")
-      #expect(recorder.events == seen + [.value("2")], "\(name)")
+      expectEqual(recorder.violations, ["value 2 after completion"], "\(name)")
+      expectEqual(recorder.events, seen + [.value("2")], "\(name)")
       return
     }
-    #expect(recorder.violations == [], "\(name)")
+    expectEqual(recorder.violations, [], "\(name)")
     // catch and retry subscribe anew on failure; the rest must be silent after the failure.
     if !name.hasPrefix("catch"), !name.hasPrefix("retry") {
-      #expect(recorder.events == seen, "\(name)")
+      expectEqual(recorder.events, seen, "\(name)")
     }
   }
 }

@@ -53,10 +53,10 @@ struct StressTests {
     Self.concurrently(Self.producers) { Self.sendAll(to: subject, producer: $0) }
     Self.concurrently(3) { _ in subject.send(completion: .finished) }
     for recorder in recorders {
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       let values = currentValue ? Array(recorder.values.dropFirst()) : recorder.values
-      #expect(Self.checkPerProducerOrder(values) == Array(repeating: Self.perProducer, count: Self.producers))
-      #expect(recorder.completions == 1)
+      expectEqual(Self.checkPerProducerOrder(values), Array(repeating: Self.perProducer, count: Self.producers))
+      expectEqual(recorder.completions, 1)
     }
   }
 
@@ -72,10 +72,10 @@ struct StressTests {
       }
     }
     subject.send(completion: .finished)
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     #expect(recorder.values.count <= 2 * Self.scaled(1_000))
     _ = Self.checkPerProducerOrder(recorder.values)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
   }
 
   /// A `CurrentValueSubject` subscriber paced by requests from other threads gets at most what it asked for,
@@ -94,9 +94,9 @@ struct StressTests {
     }
     for recorder in recorders {
       recorder.request(.max(1))
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       #expect(recorder.values.count <= requests + 1)
-      #expect(recorder.values.last == subject.value)
+      expectEqual(recorder.values.last, subject.value)
       _ = Self.checkPerProducerOrder(recorder.values.filter { $0 >= 0 })
     }
   }
@@ -118,7 +118,7 @@ struct StressTests {
     }
     subject.send(completion: .finished)
     for recorder in subscribers.withLock({ $0 }) {
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       _ = Self.checkPerProducerOrder(recorder.values)
       #expect(recorder.completions <= 1)
     }
@@ -138,8 +138,8 @@ struct StressTests {
       }
       let seen = recorder.events.count
       subject.send(Self.value(producer: 3, sequence: 0))
-      #expect(recorder.events.count == seen)
-      #expect(recorder.violations == [])
+      expectEqual(recorder.events.count, seen)
+      expectEqual(recorder.violations, [])
       _ = Self.checkPerProducerOrder(recorder.values)
     }
   }
@@ -162,11 +162,11 @@ struct StressTests {
       }
       let all = recorders.withLock { $0 }
       let values = Set(all.flatMap(\.values))
-      #expect(values.count == 1)
+      expectEqual(values.count, 1)
       for recorder in all {
-        #expect(recorder.violations == [])
-        #expect(recorder.values.count == 1)
-        #expect(recorder.events.last == .finished)
+        expectEqual(recorder.violations, [])
+        expectEqual(recorder.values.count, 1)
+        expectEqual(recorder.events.last, .finished)
       }
     }
   }
@@ -177,9 +177,9 @@ struct StressTests {
     children.publisher.flatMap { $0 }.subscribe(recorder)
     Self.concurrently(Self.producers) { Self.sendAll(to: children[$0], producer: $0) }
     for child in children { child.send(completion: .finished) }
-    #expect(recorder.violations == [])
-    #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.violations, [])
+    expectEqual(Self.checkPerProducerOrder(recorder.values), Array(repeating: Self.perProducer, count: Self.producers))
+    expectEqual(recorder.completions, 1)
   }
 
   @Test func flatMapWithLimitedDemandFromManyThreads() {
@@ -193,7 +193,7 @@ struct StressTests {
         for _ in 0..<Self.scaled(500) { recorder.request(.max(1)) }
       }
     }
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     _ = Self.checkPerProducerOrder(recorder.values)
     recorder.cancel()
   }
@@ -215,10 +215,10 @@ struct StressTests {
           if round % 4 != 0 { recorder.cancel() }
         }
       }
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       #expect(recorder.eventsAfterCancel <= 1)
       let values = recorder.values
-      #expect(values == Array(0..<values.count))
+      expectEqual(values, Array(0..<values.count))
       #expect(recorder.completions <= 1)
       if recorder.completions == 1 { #expect(values.count == count) }
     }
@@ -245,7 +245,7 @@ struct StressTests {
         }
       }
       let (values, completions) = log.withLock { $0 }
-      #expect(values == Array(0..<values.count))
+      expectEqual(values, Array(0..<values.count))
       #expect(completions <= 1)
       if completions == 1 { #expect(values.count == count) }
       if round % 4 == 0 { #expect(completions == 1) }
@@ -258,9 +258,9 @@ struct StressTests {
     Publishers.MergeMany(children).subscribe(recorder)
     Self.concurrently(Self.producers) { Self.sendAll(to: children[$0], producer: $0) }
     Self.concurrently(Self.producers) { children[$0].send(completion: .finished) }
-    #expect(recorder.violations == [])
-    #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.violations, [])
+    expectEqual(Self.checkPerProducerOrder(recorder.values), Array(repeating: Self.perProducer, count: Self.producers))
+    expectEqual(recorder.completions, 1)
   }
 
   @Test func shareWithSubscribersJoiningAndLeavingWhileSending() {
@@ -282,11 +282,11 @@ struct StressTests {
       }
     }
     subject.send(completion: .finished)
-    #expect(keeper.violations == [])
-    #expect(Self.checkPerProducerOrder(keeper.values) == Array(repeating: Self.perProducer, count: Self.producers))
-    #expect(keeper.completions == 1)
+    expectEqual(keeper.violations, [])
+    expectEqual(Self.checkPerProducerOrder(keeper.values), Array(repeating: Self.perProducer, count: Self.producers))
+    expectEqual(keeper.completions, 1)
     for recorder in others.withLock({ $0 }) {
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       _ = Self.checkPerProducerOrder(recorder.values)
     }
   }
@@ -314,11 +314,11 @@ struct StressTests {
     }
     // Values sent before the connection are not delivered; from the connection on, every one is.
     upstream.send(completion: .finished)
-    #expect(keeper.violations == [])
+    expectEqual(keeper.violations, [])
     _ = Self.checkPerProducerOrder(keeper.values)
-    #expect(keeper.completions == 1)
+    expectEqual(keeper.completions, 1)
     for recorder in others.withLock({ $0 }) {
-      #expect(recorder.violations == [])
+      expectEqual(recorder.violations, [])
       _ = Self.checkPerProducerOrder(recorder.values)
       #expect(recorder.completions <= 1)
     }
@@ -334,9 +334,12 @@ struct StressTests {
     Self.concurrently(Self.producers) { Self.sendAll(to: upstream, producer: $0) }
     Self.concurrently(2) { _ in upstream.send(completion: .finished) }
     for recorder in recorders {
-      #expect(recorder.violations == [])
-      #expect(Self.checkPerProducerOrder(recorder.values) == Array(repeating: Self.perProducer, count: Self.producers))
-      #expect(recorder.completions == 1)
+      expectEqual(recorder.violations, [])
+      expectEqual(
+        Self.checkPerProducerOrder(recorder.values),
+        Array(repeating: Self.perProducer, count: Self.producers)
+      )
+      expectEqual(recorder.completions, 1)
     }
     connection.cancel()
   }
@@ -355,9 +358,9 @@ struct StressTests {
     }
     outer.send(completion: .finished)
     for child in children { child.send(completion: .finished) }
-    #expect(recorder.violations == [])
+    expectEqual(recorder.violations, [])
     _ = Self.checkPerProducerOrder(recorder.values)
-    #expect(recorder.completions == 1)
+    expectEqual(recorder.completions, 1)
   }
 
   @Test func misbehavingPublisherCallingASinkFromManyThreadsDoesNotCrash() {

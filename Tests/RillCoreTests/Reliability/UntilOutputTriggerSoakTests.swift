@@ -45,6 +45,6 @@ import Testing
     for _ in 0..<rounds where triggerOutlivesItsPipeline(untilOutputOperator, bus: bus) {
       alive += 1
     }
-    #expect(alive == 0, "\(alive) of \(rounds) trigger subjects are still alive")
+    expectEqual(alive, 0, "\(alive) of \(rounds) trigger subjects are still alive")
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import Testing
 
 @Suite struct ImmediateSchedulerTests {
@@ -7,9 +8,9 @@ import Testing
     var runs = 0
     let scheduler = ImmediateScheduler.shared
     let cancellable = scheduler.schedule(after: scheduler.now, interval: 10) { runs += 1 }
-    #expect(runs == 1)
-    #expect(String(describing: cancellable) == "Empty")
+    expectEqual(runs, 1)
+    expectEqual(String(describing: cancellable), "Empty")
     cancellable.cancel()
-    #expect(runs == 1)
+    expectEqual(runs, 1)
   }
 }

@@ -21,9 +21,9 @@ import Testing
     for other in others { subject.subscribe(other) }
     subject.subscribe(late)
     subject.send(1)
-    #expect(late.values == [1])
+    expectEqual(late.values, [1])
     subject.send(2)
-    #expect(late.values == [1, 2])
+    expectEqual(late.values, [1, 2])
     #expect(others.allSatisfy { $0.values == [0, 1, 2] })
   }
 
@@ -40,11 +40,11 @@ import Testing
     for other in others { subject.subscribe(other) }
     subject.subscribe(late)
     subject.value = 1
-    #expect(late.values == [1])
+    expectEqual(late.values, [1])
     late.request(.max(1))
-    #expect(late.values == [1])
+    expectEqual(late.values, [1])
     subject.value = 2
-    #expect(late.values == [1, 2])
+    expectEqual(late.values, [1, 2])
   }
 
   /// Subscribers join, beyond the first 64, and ask for values while another thread sends rising values: each sees

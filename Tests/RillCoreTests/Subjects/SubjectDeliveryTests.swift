@@ -73,10 +73,10 @@ import Testing
     subject.send("b")
     release.signal()
     sentA.wait()
-    #expect(log.values == ["a"])
+    expectEqual(log.values, ["a"])
     // The demand "a" returned is there for the next value.
     subject.send("c")
-    #expect(log.values == ["a", "c"])
+    expectEqual(log.values, ["a", "c"])
   }
 
   @Test func aSendFromAnotherThreadWaitsForTheBusySubscriberThenDeliversOnItsOwnThread() {
@@ -103,15 +103,15 @@ import Testing
     }
     // "b" took the second demand at once; it waits for "a" to return.
     #expect(Self.waitUntil { subject.core.state.withLock { $0.demands[0].demand } == .none })
-    #expect(log.values == ["a"])
+    expectEqual(log.values, ["a"])
     release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(log.values == ["a", "b"])
+    expectEqual(log.values, ["a", "b"])
     #expect(seenByB.withLock { $0 } == ["a", "b"])
     #expect(log.thread(of: "a") == threadA.withLock { $0 })
     #expect(log.thread(of: "b") == threadB.withLock { $0 })
-    #expect(log.overlaps.load(ordering: .relaxed) == 0)
+    expectEqual(log.overlaps.load(ordering: .relaxed), 0)
   }
 
   /// The second example, as Combine records it.
@@ -129,8 +129,8 @@ import Testing
     subject.subscribe(sink)
     subject.send(1)
     subject.send(completion: .finished)
-    #expect(received == [3, 2, 1])
-    #expect(completions == 1)
+    expectEqual(received, [3, 2, 1])
+    expectEqual(completions, 1)
   }
 
   @Test func aValueIsDeliveredOnTheThreadThatSentIt() {
@@ -147,8 +147,8 @@ import Testing
     for semaphore in done { semaphore.wait() }
     let senders = threads.withLock { $0 }
     for log in logs {
-      #expect(log.values.count == 800)
-      #expect(log.overlaps.load(ordering: .relaxed) == 0)
+      expectEqual(log.values.count, 800)
+      expectEqual(log.overlaps.load(ordering: .relaxed), 0)
       for thread in 0..<4 {
         let mine = log.values.filter { $0.hasPrefix("\(thread)-") }
         #expect(mine == (0..<200).map { "\(thread)-\($0)" })
@@ -181,11 +181,11 @@ import Testing
     let completed = Self.onThread { subject.send(completion: .finished) }
     #expect(Self.waitUntil { subject.core.state.withLock { $0.completion != nil } })
     subject.send("b")
-    #expect(log.values == ["a"])
+    expectEqual(log.values, ["a"])
     release.signal()
     sentA.wait()
     completed.wait()
-    #expect(log.values == ["a", "finished"])
+    expectEqual(log.values, ["a", "finished"])
   }
 
   @Test func aValueWaitingForTheDeliveryLockIsNotDeliveredOnceItsSubscriptionIsCancelled() throws {
@@ -213,7 +213,7 @@ import Testing
     release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(log.values == ["a"])
+    expectEqual(log.values, ["a"])
   }
 
   @Test func currentValueSubjectDeliversOnTheSendingThreadAndNestsReentrantSends() {
@@ -224,8 +224,8 @@ import Testing
       received.append(value)
     }
     subject.send(1)
-    #expect(received == [0, 3, 2, 1])
-    #expect(subject.value == 3)
+    expectEqual(received, [0, 3, 2, 1])
+    expectEqual(subject.value, 3)
     withExtendedLifetime(cancellable) {}
   }
 
@@ -243,7 +243,7 @@ import Testing
       received.append(value)
     }
     subject.send(0)
-    #expect(received == Array((0...1_000).reversed()))
+    expectEqual(received, Array((0...1_000).reversed()))
     withExtendedLifetime(cancellable) {}
   }
 
@@ -268,7 +268,7 @@ import Testing
     for sender in senders { sender.wait() }
     release.signal()
     first.wait()
-    #expect(recorder.values == [-1])
+    expectEqual(recorder.values, [-1])
   }
 
   // MARK: - Ownership
@@ -304,7 +304,7 @@ import Testing
     }
     weakSubject?.send(1)
     weakSubject?.send(2)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
     if completes {
       weakSubject?.send(completion: .finished)
     } else {

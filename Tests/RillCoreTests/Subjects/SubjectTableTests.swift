@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     cancellables[1].cancel()
     cancellables += (6...8).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
     subject.send(0)
-    #expect(log.entries == ["1:0", "3:0", "5:0", "6:0", "7:0", "8:0"])
+    expectEqual(log.entries, ["1:0", "3:0", "5:0", "6:0", "7:0", "8:0"])
     // Two empty entries of eight: not compacted yet.
     #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (8, 2))
     cancellables[0].cancel()
@@ -28,7 +29,7 @@ import Testing
     #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (4, 0))
     log.entries = []
     subject.send(1)
-    #expect(log.entries == ["3:1", "5:1", "7:1", "8:1"])
+    expectEqual(log.entries, ["3:1", "5:1", "7:1", "8:1"])
     withExtendedLifetime(cancellables) {}
   }
 
@@ -47,11 +48,11 @@ import Testing
     ended.cancel()
     subject.send(1)
     subject.send(2)
-    #expect(first.values == [])
-    #expect(second.values == [1])
+    expectEqual(first.values, [])
+    expectEqual(second.values, [1])
     second.request(.max(1))
     subject.send(3)
-    #expect(second.values == [1, 3])
+    expectEqual(second.values, [1, 3])
     withExtendedLifetime(keeper) {}
   }
 
@@ -66,10 +67,10 @@ import Testing
     subject.subscribe(second)
     subject.send(1)
     ended.request(.max(1))
-    #expect(first.values == [])
-    #expect(second.values == [])
+    expectEqual(first.values, [])
+    expectEqual(second.values, [])
     second.request(.max(1))
-    #expect(second.values == [1])
+    expectEqual(second.values, [1])
     withExtendedLifetime(keeper) {}
   }
 
@@ -99,7 +100,7 @@ import Testing
     let fourth = subject.sink { log.entries.append("4:\($0)") }
     subject.send(0)
     subject.send(1)
-    #expect(log.entries == ["1:0", "2:0", "4:0", "1:1", "2:1", "4:1"])
+    expectEqual(log.entries, ["1:0", "2:0", "4:0", "1:1", "2:1", "4:1"])
     withExtendedLifetime((first, second, fourth)) {}
   }
 
@@ -117,7 +118,7 @@ import Testing
     let second = subject.sink { log.entries.append("2:\($0)") }
     subject.send(0)
     subject.send(1)
-    #expect(log.entries == ["1:0", "2:0", "2:1", "new:1"])
+    expectEqual(log.entries, ["1:0", "2:0", "2:1", "new:1"])
     withExtendedLifetime((second, added)) {}
   }
 
@@ -134,7 +135,7 @@ import Testing
     #expect(subject.core.state.withLock { $0.entries.count } == 0)
     let later = subject.sink { log.entries.append("2:\($0)") }
     subject.send(1)
-    #expect(log.entries == ["1:0", "2:1"])
+    expectEqual(log.entries, ["1:0", "2:1"])
     withExtendedLifetime(later) {}
   }
 
@@ -159,7 +160,7 @@ import Testing
       cancellable = nil
     }
     #expect(weakSink == nil)
-    #expect(log.entries == ["0", "1"])
+    expectEqual(log.entries, ["0", "1"])
     #expect(subject.core.state.withLock { $0.entries.count } == 0)
   }
 
@@ -173,7 +174,7 @@ import Testing
     let children = Dictionary(
       uniqueKeysWithValues: Mirror(reflecting: subscription).children.map { ($0.label!, $0.value) }
     )
-    #expect(children["demand"] as? Subscribers.Demand == .max(2))
+    expectEqual(children["demand"] as? Subscribers.Demand, .max(2))
     #expect(String(describing: children["subject"]!) == "nil")
     #expect(String(describing: children["downstream"]!) == "nil")
   }

@@ -29,7 +29,7 @@ import Testing
       }
     )
     subject?.value = Token {}
-    #expect(readsInDeinit == 2)
+    expectEqual(readsInDeinit, 2)
   }
 
   @Test func passthroughDropsValuesWithoutDemand() {
@@ -42,7 +42,7 @@ import Testing
     subject.send(3)
     recorder.request(.max(1))
     subject.send(4)
-    #expect(recorder.values == [2, 4])
+    expectEqual(recorder.values, [2, 4])
   }
 
   @Test func passthroughDemandAccumulates() {
@@ -53,7 +53,7 @@ import Testing
     )
     subject.subscribe(recorder)
     for value in 1...5 { subject.send(value) }
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func passthroughRequestsUnlimitedFromUpstream() {
@@ -61,7 +61,7 @@ import Testing
     let recorder = TestSubscriber<Int, Never>()
     subject.subscribe(recorder)
     let cancellable = (1...3).publisher.subscribe(subject)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     cancellable.cancel()
   }
 
@@ -71,20 +71,20 @@ import Testing
     let subject = PassthroughSubject<Int, Never>()
     let first = TestSubscription()
     subject.send(subscription: first)
-    #expect(first.requestedDemands == [])
+    expectEqual(first.requestedDemands, [])
     let idle = TestSubscriber<Int, Never>(initialDemand: .none)
     subject.subscribe(idle)
-    #expect(first.requestedDemands == [])
+    expectEqual(first.requestedDemands, [])
     let asking = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subject.subscribe(asking)
-    #expect(first.requestedDemands == [.unlimited])
+    expectEqual(first.requestedDemands, [.unlimited])
     subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .max(2)))
-    #expect(first.requestedDemands == [.unlimited])
+    expectEqual(first.requestedDemands, [.unlimited])
     subject.send(subscription: first)
-    #expect(first.requestedDemands == [.unlimited, .unlimited])
+    expectEqual(first.requestedDemands, [.unlimited, .unlimited])
     let second = TestSubscription()
     subject.send(subscription: second)
-    #expect(second.requestedDemands == [.unlimited])
+    expectEqual(second.requestedDemands, [.unlimited])
   }
 
   /// A current value subject asks each upstream subscription for unlimited values as soon as it
@@ -93,15 +93,15 @@ import Testing
     let subject = CurrentValueSubject<Int, Never>(0)
     let first = TestSubscription()
     subject.send(subscription: first)
-    #expect(first.requestedDemands == [.unlimited])
+    expectEqual(first.requestedDemands, [.unlimited])
     subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
     subject.subscribe(TestSubscriber<Int, Never>(initialDemand: .max(1)))
-    #expect(first.requestedDemands == [.unlimited])
+    expectEqual(first.requestedDemands, [.unlimited])
     subject.send(subscription: first)
-    #expect(first.requestedDemands == [.unlimited, .unlimited])
+    expectEqual(first.requestedDemands, [.unlimited, .unlimited])
     let second = TestSubscription()
     subject.send(subscription: second)
-    #expect(second.requestedDemands == [.unlimited])
+    expectEqual(second.requestedDemands, [.unlimited])
   }
 
   @Test(arguments: [false, true]) func deinitializedSubjectCancelsItsUpstreamSubscriptions(currentValue: Bool) {
@@ -112,10 +112,10 @@ import Testing
         currentValue ? CurrentValueSubject<Int, Never>(0) : PassthroughSubject<Int, Never>()
       weakSubject = subject
       subject.send(subscription: upstream)
-      #expect(upstream.cancelCount == 0)
+      expectEqual(upstream.cancelCount, 0)
     }
     #expect(weakSubject == nil)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func cancellingTheSubjectSubscriptionStopsUpstream() {
@@ -127,7 +127,7 @@ import Testing
     upstream.send(1)
     cancellable.cancel()
     upstream.send(2)
-    #expect(recorder.values == [1])
+    expectEqual(recorder.values, [1])
   }
 
   /// As in Combine, a send from inside a subscriber is delivered at once, nested, to every subscriber, before the
@@ -157,16 +157,16 @@ import Testing
     subject.subscribe(recorder)
     subject.send(1)
     subject.send(2)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func currentValueSubjectSendWithoutSubscribersChangesTheValue() {
     let subject = CurrentValueSubject<Int, Never>(0)
     subject.send(1)
-    #expect(subject.value == 1)
+    expectEqual(subject.value, 1)
     var received: [Int] = []
     let cancellable = subject.sink { received.append($0) }
-    #expect(received == [1])
+    expectEqual(received, [1])
     withExtendedLifetime(cancellable) {}
   }
 
@@ -177,12 +177,12 @@ import Testing
     #expect(recorder.values.isEmpty)
     subject.value = 2
     subject.send(3)
-    #expect(subject.value == 3)
+    expectEqual(subject.value, 3)
     recorder.request(.max(1))
-    #expect(recorder.values == [3])
+    expectEqual(recorder.values, [3])
     recorder.request(.max(1))
     subject.send(4)
-    #expect(recorder.values == [3, 4])
+    expectEqual(recorder.values, [3, 4])
   }
 
   @Test func currentValueSubjectIgnoresSendsAfterCompletion() {
@@ -191,15 +191,15 @@ import Testing
     subject.subscribe(recorder)
     subject.send(completion: .finished)
     subject.send(2)
-    #expect(subject.value == 1)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(subject.value, 1)
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     // As in Combine, setting `value` after completion still changes it, but publishes nothing.
     subject.value = 3
-    #expect(subject.value == 3)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    expectEqual(subject.value, 3)
+    expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     let late = TestSubscriber<Int, Never>()
     subject.subscribe(late)
-    #expect(late.events == [.subscription, .completion(.finished)])
+    expectEqual(late.events, [.subscription, .completion(.finished)])
   }
 
   @Test func voidSubjectsSendWithoutArguments() {
@@ -208,7 +208,7 @@ import Testing
     let cancellable = subject.sink { count += 1 }
     subject.send()
     subject.send()
-    #expect(count == 2)
+    expectEqual(count, 2)
     cancellable.cancel()
   }
 
@@ -242,12 +242,12 @@ import Testing
     #expect(finished)
     for checker in checkers {
       let values = checker.lock.withLock { checker.values }
-      #expect(checker.overlaps.load(ordering: .relaxed) == 0)
-      #expect(values.count == threads * perThread)
-      #expect(Set(values).count == threads * perThread)
+      expectEqual(checker.overlaps.load(ordering: .relaxed), 0)
+      expectEqual(values.count, threads * perThread)
+      expectEqual(Set(values).count, threads * perThread)
       for thread in 0..<threads {
         let mine = values.filter { $0 / perThread == thread }
-        #expect(mine == mine.sorted())
+        expectEqual(mine, mine.sorted())
       }
     }
     _ = cancellables
@@ -289,7 +289,7 @@ import Testing
       subject.send(completion: .finished)
     }
     #expect(weakSink == nil)
-    #expect(received == [1])
+    expectEqual(received, [1])
   }
 
   @Test func aSubscriberThatKeepsItsSubscriptionIsReleasedAfterCancel() {
@@ -338,8 +338,8 @@ import Testing
     let live = children()
     #expect(live.map { $0.prefix { $0 != ":" } } == ["parent", "downstream", "demand", "subject"])
     #expect(live[0].contains("PassthroughSubject<Swift.Int, Swift.Never>"))
-    #expect(live[2] == "demand: max(11)")
-    #expect(live[3] == live[0].replacingOccurrences(of: "parent", with: "subject"))
+    expectEqual(live[2], "demand: max(11)")
+    expectEqual(live[3], live[0].replacingOccurrences(of: "parent", with: "subject"))
     subscription.cancel()
     #expect(children() == ["parent: nil", "downstream: nil", "demand: max(11)", "subject: nil"])
   }

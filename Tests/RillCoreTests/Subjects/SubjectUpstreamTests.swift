@@ -26,7 +26,7 @@ import Testing
       if cycle % 10_000 == 0 { await Task.yield() }
       if cycle % 100_000 == 0 { #expect(subject.core.upstreamCount == 0) }
     }
-    #expect(subject.core.upstreamCount == 0)
+    expectEqual(subject.core.upstreamCount, 0)
     if let residentAtStart, let residentAtEnd = residentBytes() {
       let growth = residentAtEnd - residentAtStart
       #expect(growth < 64 << 20, "resident memory grew by \(growth >> 20) MB over \(cycles * 9 / 10) cycles")
@@ -45,8 +45,8 @@ import Testing
       source.send(value)
       cancellable.cancel()
     }
-    #expect(received == cycles)
-    #expect(subject.core.upstreamCount == 0)
+    expectEqual(received, cycles)
+    expectEqual(subject.core.upstreamCount, 0)
   }
 
   /// A connection cancelled by hand is forgotten, for each kind of subject.
@@ -56,12 +56,12 @@ import Testing
     let current = CurrentValueSubject<Int, Never>(0)
     let first = source.subscribe(passthrough)
     let second = source.subscribe(current)
-    #expect(passthrough.core.upstreamCount == 1)
-    #expect(current.core.upstreamCount == 1)
+    expectEqual(passthrough.core.upstreamCount, 1)
+    expectEqual(current.core.upstreamCount, 1)
     first.cancel()
     second.cancel()
-    #expect(passthrough.core.upstreamCount == 0)
-    #expect(current.core.upstreamCount == 0)
+    expectEqual(passthrough.core.upstreamCount, 0)
+    expectEqual(current.core.upstreamCount, 0)
   }
 
   /// A connection whose upstream completes is forgotten; the others stay, and are cancelled when the subject goes.
@@ -72,9 +72,9 @@ import Testing
     let first = finishing.subscribe(subject!)
     let second = lasting.subscribe(subject!)
     let sink = subject!.sink { _ in }
-    #expect(subject!.core.upstreamCount == 2)
+    expectEqual(subject!.core.upstreamCount, 2)
     finishing.send(completion: .finished)
-    #expect(subject!.core.upstreamCount == 1)
+    expectEqual(subject!.core.upstreamCount, 1)
     #expect(lasting.core.state.withLock { $0.entries.count } == 1)
     subject = nil
     // The subject is gone once its subscriber's subscription ended with the completion: it cancelled the upstream
@@ -92,7 +92,7 @@ import Testing
       let connection = multicast.connect()
       connection.cancel()
     }
-    #expect(subject.core.upstreamCount == 0)
+    expectEqual(subject.core.upstreamCount, 0)
   }
 }
 

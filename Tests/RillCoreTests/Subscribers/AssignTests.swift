@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -23,11 +24,11 @@ import Testing
     #expect(assign.object != nil)
     let upstream = TestPublisher<Int, Never>()
     upstream.subscribe(assign)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(3)
-    #expect(weakTarget?.value == 3)
+    expectEqual(weakTarget?.value, 3)
     assign.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(weakTarget == nil)
   }
 

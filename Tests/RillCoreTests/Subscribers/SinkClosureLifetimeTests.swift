@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     sink?.cancel()
     #expect(weakCaptured != nil)
     _ = sink?.receive(1)
-    #expect(weakCaptured?.values == [1])
+    expectEqual(weakCaptured?.values, [1])
     sink?.receive(completion: .finished)
     #expect(weakCaptured == nil)
     withExtendedLifetime(sink) {}
@@ -75,11 +76,11 @@ import Testing
       _ = sink.receive(1)
       reentrant = nil
     }
-    #expect(events == ["finished [1]", "returned 1"])
+    expectEqual(events, ["finished [1]", "returned 1"])
     #expect(weakCaptured == nil)
     _ = sink.receive(2)
     sink.receive(completion: .finished)
-    #expect(events == ["finished [1]", "returned 1"])
+    expectEqual(events, ["finished [1]", "returned 1"])
   }
 
   @Test func cancelFromAnotherThreadDuringACallKeepsTheClosureUntilItReturns() {
@@ -96,7 +97,7 @@ import Testing
         entered.signal()
         cancelled.wait()
         captured.values.append(value)  // after cancel returned on the other thread: must still be alive
-        #expect(captured.values == [1])
+        expectEqual(captured.values, [1])
       }
     }
     DispatchQueue.global().async {
@@ -136,10 +137,10 @@ import Testing
         receiveCompletion: { _ in completions += 1 },
         receiveValue: { captured.values.append($0) }
       )
-      #expect(captured.values == [1, 2, 3, 4, 5])
+      expectEqual(captured.values, [1, 2, 3, 4, 5])
       _ = cancellable
     }
-    #expect(completions == 1)
+    expectEqual(completions, 1)
     #expect(weakCaptured == nil)
   }
 
@@ -165,9 +166,9 @@ import Testing
     started.wait()
     cancellable.cancel()
     finished.wait()
-    #expect(completions == 0)
+    expectEqual(completions, 0)
     #expect(captured.values.count < 50_000_000)
-    #expect(captured.values == Array(0..<captured.values.count))
+    expectEqual(captured.values, Array(0..<captured.values.count))
   }
 
   @Test func aRunPassesThroughMapFilterAndErasureWithTheSameValuesAndCompletion() {
@@ -181,10 +182,10 @@ import Testing
         .filter { $0 % 2 == 0 }
         .eraseToAnyPublisher()
         .sink(receiveCompletion: { completions.append($0) }, receiveValue: { captured.values.append($0) })
-      #expect(captured.values == [6, 12, 18, 24, 30])
+      expectEqual(captured.values, [6, 12, 18, 24, 30])
       _ = cancellable
     }
-    #expect(completions == [.finished])
+    expectEqual(completions, [.finished])
     #expect(weakCaptured == nil)
   }
 
@@ -212,8 +213,8 @@ import Testing
     } else {
       source.subscribe(sink!)
     }
-    #expect(delivered == [1, 2, 3, 4])
-    #expect(completions == 0)
+    expectEqual(delivered, [1, 2, 3, 4])
+    expectEqual(completions, 0)
     #expect(weakCaptured == nil)
     sink = nil
   }
@@ -221,8 +222,8 @@ import Testing
   @Test func aRunRespectsLimitedDemandFromASubscriberThatIsNotASink() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...5).publisher.eraseToAnyPublisher().map { $0 * 10 }.filter { _ in true }.subscribe(recorder)
-    #expect(recorder.values == [10, 20])
+    expectEqual(recorder.values, [10, 20])
     recorder.request(.max(2))
-    #expect(recorder.values == [10, 20, 30, 40])
+    expectEqual(recorder.values, [10, 20, 30, 40])
   }
 }

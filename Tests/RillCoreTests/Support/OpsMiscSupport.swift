@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -124,7 +125,7 @@ func expectRequestAndSendFromInsideReceive<P: Publisher>(
   publisher.subscribe(recorder)
   subject.send(1)
   subject.send(3)
-  #expect(recorder.values == [1, 2], sourceLocation: sourceLocation)
+  expectEqual(recorder.values, [1, 2], sourceLocation: sourceLocation)
 }
 
 /// Checks that a subscriber of the connectable publisher `make` builds on a subject may request, send and cancel
@@ -154,6 +155,6 @@ func expectConnectableHandlesCallsFromInsideReceive<C: ConnectablePublisher>(
   subject.send(1)
   subject.send(3)
   subject.send(4)
-  #expect(recorder.values == [1, 2, 3], sourceLocation: sourceLocation)
+  expectEqual(recorder.values, [1, 2, 3], sourceLocation: sourceLocation)
   connection.cancel()
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -64,39 +65,39 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
   /// downstream asks.
   func checkResultWaitsForDemand(sourceLocation: SourceLocation = #_sourceLocation) {
     let (upstream, recorder) = subscribe(demand: .none)
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 0, sourceLocation: sourceLocation)
     for value in inputs {
-      #expect(upstream.send(value) == .none, sourceLocation: sourceLocation)
+      expectEqual(upstream.send(value), .none, sourceLocation: sourceLocation)
     }
     upstream.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"], sourceLocation: sourceLocation)
     recorder.request(.max(1))
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
     recorder.request(.max(1))
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
     #expect(upstream.cancelCount == (stopsAfter == nil ? 0 : 1), sourceLocation: sourceLocation)
   }
 
   /// Delivers the result as soon as the reduction ends when downstream has already asked.
   func checkResultWithDemand(sourceLocation: SourceLocation = #_sourceLocation) {
     let (upstream, recorder) = subscribe(demand: .max(1))
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 0, sourceLocation: sourceLocation)
     let consumed = stopsAfter ?? inputs.count
     for value in inputs.prefix(consumed) { upstream.send(value) }
     if stopsAfter == nil {
-      #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
+      expectEqual(recorder.eventDescriptions, ["subscription"], sourceLocation: sourceLocation)
       upstream.send(completion: .finished)
     } else {
-      #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-      #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
+      expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+      expectEqual(upstream.cancelCount, 1, sourceLocation: sourceLocation)
     }
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
     for value in inputs.dropFirst(consumed) { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
     upstream.send(completion: .failure(.oops))
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
   }
 
   /// Forwards an upstream failure at once, without a value and without waiting for demand.
@@ -104,12 +105,12 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let (upstream, recorder) = subscribe(demand: .none)
     upstream.send(inputs.first ?? 0)
     upstream.send(completion: .failure(.oops))
-    #expect(recorder.eventDescriptions == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
     recorder.request(.max(1))
     upstream.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 0, sourceLocation: sourceLocation)
   }
 
   /// Cancelling cancels upstream once; nothing reaches downstream afterwards.
@@ -117,15 +118,15 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let (upstream, recorder) = subscribe(demand: .max(1))
     let subscription = recorder.subscription
     recorder.cancel()
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 1, sourceLocation: sourceLocation)
     for value in inputs { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
     upstream.send(completion: .finished)
     subscription?.request(.max(1))
     subscription?.cancel()
-    #expect(recorder.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 1, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"], sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 1, sourceLocation: sourceLocation)
   }
 
   /// Requesting, cancelling and sending from inside `receive` are harmless.
@@ -140,14 +141,14 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     }
     upstreamRef = upstream
     reducingSend(inputs, then: .finished, from: upstream)
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
     upstreamRef = nil
 
     let (cancelling, cancelled) = subscribe(demand: .none)
     cancelled.cancel()
     cancelled.request(.max(1))
     reducingSend(inputs, then: .finished, from: cancelling)
-    #expect(cancelled.eventDescriptions == ["subscription"], sourceLocation: sourceLocation)
+    expectEqual(cancelled.eventDescriptions, ["subscription"], sourceLocation: sourceLocation)
   }
 
   /// A second subscription is cancelled and changes nothing.
@@ -155,12 +156,12 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
     let (upstream, recorder) = subscribe(demand: .max(1))
     let second = TestSubscription()
     upstream.send(subscription: second)
-    #expect(second.requestedDemands == [], sourceLocation: sourceLocation)
-    #expect(second.cancelCount == 1, sourceLocation: sourceLocation)
-    #expect(upstream.requestedDemands == [.unlimited], sourceLocation: sourceLocation)
-    #expect(upstream.cancelCount == 0, sourceLocation: sourceLocation)
+    expectEqual(second.requestedDemands, [], sourceLocation: sourceLocation)
+    expectEqual(second.cancelCount, 1, sourceLocation: sourceLocation)
+    expectEqual(upstream.requestedDemands, [.unlimited], sourceLocation: sourceLocation)
+    expectEqual(upstream.cancelCount, 0, sourceLocation: sourceLocation)
     reducingSend(inputs, then: .finished, from: upstream)
-    #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+    expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
   }
 
   /// The operator's subscription and upstream's are released after completion and after cancel.
@@ -173,7 +174,7 @@ struct ReducingContract<Output: Equatable, Failure: Error> {
       upstreamSubscription = upstream.subscriptions.last
       reducingSend(inputs, then: .finished, from: upstream)
       upstream.releaseSubscribers()
-      #expect(recorder.eventDescriptions == ["subscription"] + result, sourceLocation: sourceLocation)
+      expectEqual(recorder.eventDescriptions, ["subscription"] + result, sourceLocation: sourceLocation)
     }
     #expect(inner == nil, "released after completion", sourceLocation: sourceLocation)
     #expect(upstreamSubscription == nil, "released after completion", sourceLocation: sourceLocation)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -100,7 +101,12 @@ func transformContract<Input, P: Publisher>(
       for element in elements { upstream.send(element) }
       upstream.send(completion: .finished)
       upstream.send(completion: .failure(.upstream))
-      #expect(subscriber.eventDescriptions == ["subscription"], "silence after cancel", sourceLocation: sourceLocation)
+      expectEqual(
+        subscriber.eventDescriptions,
+        ["subscription"],
+        "silence after cancel",
+        sourceLocation: sourceLocation
+      )
     }
   }
   // After completion, an owning operator ignores further events.
@@ -109,7 +115,7 @@ func transformContract<Input, P: Publisher>(
     upstream.send(completion: .failure(.upstream))
     for element in elements { upstream.send(element) }
     upstream.send(completion: .finished)
-    #expect(subscriber.completionCount == 1, "one completion", sourceLocation: sourceLocation)
+    expectEqual(subscriber.completionCount, 1, "one completion", sourceLocation: sourceLocation)
     #expect(
       subscriber.eventDescriptions.last.map { $0 == "finished" || $0.hasPrefix("failure") } == true,
       "silence after completion",
@@ -126,7 +132,7 @@ func transformContract<Input, P: Publisher>(
     if subscriber.values.count > 0 {
       #expect(upstream.isCancelled, "cancel from receive", sourceLocation: sourceLocation)
       if checksSilence {
-        #expect(subscriber.values.count == 1, "silence after cancel from receive", sourceLocation: sourceLocation)
+        expectEqual(subscriber.values.count, 1, "silence after cancel from receive", sourceLocation: sourceLocation)
       }
     }
   }
@@ -218,7 +224,7 @@ func expectTransformReleasesItsClosure<P: Publisher>(
       weakSubscriber = subscriber
       weakCaptured = captured
       for element in elements { upstream.send(element) }
-      #expect(subscriber.values == expected, sourceLocation: sourceLocation)
+      expectEqual(subscriber.values, expected, sourceLocation: sourceLocation)
       if cancels { subscriber.cancel() } else { upstream.send(completion: .finished) }
     }
     upstream.releaseSubscribers()

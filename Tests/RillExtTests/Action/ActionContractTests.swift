@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -39,8 +40,8 @@ import Testing
       actions.append(action)
       return action.execute(3)
     }
-    #expect(reports[.max(3)]?.completion == .finished)
-    #expect(actions.count == 3 * ContractDemand.standard.count)
+    expectEqual(reports[.max(3)]?.completion, .finished)
+    expectEqual(actions.count, 3 * ContractDemand.standard.count)
   }
 
   @Test func aDisabledOrBusyActionFailsWithNotEnabled() async {
@@ -56,7 +57,7 @@ import Testing
       busy.execute(2)
     }
     for (demand, report) in Array(disabledReports) + Array(busyReports) {
-      #expect(report.completion == .failure(.notEnabled), "\(demand): \(report)")
+      expectEqual(report.completion, .failure(.notEnabled), "\(demand): \(report)")
     }
   }
 
@@ -66,7 +67,7 @@ import Testing
       atOnce.execute(1)
     }
     for (demand, report) in atOnceReports {
-      #expect(report.completion == .failure(.underlyingError(.upstream)), "\(demand): \(report)")
+      expectEqual(report.completion, .failure(.underlyingError(.upstream)), "\(demand): \(report)")
     }
 
     let later = Action<Int, Int, any Error> { input in
@@ -89,7 +90,7 @@ import Testing
         Issue.record("\(demand): no underlying error, \(String(describing: laterReports[demand]))")
         continue
       }
-      #expect(error as? ExtTestError == .other, "\(demand)")
+      expectEqual(error as? ExtTestError, .other, "\(demand)")
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -57,9 +58,9 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let values = record(action.values)
     let first = record(action.execute(1))
     let second = record(action.execute(2))
-    #expect(first.eventDescriptions == ["subscription", "value(1)", "value(10)", "finished"])
-    #expect(second.eventDescriptions == ["subscription", "value(2)", "value(20)", "finished"])
-    #expect(values.values == [1, 10, 2, 20])
+    expectEqual(first.eventDescriptions, ["subscription", "value(1)", "value(10)", "finished"])
+    expectEqual(second.eventDescriptions, ["subscription", "value(2)", "value(20)", "finished"])
+    expectEqual(values.values, [1, 10, 2, 20])
     #expect(values.completion == nil)
   }
 
@@ -72,9 +73,9 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let execution = record(action.execute(1))
     works.last.send(5)
     works.last.send(completion: .failure(.upstream))
-    #expect(execution.eventDescriptions == ["subscription", "value(5)", "failure(underlyingError(upstream))"])
-    #expect(errors.values == [.underlyingError(.upstream)])
-    #expect(underlying.values == [.upstream])
+    expectEqual(execution.eventDescriptions, ["subscription", "value(5)", "failure(underlyingError(upstream))"])
+    expectEqual(errors.values, [.underlyingError(.upstream)])
+    expectEqual(underlying.values, [.upstream])
     #expect(record(action.execute(2)).completion == nil, "the action is enabled again after a failure")
   }
 
@@ -85,13 +86,13 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let errors = record(action.errors)
     let running = record(action.execute(1))
     let refused = record(action.execute(2))
-    #expect(refused.eventDescriptions == ["subscription", "failure(notEnabled)"])
-    #expect(errors.values == [.notEnabled])
-    #expect(works.inputs == [1])
+    expectEqual(refused.eventDescriptions, ["subscription", "failure(notEnabled)"])
+    expectEqual(errors.values, [.notEnabled])
+    expectEqual(works.inputs, [1])
     works.last.send(completion: .finished)
     #expect(running.isFinished)
     #expect(record(action.execute(3)).completion == nil)
-    #expect(works.inputs == [1, 3])
+    expectEqual(works.inputs, [1, 3])
   }
 
   @Test func executeWhileDisabledFailsWithNotEnabledUntilEnabledIfSendsTrue() {
@@ -99,23 +100,23 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let enabledIf = CurrentValueSubject<Bool, Never>(false)
     let action = TestAction(enabledIf: enabledIf, workFactory: works.make)
     let errors = record(action.errors)
-    #expect(record(action.execute(1)).failure == .notEnabled)
+    expectEqual(record(action.execute(1)).failure, .notEnabled)
     enabledIf.send(true)
     #expect(record(action.execute(2)).completion == nil)
-    #expect(works.inputs == [2])
-    #expect(errors.values == [.notEnabled])
+    expectEqual(works.inputs, [2])
+    expectEqual(errors.values, [.notEnabled])
   }
 
   @Test func anActionIsDisabledUntilEnabledIfSendsItsFirstValue() {
     let enabledIf = PassthroughSubject<Bool, Never>()
     let action = TestAction(enabledIf: enabledIf) { Just($0).setFailureType(to: ExtTestError.self) }
     let enabled = record(action.isEnabled)
-    #expect(record(action.execute(1)).failure == .notEnabled)
+    expectEqual(record(action.execute(1)).failure, .notEnabled)
     enabledIf.send(true)
-    #expect(record(action.execute(2)).values == [2])
+    expectEqual(record(action.execute(2)).values, [2])
     enabledIf.send(completion: .finished)
-    #expect(record(action.execute(3)).values == [3], "the last value of enabledIf stays after it finishes")
-    #expect(enabled.values == [false, true, false, true, false, true])
+    expectEqual(record(action.execute(3)).values, [3], "the last value of enabledIf stays after it finishes")
+    expectEqual(enabled.values, [false, true, false, true, false, true])
   }
 
   @Test func isExecutingAndIsEnabledStartWithTheCurrentValueThenSendEachChange() {
@@ -124,21 +125,21 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let action = TestAction(enabledIf: enabledIf, workFactory: works.make)
     let executing = record(action.isExecuting)
     let enabled = record(action.isEnabled)
-    #expect(executing.values == [false])
-    #expect(enabled.values == [true])
+    expectEqual(executing.values, [false])
+    expectEqual(enabled.values, [true])
     action.execute(1)
-    #expect(record(action.isExecuting).values == [true])
+    expectEqual(record(action.isExecuting).values, [true])
     enabledIf.send(false)
     works.last.send(completion: .finished)
     enabledIf.send(true)
     enabledIf.send(true)
     action.execute(2)
     works.last.send(completion: .failure(.upstream))
-    #expect(executing.values == [false, true, false, true, false])
-    #expect(enabled.values == [true, false, true, false, true])
+    expectEqual(executing.values, [false, true, false, true, false])
+    expectEqual(enabled.values, [true, false, true, false, true])
     #expect(record(action.execute(3)).failure == nil)
-    #expect(record(action.execute(4)).failure == .notEnabled)
-    #expect(executing.values == [false, true, false, true, false, true])
+    expectEqual(record(action.execute(4)).failure, .notEnabled)
+    expectEqual(executing.values, [false, true, false, true, false, true])
   }
 
   @Test func aLateSubscriberToAnExecutionGetsItsOutputsReplayed() {
@@ -149,11 +150,11 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     works.last.send(1)
     works.last.send(2)
     let late = record(execution)
-    #expect(late.values == [1, 2])
+    expectEqual(late.values, [1, 2])
     works.last.send(3)
     works.last.send(completion: .finished)
-    #expect(late.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
-    #expect(record(execution).eventDescriptions == late.eventDescriptions)
+    expectEqual(late.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    expectEqual(record(execution).eventDescriptions, late.eventDescriptions)
   }
 
   @Test func theExecutionHonoursEachSubscribersDemandAndRequestsUnlimitedFromTheWork() {
@@ -165,23 +166,23 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let none = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .none)
     execution.subscribe(slow)
     execution.subscribe(none)
-    #expect(works.last.requestedDemands == [.unlimited])
+    expectEqual(works.last.requestedDemands, [.unlimited])
     for value in 1...3 { works.last.send(value) }
-    #expect(slow.values == [1])
-    #expect(none.events.count == 1)
+    expectEqual(slow.values, [1])
+    expectEqual(none.events.count, 1)
     slow.request(.max(1))
-    #expect(slow.values == [1, 2])
+    expectEqual(slow.values, [1, 2])
     // As with a `ReplaySubject`, the completion follows the values a subscriber has demand for; the others are
     // dropped. A subscriber that has not requested yet gets the completion after its first request.
     works.last.send(completion: .finished)
-    #expect(slow.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
-    #expect(none.eventDescriptions == ["subscription"])
+    expectEqual(slow.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(none.eventDescriptions, ["subscription"])
     none.request(.max(1))
-    #expect(none.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(none.eventDescriptions, ["subscription", "value(1)", "finished"])
     // A later subscriber gets every output its demand covers.
     let late = TestSubscriber<Int, ActionError<ExtTestError>>(initialDemand: .max(2))
     execution.subscribe(late)
-    #expect(late.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
   }
 
   @Test func cancellingAnExecutionsSubscriberDoesNotStopTheWork() {
@@ -194,9 +195,9 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     execution.cancel()
     works.last.send(2)
     #expect(!works.last.isCancelled)
-    #expect(values.values == [1, 2])
-    #expect(execution.values == [1])
-    #expect(record(action.execute(2)).failure == .notEnabled)
+    expectEqual(values.values, [1, 2])
+    expectEqual(execution.values, [1])
+    expectEqual(record(action.execute(2)).failure, .notEnabled)
     works.last.send(completion: .finished)
     #expect(record(action.execute(3)).failure == nil)
   }
@@ -208,7 +209,7 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let values = record(action.values)
     action.execute(1)
     works.last.send(7)
-    #expect(values.values == [7])
+    expectEqual(values.values, [7])
   }
 
   @Test func executeFromInsideAValuesSubscriberFailsWhileBusyAndDoesNotDeadlock() {
@@ -226,9 +227,9 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     action.execute(1)
     works.last.send(1)
     #expect(nested.withLock { $0 } == [.failure(.notEnabled)])
-    #expect(works.inputs == [1])
+    expectEqual(works.inputs, [1])
     works.last.send(completion: .finished)
-    #expect(executing.values == [false, true, false])
+    expectEqual(executing.values, [false, true, false])
   }
 
   @Test func executeFromInsideAnIsExecutingSubscriberStartsTheNextExecutionInOrder() {
@@ -248,9 +249,9 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let values = record(action.values)
     let executing = record(action.isExecuting)
     action.isExecuting.subscribe(chain)
-    #expect(values.values == [1, 2, 3])
-    #expect(executing.values == [false, true, false, true, false, true, false])
-    #expect(chain.values == [false, true, false, true, false, true, false])
+    expectEqual(values.values, [1, 2, 3])
+    expectEqual(executing.values, [false, true, false, true, false, true, false])
+    expectEqual(chain.values, [false, true, false, true, false, true, false])
   }
 
   @Test func aWorkThatMisbehavesIsIgnoredAfterItsCompletion() {
@@ -261,13 +262,13 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     let execution = record(action.execute(1))
     let extra = TestSubscription()
     works.last.send(subscription: extra)
-    #expect(extra.cancelCount == 1)
+    expectEqual(extra.cancelCount, 1)
     works.last.send(completion: .finished)
     works.last.send(2)
     works.last.send(completion: .failure(.upstream))
     #expect(values.values.isEmpty)
-    #expect(execution.eventDescriptions == ["subscription", "finished"])
-    #expect(record(action.isExecuting).values == [false])
+    expectEqual(execution.eventDescriptions, ["subscription", "finished"])
+    expectEqual(record(action.isExecuting).values, [false])
   }
 }
 
@@ -283,7 +284,7 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
       weakAction = action
     }
     #expect(weakAction == nil)
-    #expect(values.eventDescriptions == ["subscription", "value(1)", "finished"], "its streams finish when it goes")
+    expectEqual(values.eventDescriptions, ["subscription", "value(1)", "finished"], "its streams finish when it goes")
     enabledIf.send(false)
   }
 
@@ -315,8 +316,8 @@ private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<P.Output, P.
     })
     action.values.subscribe(values)
     action.execute(4)
-    #expect(done.wait(timeout: .now() + 10) == .success)
-    #expect(values.values == [4])
+    expectEqual(done.wait(timeout: .now() + 10), .success)
+    expectEqual(values.values, [4])
   }
 }
 
@@ -337,13 +338,13 @@ struct ActionStressTests {
           }
         }
       }
-      #expect(group.wait(timeout: .now() + 30) == .success)
-      #expect(refusals.value == 7)
-      #expect(works.inputs.count == round + 1)
+      expectEqual(group.wait(timeout: .now() + 30), .success)
+      expectEqual(refusals.value, 7)
+      expectEqual(works.inputs.count, round + 1)
       DispatchQueue.global().sync { works.last.send(completion: .finished) }
     }
     let expected = [false] + Array(repeating: [true, false], count: 50).flatMap { $0 }
-    #expect(executing.values == expected)
+    expectEqual(executing.values, expected)
   }
 
   @Test func executionsEndingOnOtherThreadsKeepTheStreamsInOrder() {
@@ -360,7 +361,7 @@ struct ActionStressTests {
         }
       }
     }
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    expectEqual(group.wait(timeout: .now() + 30), .success)
     let deadline = Date().addingTimeInterval(10)
     while executing.values.last != false || executing.values.count < 2 * started.value + 1 {
       if Date() > deadline { break }
@@ -370,7 +371,7 @@ struct ActionStressTests {
     #expect(count > 0)
     let expectedExecuting: [Bool] = [false] + Array(repeating: [true, false], count: count).flatMap { $0 }
     let expectedEnabled: [Bool] = [true] + Array(repeating: [false, true], count: count).flatMap { $0 }
-    #expect(executing.values == expectedExecuting)
-    #expect(enabled.values == expectedEnabled)
+    expectEqual(executing.values, expectedExecuting)
+    expectEqual(enabled.values, expectedEnabled)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -30,12 +31,12 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     #expect(log.isEmpty)
 
     bag.cancel()
-    #expect(log == [1, 2, 3])
-    #expect(counters.map(\.cancelCount) == [1, 1, 1])
+    expectEqual(log, [1, 2, 3])
+    expectEqual(counters.map(\.cancelCount), [1, 1, 1])
     #expect(bag.isEmpty)
 
     bag.cancel()
-    #expect(counters.map(\.cancelCount) == [1, 1, 1])
+    expectEqual(counters.map(\.cancelCount), [1, 1, 1])
   }
 
   @Test func aCancellableThatIsNotAnAnyCancellableIsWrapped() {
@@ -44,7 +45,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     counter.store(in: bag)
     #expect(!bag.isEmpty)
     bag.cancel()
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
   }
 
   @Test func aCancellableStoredAfterCancelIsKeptUntilTheNextCancel() {
@@ -52,10 +53,10 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     bag.cancel()
     let counter = CountingCancellable()
     counter.store(in: bag)
-    #expect(counter.cancelCount == 0)
+    expectEqual(counter.cancelCount, 0)
     #expect(!bag.isEmpty)
     bag.cancel()
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
   }
 
   @Test func freeingTheBagCancelsItsCancellables() {
@@ -71,9 +72,9 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
       subject.send(1)
     }
     #expect(weakBag == nil)
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
     subject.send(2)
-    #expect(received == [1])
+    expectEqual(received, [1])
   }
 
   @Test func freeingTheBagCancelsACancellableThatIsStillRetainedElsewhere() {
@@ -96,10 +97,10 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     let cancellable = AnyCancellable(counter)
     cancellable.store(in: bag)
     cancellable.cancel()
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
     #expect(!bag.isEmpty)
     bag.cancel()
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
   }
 
   @Test func aCancellableMayStoreIntoAndCancelTheBagThatCancelsIt() {
@@ -111,9 +112,9 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     }
     reentrant.store(in: bag)
     bag.cancel()
-    #expect(reentrant.cancelCount == 1)
+    expectEqual(reentrant.cancelCount, 1)
     // The inner cancel found the late cancellable in the bag and cancelled it.
-    #expect(late.cancelCount == 1)
+    expectEqual(late.cancelCount, 1)
     #expect(bag.isEmpty)
   }
 
@@ -123,7 +124,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     counter.store(in: bag)
     let erased: any Cancellable = bag
     erased.cancel()
-    #expect(counter.cancelCount == 1)
+    expectEqual(counter.cancelCount, 1)
   }
 }
 
@@ -137,12 +138,12 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
       receiveCompletion: { events.append("\($0)") },
       receiveValue: { events.append("\($0)") }
     )
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     #expect(!bag.isEmpty)
     _ = upstream.send(1)
     _ = upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(events == ["1", "2", "finished"])
+    expectEqual(events, ["1", "2", "finished"])
     #expect(bag.isEmpty)
     #expect(!upstream.isCancelled)
     withExtendedLifetime(cancellable) {}
@@ -154,7 +155,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     var events: [String] = []
     upstream.sink(in: bag, receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
     upstream.send(completion: .failure(.upstream))
-    #expect(events == ["failure(RillExtTests.ExtTestError.upstream)"])
+    expectEqual(events, ["failure(RillExtTests.ExtTestError.upstream)"])
     #expect(bag.isEmpty)
   }
 
@@ -164,7 +165,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     var events: [String] = []
     upstream.sink(in: bag, receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
     bag.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(bag.isEmpty)
     _ = upstream.send(1)
     #expect(events.isEmpty)
@@ -175,10 +176,10 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     let upstream = ExtUpstream()
     let cancellable = upstream.sink(in: bag, receiveCompletion: { _ in }, receiveValue: { _ in })
     cancellable.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(bag.isEmpty)
     bag.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func freeingTheBagCancelsTheSubscription() {
@@ -192,7 +193,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     }
     #expect(cancelled)
     subject.send(2)
-    #expect(received == [1])
+    expectEqual(received, [1])
   }
 
   /// A subscription that completes while `sink(in:)` sets it up leaves the bag on the main queue's next turn.
@@ -208,7 +209,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     Just(1).sink(in: bag) { received.append($0) }
     Empty<Int, Never>().sink(in: bag) { received.append($0) }
     Fail<Int, ExtTestError>(error: .other).sink(in: bag, receiveCompletion: { _ in }, receiveValue: { _ in })
-    #expect(received == [1])
+    expectEqual(received, [1])
     #expect(!bag.isEmpty)
     await mainQueueTurn()
     #expect(bag.isEmpty)
@@ -262,7 +263,7 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     AnyMaybePublisher<Int, ExtTestError>.just(2).sinkMaybe(in: bag) { maybes.append($0) }
     #expect(!bag.isEmpty)
     maybe.send(completion: .failure(.upstream))
-    #expect(maybes == [.finished, .success(2), .failure(.upstream)])
+    expectEqual(maybes, [.finished, .success(2), .failure(.upstream)])
     await mainQueueTurn()
     #expect(bag.isEmpty)
 
@@ -270,8 +271,8 @@ private final class CountingCancellable: Cancellable, @unchecked Sendable {
     TrustedUpstream(upstream: silent).sinkSingle(in: bag) { singles.append($0) }
     bag.cancel()
     _ = silent.send(3)
-    #expect(singles.count == 2)
-    #expect(silent.cancelCount == 1)
+    expectEqual(singles.count, 2)
+    expectEqual(silent.cancelCount, 1)
   }
 }
 

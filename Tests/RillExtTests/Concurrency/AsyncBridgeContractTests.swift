@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,8 +16,8 @@ import Testing
         continuation.finish()
       }.asPublisher()
     }
-    #expect(reports[.unlimited]?.completion == .finished)
-    #expect(reports[.oneAtATime]?.completion == .finished)
+    expectEqual(reports[.unlimited]?.completion, .finished)
+    expectEqual(reports[.oneAtATime]?.completion, .finished)
   }
 
   @Test func aThrowingSequence() async {
@@ -32,7 +33,7 @@ import Testing
         Issue.record("\(demand): no failure")
         continue
       }
-      #expect(error as? ExtTestError == .upstream)
+      expectEqual(error as? ExtTestError, .upstream)
     }
   }
 
@@ -40,7 +41,7 @@ import Testing
     let reports = await expectAsyncContract("empty", values: [Int](), completingAfterDemandOf: 1) {
       AsyncStream<Int> { $0.finish() }.asPublisher()
     }
-    #expect(reports[.max(1)]?.completion == .finished)
+    expectEqual(reports[.max(1)]?.completion, .finished)
     // Like any `asPublisher()` subscription, it starts iterating at the first request, so it never learns that the
     // sequence is empty when nothing is requested.
     #expect(reports[.none]?.completion == nil)
@@ -60,7 +61,7 @@ import Testing
     ) {
       SlowSequence(count: 4, gap: .milliseconds(15)).asPublisher()
     }
-    #expect(reports[ContractDemand(initial: .max(2), perValue: .max(1))]?.completion == .finished)
+    expectEqual(reports[ContractDemand(initial: .max(2), perValue: .max(1))]?.completion, .finished)
     #expect(reports[.max(2)]?.completion == nil)
   }
 }
@@ -102,7 +103,7 @@ import Testing
           Issue.record("\(demand): no failure, \(report)")
           continue
         }
-        #expect(error as? ExtTestError == expected, "\(demand)")
+        expectEqual(error as? ExtTestError, expected, "\(demand)")
       }
     }
   }

@@ -1,4 +1,5 @@
 import Dispatch
+import RillTestSupport
 import Synchronization
 import Testing
 
@@ -108,7 +109,7 @@ private func eventually(_ condition: () -> Bool) async {
     let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .unlimited)
     CountingSequence(limit: 3, probe: probe).asPublisher().subscribe(subscriber)
     await eventually { subscriber.isDone }
-    #expect(subscriber.values == [1, 2, 3])
+    expectEqual(subscriber.values, [1, 2, 3])
     #expect(subscriber.isDone)
   }
 
@@ -117,12 +118,12 @@ private func eventually(_ condition: () -> Bool) async {
     let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .none)
     CountingSequence(limit: 100, probe: probe).asPublisher().subscribe(subscriber)
     try? await Task.sleep(nanoseconds: 20_000_000)
-    #expect(probe.pullCount == 0)
+    expectEqual(probe.pullCount, 0)
     subscriber.request(.max(2))
     await eventually { subscriber.values.count == 2 }
     try? await Task.sleep(nanoseconds: 20_000_000)
-    #expect(subscriber.values == [1, 2])
-    #expect(probe.pullCount == 2)
+    expectEqual(subscriber.values, [1, 2])
+    expectEqual(probe.pullCount, 2)
     subscriber.cancel()
   }
 
@@ -138,7 +139,7 @@ private func eventually(_ condition: () -> Bool) async {
     subscriber.request(.max(1))
     await eventually { subscriber.values.count == 2 }
     try? await Task.sleep(nanoseconds: 20_000_000)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     subscriber.cancel()
   }
 
@@ -179,7 +180,7 @@ private func eventually(_ condition: () -> Bool) async {
     await eventually { weakSubscription == nil }
     #expect(weakSubscription == nil)
     #expect(values.withLock { $0 } == [1])
-    #expect(probe.pullCount == 1)
+    expectEqual(probe.pullCount, 1)
   }
 
   @Test func cancellingBeforeAnyRequestNeverStartsTheTask() async {
@@ -194,7 +195,7 @@ private func eventually(_ condition: () -> Bool) async {
     }
     // The subscription let go of its subscriber on cancel, although the subscriber still holds it.
     #expect(weakSubscriber == nil)
-    #expect(probe.pullCount == 0)
+    expectEqual(probe.pullCount, 0)
   }
 
   @Test func releasesTheSubscriptionAndTheSubscriberAfterCompletion() async {
@@ -205,7 +206,7 @@ private func eventually(_ condition: () -> Bool) async {
       weakSubscriber = subscriber
       CountingSequence(limit: 3, probe: probe).asPublisher().subscribe(subscriber)
       await eventually { subscriber.isDone }
-      #expect(subscriber.values == [1, 2, 3])
+      expectEqual(subscriber.values, [1, 2, 3])
     }
     await eventually { weakSubscriber == nil }
     #expect(weakSubscriber == nil)
@@ -219,7 +220,7 @@ private func eventually(_ condition: () -> Bool) async {
     continuation.yield("b")
     continuation.finish()
     await eventually { subscriber.isDone }
-    #expect(subscriber.values == ["a", "b"])
+    expectEqual(subscriber.values, ["a", "b"])
   }
 }
 

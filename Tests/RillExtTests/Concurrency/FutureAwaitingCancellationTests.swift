@@ -1,3 +1,4 @@
+import RillTestSupport
 import Synchronization
 import Testing
 
@@ -120,7 +121,7 @@ private func eventually(_ condition: () -> Bool) async {
     #expect(!probe.cancelled)
     gate.open()
     await eventually { staying.all.count == 2 }
-    #expect(staying.all == ["42", "finished"])
+    expectEqual(staying.all, ["42", "finished"])
     #expect(leaving.all.isEmpty)
     #expect(!probe.isCancelledWasTrue)
     second.cancel()
@@ -135,7 +136,7 @@ private func eventually(_ condition: () -> Bool) async {
     #expect(!probe.isCancelledWasTrue)
     let late = FutureEventBox<Never>()
     let cancellable = late.sink(future)
-    #expect(late.all == ["42", "finished"])
+    expectEqual(late.all, ["42", "finished"])
     #expect(await future.value == 42)
     cancellable.cancel()
   }

@@ -1,5 +1,6 @@
 import Observation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -14,13 +15,13 @@ private typealias TestScheduler = RillTesting.TestScheduler
     let observed = TestSubscriber<Int, Never>()
     model.publisher(for: \.count, scheduler: scheduler).subscribe(observed)
     let cancellable = upstream.assign(to: \.count, on: model, ownership: .weak)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(4)
-    #expect(model.count == 4)
+    expectEqual(model.count, 4)
     scheduler.advance()
     upstream.send(5)
     scheduler.advance()
-    #expect(observed.values == [0, 4, 5])
+    expectEqual(observed.values, [0, 4, 5])
     cancellable.cancel()
     #expect(upstream.isCancelled)
   }
@@ -50,7 +51,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
       weakModel = model
       cancellable = upstream.assign(to: \.count, on: model, ownership: .weak)
       upstream.send(1)
-      #expect(model.count == 1)
+      expectEqual(model.count, 1)
     }
     #expect(weakModel == nil && !upstream.isCancelled)
     upstream.send(2)
@@ -65,7 +66,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     model.onDeinit = { freed = true }
     var cancellable: AnyCancellable? = upstream.assign(to: \.count, on: model, ownership: .unowned)
     upstream.send(9)
-    #expect(model.count == 9)
+    expectEqual(model.count, 9)
     cancellable?.cancel()
     cancellable = nil
     #expect(!freed)
@@ -81,7 +82,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
       cancellable = upstream.assign(to: \.count, on: model)
     }
     upstream.send(1)
-    #expect(weakModel?.count == 1)
+    expectEqual(weakModel?.count, 1)
     upstream.send(completion: .finished)
     #expect(weakModel == nil && cancellable != nil)
     upstream.send(7)
@@ -101,7 +102,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
   @Test func combinesTwoArgumentSpellingWithCombines() {
     let model = CounterModel()
     let cancellable = Just(8).assign(to: \.count, on: model)
-    #expect(model.count == 8)
+    expectEqual(model.count, 8)
     _ = cancellable
   }
 }

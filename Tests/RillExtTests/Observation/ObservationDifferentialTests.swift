@@ -1,5 +1,6 @@
 import Observation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -91,8 +92,8 @@ private typealias TestScheduler = RillTesting.TestScheduler
         }
       }
       let expected = Self.modelled(script)
-      #expect(subscriber.values == loop.values, "seed \(seed): \(script)")
-      #expect(subscriber.values == expected, "seed \(seed): \(script)")
+      expectEqual(subscriber.values, loop.values, "seed \(seed): \(script)")
+      expectEqual(subscriber.values, expected, "seed \(seed): \(script)")
       subscriber.cancel()
     }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,7 +22,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     model.count = 2
     model.count = 3
     scheduler.advance(to: 5)
-    #expect(subscriber.marbles() == "0-1-3")
+    expectEqual(subscriber.marbles(), "0-1-3")
   }
 
   @Test func sendsTheCurrentValueAtOnceThenTheNewValueOnTheScheduler() {
@@ -29,18 +30,18 @@ private typealias TestScheduler = RillTesting.TestScheduler
     let model = CounterModel()
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     model.publisher(for: \.count, scheduler: scheduler).subscribe(subscriber)
-    #expect(subscriber.values == [0])
+    expectEqual(subscriber.values, [0])
     scheduler.advance(by: 5)
     model.count = 1
-    #expect(subscriber.values == [0])
+    expectEqual(subscriber.values, [0])
     scheduler.advance(by: 5)
-    #expect(subscriber.values == [0, 1])
+    expectEqual(subscriber.values, [0, 1])
     model.count = 2
     scheduler.advance()
     let expected: [TestSubscriber<Int, Never>.Record] = [
       .init(.subscription, at: 0), .init(.value(0), at: 0), .init(.value(1), at: 5), .init(.value(2), at: 10),
     ]
-    #expect(subscriber.records == expected)
+    expectEqual(subscriber.records, expected)
   }
 
   @Test func changesBeforeTheReadAreOneValueAndEqualValuesAreNoChange() {
@@ -58,7 +59,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     model.count = 4
     model.count = 3
     scheduler.advance()
-    #expect(subscriber.values == [0, 3, 3])
+    expectEqual(subscriber.values, [0, 3, 3])
   }
 
   @Test func withoutInitialSendsChangesOnly() {
@@ -69,7 +70,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     #expect(subscriber.values.isEmpty)
     model.count = 7
     scheduler.advance()
-    #expect(subscriber.values == [7])
+    expectEqual(subscriber.values, [7])
   }
 
   @Test func waitsForDemandAndThenSendsTheLatestValue() {
@@ -81,16 +82,16 @@ private typealias TestScheduler = RillTesting.TestScheduler
     scheduler.advance()
     #expect(subscriber.values.isEmpty)
     subscriber.request(.max(1))
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     model.count = 2
     model.count = 3
     scheduler.advance()
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     model.count = 4
     subscriber.request(.max(1))
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     scheduler.advance()
-    #expect(subscriber.values == [1, 4])
+    expectEqual(subscriber.values, [1, 4])
   }
 
   @Test func demandReturnedFromAValueCounts() {
@@ -102,7 +103,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
       model.count = value
       scheduler.advance()
     }
-    #expect(subscriber.values == [0, 1, 2, 3])
+    expectEqual(subscriber.values, [0, 1, 2, 3])
   }
 
   @Test func followsAChainOfModels() {
@@ -117,7 +118,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     scheduler.advance()
     first.title = "no longer observed"
     scheduler.advance()
-    #expect(subscriber.values == ["first", "renamed", "first"])
+    expectEqual(subscriber.values, ["first", "renamed", "first"])
   }
 
   @Test func anUntrackedPropertySendsItsValueAndNothingMore() {
@@ -163,10 +164,10 @@ private typealias TestScheduler = RillTesting.TestScheduler
     let expected: [TestSubscriber<Int, Never>.Record] = [
       .init(.subscription, at: 0), .init(.value(0), at: 0), .init(.completion(.finished), at: 3),
     ]
-    #expect(subscriber.records == expected)
+    expectEqual(subscriber.records, expected)
     let late = TestSubscriber<Int, Never>()
     publisher.subscribe(late)
-    #expect(late.events == [.subscription, .completion(.finished)])
+    expectEqual(late.events, [.subscription, .completion(.finished)])
   }
 
   @Test func aModelFreedAfterAChangeFinishesAtTheRead() {
@@ -177,7 +178,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
     model!.count = 1
     model = nil
     scheduler.advance()
-    #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    expectEqual(subscriber.events, [.subscription, .value(0), .completion(.finished)])
   }
 
   @Test func neitherThePublisherNorTheSubscriptionKeepsTheModel() {
@@ -200,10 +201,10 @@ private typealias TestScheduler = RillTesting.TestScheduler
       return .none
     })
     model.publisher(for: \.count, scheduler: scheduler).subscribe(subscriber)
-    #expect(subscriber.values == [0])
+    expectEqual(subscriber.values, [0])
     scheduler.advance()
-    #expect(subscriber.values == [0, 1, 2, 3])
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.values, [0, 1, 2, 3])
+    expectEqual(subscriber.overlappingDeliveries, 0)
   }
 
   @Test func theDefaultSchedulerIsTheMainQueue() {
@@ -230,7 +231,7 @@ private typealias TestScheduler = RillTesting.TestScheduler
         model.count = 2
       }
     }
-    #expect(values == [0, 2])
+    expectEqual(values, [0, 2])
   }
 
   @Test func keepsTheContract() {

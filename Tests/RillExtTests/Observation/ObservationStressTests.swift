@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -39,7 +40,7 @@ struct ObservationStressTests {
     for subscriber in kept + cancelled {
       let values = subscriber.values
       #expect(values == values.sorted() && Set(values).count == values.count, "\(values)")
-      #expect(subscriber.overlappingDeliveries == 0)
+      expectEqual(subscriber.overlappingDeliveries, 0)
       #expect(!subscriber.isCompleted)
     }
     for subscriber in kept { #expect(subscriber.values.last == changes) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RillExt
+import RillTestSupport
 import Testing
 
 /// Records how many times `main()` and `didComplete()` ran, and whether `main()` finishes at once.
@@ -61,16 +62,16 @@ private final class Outcomes: @unchecked Sendable {
     queue.addOperation(operation)
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.isFinished)
-    #expect(operation.mainCount == 1)
-    #expect(operation.didCompleteCount == 1)
+    expectEqual(operation.mainCount, 1)
+    expectEqual(operation.didCompleteCount, 1)
     #expect(throws: ExtTestError.upstream) { try operation.result?.get() }
   }
 
   @Test func aSerialQueueRunsOperationsOneAfterTheOther() {
     let queue = OperationQueue(name: "serial", qualityOfService: .utility, maxConcurrentOperationCount: 1)
-    #expect(queue.name == "serial")
-    #expect(queue.qualityOfService == .utility)
-    #expect(queue.maxConcurrentOperationCount == 1)
+    expectEqual(queue.name, "serial")
+    expectEqual(queue.qualityOfService, .utility)
+    expectEqual(queue.maxConcurrentOperationCount, 1)
     let running = Shared((now: 0, most: 0))
     let operations = (0..<5).map { index in
       AsynchronousOperation<Int, Never>.blockOperation { operation in
@@ -91,7 +92,7 @@ private final class Outcomes: @unchecked Sendable {
       guard case .success(let value)? = operation.result else { return nil }
       return value
     }
-    #expect(values == [0, 1, 2, 3, 4])
+    expectEqual(values, [0, 1, 2, 3, 4])
   }
 
   @Test func aResultGivenBeforeTheStartFinishesTheOperationWhenItStartsWithoutCallingMain() throws {
@@ -99,13 +100,13 @@ private final class Outcomes: @unchecked Sendable {
     queue.isSuspended = true
     let operation = ProbeOperation()
     operation.finish(with: .success(1))
-    #expect(operation.didCompleteCount == 1)
+    expectEqual(operation.didCompleteCount, 1)
     #expect(!operation.isFinished)
     queue.addOperation(operation)
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.isFinished)
-    #expect(operation.mainCount == 0)
+    expectEqual(operation.mainCount, 0)
     #expect(try operation.result?.get() == 1)
   }
 
@@ -122,8 +123,8 @@ private final class Outcomes: @unchecked Sendable {
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.isFinished)
-    #expect(operation.mainCount == 0)
-    #expect(operation.didCompleteCount == 1)
+    expectEqual(operation.mainCount, 0)
+    expectEqual(operation.didCompleteCount, 1)
     #expect(operation.result == nil)
     #expect(eventually { outcomes.all.count == 1 })
     #expect(outcomes.all.first! == nil)
@@ -140,7 +141,7 @@ private final class Outcomes: @unchecked Sendable {
     #expect(!operation.isExecuting)
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.result == nil)
-    #expect(operation.didCompleteCount == 1)
+    expectEqual(operation.didCompleteCount, 1)
   }
 
   @Test func theFirstOfFinishAndCancelWins() throws {
@@ -160,8 +161,8 @@ private final class Outcomes: @unchecked Sendable {
     #expect(!finished.isCancelled)
     #expect(cancelled.result == nil)
     #expect(cancelled.isCancelled)
-    #expect(finished.didCompleteCount == 1)
-    #expect(cancelled.didCompleteCount == 1)
+    expectEqual(finished.didCompleteCount, 1)
+    expectEqual(cancelled.didCompleteCount, 1)
   }
 
   @Test func handleCompletionRunsOnTheGivenQueue() {

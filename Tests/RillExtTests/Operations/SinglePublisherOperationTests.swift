@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     queue.addOperation(operation)
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.isFinished)
-    #expect(operation.result?.get() == 1)
+    expectEqual(operation.result?.get(), 1)
   }
 
   @Test func theOperationFinishesWithThePublishersFailure() {
@@ -28,10 +29,10 @@ import Testing
     let upstream = ExtUpstream()
     let operation = TrustedUpstream(upstream: upstream).makeOperation()
     queue.addOperation(operation)
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(upstream.subscriberCount, 0)
     queue.isSuspended = false
     #expect(eventually { upstream.subscriberCount == 1 })
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     #expect(operation.isExecuting)
     _ = upstream.send(2)
     #expect(waitUntilAllOperationsAreFinished(queue))
@@ -45,7 +46,7 @@ import Testing
     queue.addOperation(operation)
     #expect(eventually { upstream.subscriberCount == 1 && operation.isExecuting })
     operation.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(operation.isFinished && operation.isCancelled)
     #expect(waitUntilAllOperationsAreFinished(queue))
     _ = upstream.send(3)
@@ -62,7 +63,7 @@ import Testing
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(operation.isFinished)
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(upstream.subscriberCount, 0)
   }
 
   @Test func theOperationAndThePublisherAreFreedAfterCompletionAndAfterCancel() {
@@ -93,32 +94,32 @@ import Testing
     queue.isSuspended = true
     let subscriber = TestSubscriber<Int, Never>()
     Just(1).asOperation(in: queue).subscribe(subscriber)
-    #expect(queue.operationCount == 1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(queue.operationCount, 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(eventually { subscriber.isCompleted })
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func theOperationIsAddedOnTheFirstDemandWithTheGivenPriority() {
     let queue = OperationQueue()
     queue.isSuspended = true
     let publisher = Just(1).asOperation(in: queue, queuePriority: .high)
-    #expect(publisher.queuePriority == .high)
+    expectEqual(publisher.queuePriority, .high)
     #expect(publisher.operationQueue === queue)
-    #expect(Just(1).asOperation(in: queue).queuePriority == .normal)
+    expectEqual(Just(1).asOperation(in: queue).queuePriority, .normal)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     publisher.subscribe(subscriber)
-    #expect(queue.operationCount == 0)
+    expectEqual(queue.operationCount, 0)
     subscriber.request(.max(1))
     subscriber.request(.max(1))
-    #expect(queue.operationCount == 1)
-    #expect(queue.operations.first?.queuePriority == .high)
+    expectEqual(queue.operationCount, 1)
+    expectEqual(queue.operations.first?.queuePriority, .high)
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(eventually { subscriber.isCompleted })
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
   }
 
   @Test func aFailureIsPublished() {
@@ -131,7 +132,7 @@ import Testing
     ).subscribe(subscriber)
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(eventually { subscriber.isCompleted })
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(other)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(other)"])
   }
 
   @Test func cancellingTheSubscriptionCancelsTheOperationAndItsSubscription() {
@@ -141,10 +142,10 @@ import Testing
     TrustedUpstream(upstream: upstream).asOperation(in: queue).subscribe(subscriber)
     #expect(eventually { upstream.subscriberCount == 1 })
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     #expect(waitUntilAllOperationsAreFinished(queue))
     _ = upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func cancellingBeforeTheQueueStartsTheOperationNeverSubscribes() {
@@ -156,8 +157,8 @@ import Testing
     subscriber.cancel()
     queue.isSuspended = false
     #expect(waitUntilAllOperationsAreFinished(queue))
-    #expect(upstream.subscriberCount == 0)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(upstream.subscriberCount, 0)
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func anOperationCancelledByItsQueueEndsTheSubscriptionWithoutCompletion() {
@@ -168,9 +169,9 @@ import Testing
     #expect(eventually { upstream.subscriberCount == 1 })
     queue.cancelAllOperations()
     #expect(waitUntilAllOperationsAreFinished(queue))
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     _ = upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func aSerialQueueRunsThePublishersOneAfterTheOther() {
@@ -183,14 +184,14 @@ import Testing
     TrustedUpstream(upstream: second).asOperation(in: queue).subscribe(secondSubscriber)
     #expect(eventually { first.subscriberCount == 1 })
     Thread.sleep(forTimeInterval: 0.05)
-    #expect(second.subscriberCount == 0)
+    expectEqual(second.subscriberCount, 0)
     _ = first.send(1)
     #expect(eventually { second.subscriberCount == 1 })
     _ = second.send(2)
     #expect(waitUntilAllOperationsAreFinished(queue))
     #expect(eventually { firstSubscriber.isCompleted && secondSubscriber.isCompleted })
-    #expect(firstSubscriber.values == [1])
-    #expect(secondSubscriber.values == [2])
+    expectEqual(firstSubscriber.values, [1])
+    expectEqual(secondSubscriber.values, [2])
   }
 
   @Test func theSubscriptionIsFreedAfterCompletionAndAfterCancel() {

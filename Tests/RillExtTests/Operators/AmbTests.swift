@@ -1,5 +1,6 @@
 import Dispatch
 import RillExt
+import RillTestSupport
 import RillTesting
 import Synchronization
 import Testing
@@ -31,9 +32,9 @@ private func race(
     let all = TestSubscriber<String, MarbleError>(scheduler: scheduler)
     pair.amb().subscribe(all)
     scheduler.run()
-    #expect(variadic.marbles() == "--a-b--|")
-    #expect(collection.marbles() == "--a-b--|")
-    #expect(all.marbles() == "--x-----|")
+    expectEqual(variadic.marbles(), "--a-b--|")
+    expectEqual(collection.marbles(), "--a-b--|")
+    expectEqual(all.marbles(), "--x-----|")
   }
 
   @Test func theFirstToSendAValueWins() {
@@ -42,40 +43,40 @@ private func race(
     second.send(2)
     first.send(6)
     second.send(8)
-    #expect(subscriber.values == [1, 2, 8])
+    expectEqual(subscriber.values, [1, 2, 8])
     #expect(first.cancelCount == 1 && second.cancelCount == 0)
     first.send(completion: .finished)
     #expect(!subscriber.isCompleted)
     second.send(completion: .failure(.other))
-    #expect(subscriber.completion == .failure(.other))
-    #expect(second.cancelCount == 0)
+    expectEqual(subscriber.completion, .failure(.other))
+    expectEqual(second.cancelCount, 0)
   }
 
   @Test func theFirstToCompleteWins() {
     let (first, second, subscriber) = race()
     first.send(completion: .failure(.upstream))
     second.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
-    #expect(second.cancelCount == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
+    expectEqual(second.cancelCount, 1)
 
     // Both complete without a value; both never send.
     let finished = TestSubscriber<Int, Never>()
     Empty<Int, Never>().amb(Empty()).subscribe(finished)
-    #expect(finished.eventDescriptions == ["subscription", "finished"])
+    expectEqual(finished.eventDescriptions, ["subscription", "finished"])
     let waiting = TestSubscriber<Int, Never>()
     Empty<Int, Never>(completeImmediately: false).amb(Empty(completeImmediately: false)).subscribe(waiting)
-    #expect(waiting.eventDescriptions == ["subscription"])
+    expectEqual(waiting.eventDescriptions, ["subscription"])
     let late = TestSubscriber<Int, Never>()
     Empty<Int, Never>(completeImmediately: false).append(0).amb(Empty().append(1)).subscribe(late)
-    #expect(late.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func aSynchronousFirstWinsBeforeTheSecondIsSubscribed() {
     let second = Source()
     let subscriber = TestSubscriber<Int, ExtTestError>()
     Just(1).setFailureType(to: ExtTestError.self).amb(second).subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(second.subscriberCount == 0)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(second.subscriberCount, 0)
   }
 
   @Test func exactDemand() {
@@ -83,18 +84,18 @@ private func race(
     let (first, second, subscriber) = race(initialDemand: .max(3))
     #expect(first.requestedDemands == [.max(1)] && second.requestedDemands == [.max(1)])
     // The rest of downstream's demand goes back with the winner's first value.
-    #expect(second.send(1) == .max(2))
-    #expect(first.requestedDemands == [.max(1)])
+    expectEqual(second.send(1), .max(2))
+    expectEqual(first.requestedDemands, [.max(1)])
     subscriber.request(.max(4))
-    #expect(second.requestedDemands == [.max(1), .max(4)])
+    expectEqual(second.requestedDemands, [.max(1), .max(4)])
 
     // Demand returned from a delivery goes to the winner.
     let (_, winner, _) = race(initialDemand: .max(1), onValue: { _, _ in .max(2) })
-    #expect(winner.send(1) == .max(2))
+    expectEqual(winner.send(1), .max(2))
 
     // Unlimited stays unlimited.
     let (_, unlimited, _) = race()
-    #expect(unlimited.send(1) == .unlimited)
+    expectEqual(unlimited.send(1), .unlimited)
   }
 
   @Test func theWinnersFirstValueWaitsForDemand() {
@@ -102,11 +103,11 @@ private func race(
     first.send(1)
     #expect(subscriber.values.isEmpty && second.cancelCount == 1)
     subscriber.request(.max(1))
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     // The one value asked for was the race's.
-    #expect(first.requestedDemands == [.max(1)])
+    expectEqual(first.requestedDemands, [.max(1)])
     subscriber.request(.max(2))
-    #expect(first.requestedDemands == [.max(1), .max(2)])
+    expectEqual(first.requestedDemands, [.max(1), .max(2)])
 
     // Demand given before the race, inside receive(subscription:), counts once the race is decided.
     let left = PassthroughSubject<Int, Never>()
@@ -118,15 +119,15 @@ private func race(
     right.send(0)
     right.send(7)
     right.send(11)
-    #expect(early.values == [3, 0])
+    expectEqual(early.values, [3, 0])
 
     // A completion after the waiting value waits behind it.
     let (held, _, waiting) = race(initialDemand: .none)
     held.send(1)
     held.send(completion: .finished)
-    #expect(waiting.eventDescriptions == ["subscription"])
+    expectEqual(waiting.eventDescriptions, ["subscription"])
     waiting.request(.max(1))
-    #expect(waiting.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(waiting.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   /// As in CombineExt: the publishers are subscribed before downstream receives its subscription, so what they send
@@ -146,17 +147,17 @@ private func race(
       }
     )
     left.amb(right).subscribe(subscriber)
-    #expect(subscriber.values == [3, 0])
+    expectEqual(subscriber.values, [3, 0])
 
     // An event sent while the publishers are subscribed waits for downstream's subscription, and its demand.
     let completed = TestSubscriber<Int, Never>()
     Empty<Int, Never>().amb(Just(1)).subscribe(completed)
-    #expect(completed.eventDescriptions == ["subscription", "finished"])
+    expectEqual(completed.eventDescriptions, ["subscription", "finished"])
     let held = TestSubscriber<Int, Never>(initialDemand: .none)
     Just(1).amb(Empty(completeImmediately: false)).subscribe(held)
-    #expect(held.eventDescriptions == ["subscription"])
+    expectEqual(held.eventDescriptions, ["subscription"])
     held.request(.max(1))
-    #expect(held.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(held.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   /// A completion sent from another thread while downstream is receiving its subscription waits until that call
@@ -193,14 +194,14 @@ private func race(
     #expect(first.cancelCount == 1 && second.cancelCount == 1)
     first.send(1)
     first.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
 
     let (winner, loser, decided) = race()
     winner.send(1)
     decided.cancel()
     #expect(winner.cancelCount == 1 && loser.cancelCount == 1)
     winner.send(2)
-    #expect(decided.values == [1])
+    expectEqual(decided.values, [1])
 
     // Both publishers are subscribed before downstream gets its subscription: cancelling inside
     // receive(subscription:) cancels both.
@@ -209,7 +210,7 @@ private func race(
     left.amb(right).subscribe(early)
     #expect(left.cancelCount == 1 && right.cancelCount == 1)
     left.send(1)
-    #expect(early.eventDescriptions == ["subscription"])
+    expectEqual(early.eventDescriptions, ["subscription"])
 
     // A subscription that comes after the race is over is cancelled.
     let (_, slow, _) = race()
@@ -228,12 +229,12 @@ private func race(
     first.send(2)
     first.send(3)
     second.send(9)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
 
     // A synchronous winner that sends as soon as it is asked.
     let all = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.amb(Empty(completeImmediately: false)).subscribe(all)
-    #expect(all.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    expectEqual(all.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
 
     // The first value held for demand is delivered from inside request, and requests from inside it.
     let source = Source()
@@ -248,8 +249,8 @@ private func race(
     source.send(1)
     requester.request(.max(1))
     source.send(2)
-    #expect(requester.values == [1, 2])
-    #expect(source.requestedDemands == [.max(1), .max(1), .max(1)])
+    expectEqual(requester.values, [1, 2])
+    expectEqual(source.requestedDemands, [.max(1), .max(1), .max(1)])
   }
 
   @Test func memory() {
@@ -283,13 +284,13 @@ private func race(
   @Test func collections() {
     let empty = TestSubscriber<Int, Never>()
     [AnyPublisher<Int, Never>]().amb().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
     let one = PassthroughSubject<Int, Never>()
     let single = TestSubscriber<Int, Never>()
     [one].amb().subscribe(single)
     one.send(1)
     one.send(completion: .finished)
-    #expect(single.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(single.eventDescriptions, ["subscription", "value(1)", "finished"])
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
     let many = TestSubscriber<Int, Never>()
     subjects.amb().subscribe(many)
@@ -298,7 +299,7 @@ private func race(
     subjects[2].send(3)
     subjects[1].send(4)
     subjects[1].send(completion: .finished)
-    #expect(many.eventDescriptions == ["subscription", "value(2)", "value(4)", "finished"])
+    expectEqual(many.eventDescriptions, ["subscription", "value(2)", "value(4)", "finished"])
   }
 
   @Test func contract() {
@@ -323,7 +324,7 @@ private func race(
 
   @Test func publicSurface() {
     let amb: Publishers.Amb<Just<Int>, Empty<Int, Never>> = Just(1).amb(Empty())
-    #expect(amb.first == Just(1))
+    expectEqual(amb.first, Just(1))
     let _: Publishers.Amb<Just<Int>, Just<Int>> = Publishers.Amb(first: Just(1), second: Just(2))
     let _: AnyPublisher<Int, Never> = Just(1).amb(with: Just(2), Just(3))
     let _: AnyPublisher<Int, Never> = Just(1).amb(with: [Just(2)])

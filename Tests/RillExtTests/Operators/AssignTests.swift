@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,7 +23,7 @@ private final class Target {
     #expect([x.a, y.b, z.c] == [2, 2, 2] && seen == [[0, 0, 0], [1, 1, 1]])
     cancellable.cancel()
     subject.send(3)
-    #expect(x.a == 2)
+    expectEqual(x.a, 2)
   }
 
   @Test func manyTargets() {
@@ -34,11 +35,11 @@ private final class Target {
     #expect(x.a == 4 && y.b == 4)
     two.cancel()
     subject.send(5)
-    #expect(x.a == 4)
+    expectEqual(x.a, 4)
     // Combine's own assign(to:on:) still resolves, and is the one a call without ownership picks.
     let combines = subject.assign(to: \.c, on: x)
     subject.send(6)
-    #expect(x.c == 6)
+    expectEqual(x.c, 6)
     combines.cancel()
   }
 
@@ -74,11 +75,11 @@ private final class Target {
     let upstream = TestPublisher<Int, Never>()
     let target = Target()
     let cancellable = upstream.assign(to: \.a, on: target, ownership: .weak)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(3)
     upstream.send(completion: .finished)
     upstream.send(4)
-    #expect(target.a == 3)
+    expectEqual(target.a, 3)
     cancellable.cancel()
   }
 }

@@ -1,5 +1,6 @@
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,7 +29,7 @@ private final class Box {
     let box = Box()
     let combines: AnyCancellable = just.assign(to: \.value, on: box)
     let weakly: AnyCancellable = Just(2).assign(to: \.value, on: box, ownership: .weak)
-    #expect(box.value == 2)
+    expectEqual(box.value, 2)
     combines.cancel()
     weakly.cancel()
   }

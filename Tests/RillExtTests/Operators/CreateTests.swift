@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -44,19 +45,19 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       subscriber.send(completion: .finished)
       return AnyCancellable {}
     }
-    #expect(render(initialized) == "[12|]")
+    expectEqual(render(initialized), "[12|]")
     let created = AnyPublisher<Int, MarbleError>.create { subscriber in
       subscriber.send(1)
       subscriber.send(completion: .failure(MarbleError()))
       return AnyCancellable {}
     }
-    #expect(render(created) == "[1^]")
+    expectEqual(render(created), "[1^]")
     let publisher = Publishers.Create<Int, MarbleError> { subscriber in
       subscriber.send(1)
       subscriber.send(completion: .finished)
       return AnyCancellable {}
     }
-    #expect(render(publisher) == "[1|]")
+    expectEqual(render(publisher), "[1|]")
   }
 
   @Test func valuesThenCompletion() {
@@ -72,9 +73,9 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       }
       let subscriber = TestSubscriber<Int, ExtTestError>()
       publisher.subscribe(subscriber)
-      #expect(subscriber.values == [1, 2])
+      expectEqual(subscriber.values, [1, 2])
       #expect(subscriber.completion == completion && subscriber.completionCount == 1)
-      #expect(cleanup.value == 1)
+      expectEqual(cleanup.value, 1)
     }
   }
 
@@ -92,8 +93,8 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     let second = TestSubscriber<Int, Never>()
     publisher.subscribe(first)
     publisher.subscribe(second)
-    #expect(first.eventDescriptions == ["subscription", "value(1)"])
-    #expect(second.eventDescriptions == ["subscription", "value(2)"])
+    expectEqual(first.eventDescriptions, ["subscription", "value(1)"])
+    expectEqual(second.eventDescriptions, ["subscription", "value(2)"])
   }
 
   @Test func valuesBeyondDemandWaitInOrder() {
@@ -101,12 +102,12 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     let subscriber = TestSubscriber<Int, ExtTestError>(initialDemand: .max(2))
     handle.publisher.subscribe(subscriber)
     for value in 1...5 { handle.subscriber.send(value) }
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     subscriber.request(.max(1))
     #expect(subscriber.values == [1, 2, 3] && !subscriber.isCompleted)
     subscriber.request(.max(1))
-    #expect(subscriber.values == [1, 2, 3, 4])
-    #expect(handle.cleanup.value == 0)
+    expectEqual(subscriber.values, [1, 2, 3, 4])
+    expectEqual(handle.cleanup.value, 0)
 
     // Nothing requested: the completion needs no demand, and the waiting values are dropped.
     let idle = TestSubscriber<Int, Never>(initialDemand: .none)
@@ -117,7 +118,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       return AnyCancellable {}
     }
     .subscribe(idle)
-    #expect(idle.eventDescriptions == ["subscription", "finished"])
+    expectEqual(idle.eventDescriptions, ["subscription", "finished"])
   }
 
   /// As in CombineExt: the completion follows the values the subscriber asked for, and the others are dropped.
@@ -131,9 +132,9 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
         return cleanup.cancellable()
       }
       .subscribe(subscriber)
-      #expect(subscriber.values == [1, 2])
-      #expect(subscriber.completion == completion)
-      #expect(cleanup.value == 1)
+      expectEqual(subscriber.values, [1, 2])
+      expectEqual(subscriber.completion, completion)
+      expectEqual(cleanup.value, 1)
     }
 
     // Sent later, when the demand has run out.
@@ -142,8 +143,8 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     handle.publisher.subscribe(later)
     for value in 1...3 { handle.subscriber.send(value) }
     handle.subscriber.send(completion: .failure(.other))
-    #expect(later.eventDescriptions == ["subscription", "value(1)", "failure(other)"])
-    #expect(handle.cleanup.value == 1)
+    expectEqual(later.eventDescriptions, ["subscription", "value(1)", "failure(other)"])
+    expectEqual(handle.cleanup.value, 1)
 
     // The demand a delivered value returns counts: the completion waits for the values it covers.
     let oneAtATime = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
@@ -158,7 +159,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       return .none
     }
     reentrant.subscriber.send(1)
-    #expect(oneAtATime.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    expectEqual(oneAtATime.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
   }
 
   /// As in CombineExt: a request of `.none` is accepted.
@@ -176,8 +177,8 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       }
       .subscribe(subscriber)
       #expect(subscriber.values.isEmpty)
-      #expect(subscriber.completion == completion)
-      #expect(cleanup.value == 1)
+      expectEqual(subscriber.completion, completion)
+      expectEqual(cleanup.value, 1)
     }
 
     // Without any request, the completion goes all the same.
@@ -187,7 +188,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
       return AnyCancellable {}
     }
     .subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
   }
 
   @Test func demandReturnedFromAValueCounts() {
@@ -195,7 +196,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     handle.publisher.subscribe(subscriber)
     for value in 1...3 { handle.subscriber.send(value) }
-    #expect(subscriber.values == [1, 2, 3])
+    expectEqual(subscriber.values, [1, 2, 3])
     let limited = TestSubscriber<Int, Never>(
       initialDemand: .max(1),
       onValue: { _, value in value == 1 ? .max(1) : .none }
@@ -203,9 +204,9 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     let second = Handle<Int, Never>()
     second.publisher.subscribe(limited)
     for value in 1...3 { second.subscriber.send(value) }
-    #expect(limited.values == [1, 2])
+    expectEqual(limited.values, [1, 2])
     limited.request(.max(1))
-    #expect(limited.values == [1, 2, 3])
+    expectEqual(limited.values, [1, 2, 3])
   }
 
   @Test func cancellation() {
@@ -214,15 +215,15 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     handle.publisher.subscribe(subscriber)
     handle.subscriber.send(1)
     handle.subscriber.send(2)
-    #expect(handle.cleanup.value == 0)
+    expectEqual(handle.cleanup.value, 0)
     subscriber.cancel()
-    #expect(handle.cleanup.value == 1)
+    expectEqual(handle.cleanup.value, 1)
     // The waiting value is dropped, and nothing more arrives.
     handle.subscriber.send(3)
     handle.subscriber.send(completion: .finished)
     subscriber.subscription?.request(.max(5))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)"])
-    #expect(handle.cleanup.value == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)"])
+    expectEqual(handle.cleanup.value, 1)
 
     // Cancelling from receive(subscription:) means the factory never runs.
     let runs = Locked(0)
@@ -243,12 +244,12 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     AnyPublisher<Int, Never> { subscriber in
       subscriber.send(1)
       subscriber.send(2)
-      #expect(cleanup.value == 0)
+      expectEqual(cleanup.value, 0)
       return cleanup.cancellable()
     }
     .subscribe(canceller)
-    #expect(canceller.values == [1])
-    #expect(cleanup.value == 1)
+    expectEqual(canceller.values, [1])
+    expectEqual(cleanup.value, 1)
   }
 
   @Test func reentrancy() {
@@ -263,7 +264,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     })
     handle.publisher.subscribe(subscriber)
     handle.subscriber.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
 
     // Requesting from inside a delivery releases the next waiting value after this one returns.
     let second = Handle<Int, Never>()
@@ -276,7 +277,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     )
     second.publisher.subscribe(requester)
     for value in 1...3 { second.subscriber.send(value) }
-    #expect(requester.values == [1, 2, 3])
+    expectEqual(requester.values, [1, 2, 3])
   }
 
   @Test func concurrentSendersNeverLoseOrDuplicate() async {
@@ -299,7 +300,7 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     #expect(values.count == 1000 && Set(values).count == 1000)
     for thread in 0..<4 {
       let mine = values.filter { $0 / 1000 == thread }
-      #expect(mine == mine.sorted())
+      expectEqual(mine, mine.sorted())
     }
     #expect(subscriber.isFinished)
   }
@@ -382,6 +383,6 @@ private final class Handle<Output, Failure: Error>: @unchecked Sendable {
     #expect(subscriber.subscription.map { String(describing: $0) } == "Create.Subscription<Int, ExtTestError>")
     // The erasing initializer still takes a publisher.
     let erased: AnyPublisher<Int, Never> = AnyPublisher(Just(1))
-    #expect(String(describing: erased) == "AnyPublisher")
+    expectEqual(String(describing: erased), "AnyPublisher")
   }
 }

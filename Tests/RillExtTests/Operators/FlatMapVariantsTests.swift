@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -23,7 +24,7 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     let subscriber = TestSubscriber<[Int], MarbleError>(scheduler: batches)
     sources.flatMapBatches(of: 2).subscribe(subscriber)
     batches.run()
-    #expect(subscriber.marbles() == "--'[1, 3]'-'[5]'|")
+    expectEqual(subscriber.marbles(), "--'[1, 3]'-'[5]'|")
   }
 
   // MARK: flatMapLatest
@@ -34,34 +35,34 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     upstream.send(0)
     inners[0].send("a")
     upstream.send(1)
-    #expect(inners[0].cancelCount == 1)
+    expectEqual(inners[0].cancelCount, 1)
     inners[0].send("stale")
     inners[1].send("b")
     upstream.send(completion: .finished)
     #expect(!subscriber.isCompleted)
     inners[1].send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(a)", "value(b)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(a)", "value(b)", "finished"])
 
     // A failure of the latest inner publisher, or of upstream, ends the stream.
     let failing = Inner()
     let (upstream2, failed2) = extSubscribe { $0.flatMapLatest { _ in failing } }
     upstream2.send(0)
     failing.send(completion: .failure(.other))
-    #expect(failed2.completion == .failure(.other))
+    expectEqual(failed2.completion, .failure(.other))
     let (upstream3, failed3) = extSubscribe { $0.flatMapLatest { _ in Inner() } }
     upstream3.send(0)
     upstream3.send(completion: .failure(.upstream))
-    #expect(failed3.completion == .failure(.upstream))
+    expectEqual(failed3.completion, .failure(.upstream))
   }
 
   @Test func flatMapLatestDemand() {
     let inner = Inner()
     let (upstream, subscriber) = extSubscribe({ $0.flatMapLatest { _ in inner } }, initialDemand: .max(2))
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(0)
-    #expect(inner.requestedDemands == [.max(2)])
+    expectEqual(inner.requestedDemands, [.max(2)])
     subscriber.request(.max(1))
-    #expect(inner.requestedDemands == [.max(2), .max(1)])
+    expectEqual(inner.requestedDemands, [.max(2), .max(1)])
   }
 
   @Test func flatMapLatestCancellationReentrancyAndMemory() {
@@ -102,22 +103,22 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     inners[0].send(completion: .finished)
     upstream.send(2)
     inners[2].send("c")
-    #expect(transformed == [0, 2])
+    expectEqual(transformed, [0, 2])
     #expect(inners[1].subscriberCount == 0 && inners[0].cancelCount == 0)
     upstream.send(completion: .finished)
     #expect(!subscriber.isCompleted)
     inners[2].send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(a)", "value(b)", "value(c)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(a)", "value(b)", "value(c)", "finished"])
 
     // Failures end the stream.
     let failing = Inner()
     let (upstream2, failed) = extSubscribe { $0.flatMapFirst { _ in failing } }
     upstream2.send(0)
     failing.send(completion: .failure(.other))
-    #expect(failed.completion == .failure(.other))
+    expectEqual(failed.completion, .failure(.other))
     let (upstream3, failed3) = extSubscribe { $0.flatMapFirst { _ in Inner() } }
     upstream3.send(completion: .failure(.upstream))
-    #expect(failed3.completion == .failure(.upstream))
+    expectEqual(failed3.completion, .failure(.upstream))
 
     // An inner publisher subscribed later runs from the value that made it.
     let scheduler = TestScheduler()
@@ -138,19 +139,19 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     // Synchronous inner publishers each run to the end, so none is skipped.
     let all = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.flatMapFirst { Just($0 * 10) }.subscribe(all)
-    #expect(all.eventDescriptions == ["subscription", "value(10)", "value(20)", "value(30)", "finished"])
+    expectEqual(all.eventDescriptions, ["subscription", "value(10)", "value(20)", "value(30)", "finished"])
   }
 
   @Test func flatMapFirstDemand() {
     let inner = Inner()
     let (upstream, subscriber) = extSubscribe({ $0.flatMapFirst { _ in inner } }, initialDemand: .max(2))
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     // Combine's flatMap asks each inner publisher for one value at a time.
     upstream.send(0)
-    #expect(inner.requestedDemands == [.max(1)])
+    expectEqual(inner.requestedDemands, [.max(1)])
     inner.send("a")
     inner.send("b")
-    #expect(subscriber.values == ["a", "b"])
+    expectEqual(subscriber.values, ["a", "b"])
   }
 
   @Test func flatMapFirstCancellationReentrancyAndMemory() {
@@ -166,7 +167,7 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     let again = TestSubscriber<String, ExtTestError>()
     shared.subscribe(again)
     subject.send(1)
-    #expect(inner.subscriberCount == 2)
+    expectEqual(inner.subscriberCount, 2)
 
     // A value sent upstream from inside a delivery, while the inner publisher runs, is ignored.
     let running = Inner()
@@ -198,11 +199,11 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     let sources = (0..<5).map { _ in TestPublisher<Int, ExtTestError>() }
     let subscriber = TestSubscriber<[Int], ExtTestError>()
     sources.flatMapBatches(of: 2).subscribe(subscriber)
-    #expect(sources.map(\.subscriberCount) == [1, 1, 0, 0, 0])
+    expectEqual(sources.map(\.subscriberCount), [1, 1, 0, 0, 0])
     sources[1].send(2)
     sources[0].send(1)
     sources[0].send(completion: .finished)
-    #expect(sources.map(\.subscriberCount) == [1, 1, 1, 1, 0])
+    expectEqual(sources.map(\.subscriberCount), [1, 1, 1, 1, 0])
     sources[2].send(3)
     sources[3].send(4)
     sources[3].send(completion: .finished)
@@ -217,16 +218,16 @@ private typealias Inner = TestPublisher<String, ExtTestError>
     let failed = TestSubscriber<[Int], ExtTestError>()
     failing.flatMapBatches(of: 2).subscribe(failed)
     failing[1].send(completion: .failure(.other))
-    #expect(failed.eventDescriptions == ["subscription", "failure(other)"])
+    expectEqual(failed.eventDescriptions, ["subscription", "failure(other)"])
     #expect(failing[0].cancelCount == 1 && failing[2].subscriberCount == 0)
 
     // An empty collection finishes without a value; a size beyond the count makes one batch.
     let empty = TestSubscriber<[Int], Never>()
     [Just<Int>]().flatMapBatches(of: 3).subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
     let one = TestSubscriber<[Int], Never>()
     [Just(1), Just(2)].flatMapBatches(of: 5).subscribe(one)
-    #expect(one.eventDescriptions == ["subscription", "value([1, 2])", "finished"])
+    expectEqual(one.eventDescriptions, ["subscription", "value([1, 2])", "finished"])
   }
 
   @Test func flatMapBatchesDemandCancellationAndMemory() {

@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Synchronization
 import Testing
@@ -53,21 +54,21 @@ private func marbles<P: Publisher>(
     sources[0].send(1)
     sources[1].send(2)
     sources[0].send(4)
-    #expect(subscriber.values == [[1, 2, 3]])
+    expectEqual(subscriber.values, [[1, 2, 3]])
     sources[1].send(completion: .finished)
-    #expect(subscriber.completion == .finished)
+    expectEqual(subscriber.completion, .finished)
 
     let (upstream, failed) = extSubscribe { $0.zip(with: Source(), Source()) }
     upstream.send(completion: .failure(.upstream))
-    #expect(failed.completion == .failure(.upstream))
+    expectEqual(failed.completion, .failure(.upstream))
 
     // Empty: finished without a value, as in CombineExt. One: each value alone.
     let empty = TestSubscriber<[Int], ExtTestError>()
     [Source]().zip().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
     let (single, alone) = extSubscribe { [$0].zip() }
     single.send(1)
-    #expect(alone.values == [[1]])
+    expectEqual(alone.values, [[1]])
   }
 
   @Test func combineLatest() {
@@ -78,21 +79,21 @@ private func marbles<P: Publisher>(
     sources[1].send(2)
     sources[2].send(3)
     sources[1].send(5)
-    #expect(subscriber.values == [[1, 2, 3], [1, 5, 3]])
+    expectEqual(subscriber.values, [[1, 2, 3], [1, 5, 3]])
     for source in sources.dropLast() { source.send(completion: .finished) }
     #expect(!subscriber.isCompleted)
     sources[2].send(completion: .finished)
-    #expect(subscriber.completion == .finished)
+    expectEqual(subscriber.completion, .finished)
 
     let other = Source()
     let (upstream, failed) = extSubscribe { $0.combineLatest(with: other) }
     upstream.send(1)
     other.send(completion: .failure(.other))
-    #expect(failed.eventDescriptions == ["subscription", "failure(other)"])
+    expectEqual(failed.eventDescriptions, ["subscription", "failure(other)"])
 
     let empty = TestSubscriber<[Int], ExtTestError>()
     [Source]().combineLatest().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
   }
 
   /// A collection of any size is one subscription, not a chain of nested ones that would overflow the stack.
@@ -113,10 +114,10 @@ private func marbles<P: Publisher>(
     #expect(combined == [everyTwo] && combineFinished)
     var zippedWith: [[Int]] = []
     _ = Just(1).zip(with: justs).sink { zippedWith.append($0) }
-    #expect(zippedWith == [[1] + everyTwo])
+    expectEqual(zippedWith, [[1] + everyTwo])
     var combinedWith: [[Int]] = []
     _ = Just(1).combineLatest(with: justs).sink { combinedWith.append($0) }
-    #expect(combinedWith == [[1] + everyTwo])
+    expectEqual(combinedWith, [[1] + everyTwo])
   }
 
   /// As Combine's zip does: an array arrives on the thread whose value completed it, before that value's `receive`
@@ -167,8 +168,8 @@ private func marbles<P: Publisher>(
     sources[0].send(1)
     sources[1].send(2)
     sources[1].send(4)
-    #expect(subscriber.values == [[1, 2], [3, 4]])
-    #expect(subscriber.overlappingDeliveries == 0)
+    expectEqual(subscriber.values, [[1, 2], [3, 4]])
+    expectEqual(subscriber.overlappingDeliveries, 0)
   }
 
   @Test func merge() {
@@ -180,10 +181,10 @@ private func marbles<P: Publisher>(
     sources[0].send(completion: .finished)
     #expect(subscriber.values == [2, 1] && !subscriber.isCompleted)
     sources[1].send(completion: .failure(.other))
-    #expect(subscriber.completion == .failure(.other))
+    expectEqual(subscriber.completion, .failure(.other))
     let empty = TestSubscriber<Int, ExtTestError>()
     [Source]().merge().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "finished"])
+    expectEqual(empty.eventDescriptions, ["subscription", "finished"])
   }
 
   @Test func demand() {
@@ -197,7 +198,7 @@ private func marbles<P: Publisher>(
     let combined = TestSubscriber<[Int], ExtTestError>(initialDemand: .max(1), demandPerValue: .max(1))
     combineSources[0].combineLatest(with: combineSources.dropFirst()).subscribe(combined)
     for (index, source) in combineSources.enumerated() { source.send(index) }
-    #expect(combined.values == [[0, 1, 2]])
+    expectEqual(combined.values, [[0, 1, 2]])
     #expect(combineSources.allSatisfy { $0.totalDemand == .max(2) })
     combined.request(.max(3))
     #expect(combineSources.allSatisfy { $0.totalDemand == .max(5) })
@@ -205,7 +206,7 @@ private func marbles<P: Publisher>(
     let mergeSources = [Source(), Source()]
     mergeSources.merge().subscribe(merged)
     // As Combine's MergeMany does, one value at a time from each.
-    #expect(mergeSources.map(\.requestedDemands) == [[.max(1)], [.max(1)]])
+    expectEqual(mergeSources.map(\.requestedDemands), [[.max(1)], [.max(1)]])
   }
 
   @Test func cancellationReentrancyAndMemory() {
@@ -218,7 +219,7 @@ private func marbles<P: Publisher>(
     sources[0].send(1)
     sources[1].send(2)
     sources[1].send(3)
-    #expect(subscriber.values == [[1, 2]])
+    expectEqual(subscriber.values, [[1, 2]])
     #expect(sources.allSatisfy { $0.cancelCount == 1 })
 
     for make in [

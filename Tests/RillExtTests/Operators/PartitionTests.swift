@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,8 +13,8 @@ import Testing
     matches.subscribe(even)
     nonMatches.subscribe(odd)
     scheduler.run()
-    #expect(even.marbles() == "---2---4-|")
-    #expect(odd.marbles() == "-1---3---|")
+    expectEqual(even.marbles(), "---2---4-|")
+    expectEqual(odd.marbles(), "-1---3---|")
   }
 
   @Test func valuesCompletionFailureAndOneSharedSubscription() {
@@ -27,13 +28,13 @@ import Testing
     let small = TestSubscriber<Int, ExtTestError>()
     matches.subscribe(big)
     nonMatches.subscribe(small)
-    #expect(upstream.subscriberCount == 1)
+    expectEqual(upstream.subscriberCount, 1)
     for value in [1, 3, 2, 4] { upstream.send(value) }
     upstream.send(completion: .failure(.upstream))
-    #expect(big.eventDescriptions == ["subscription", "value(3)", "value(4)", "failure(upstream)"])
-    #expect(small.eventDescriptions == ["subscription", "value(1)", "value(2)", "failure(upstream)"])
-    #expect(calls == 4)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(big.eventDescriptions, ["subscription", "value(3)", "value(4)", "failure(upstream)"])
+    expectEqual(small.eventDescriptions, ["subscription", "value(1)", "value(2)", "failure(upstream)"])
+    expectEqual(calls, 4)
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func cancellationAndMemory() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,23 +20,23 @@ import Testing
     upstream.send(1)
     scheduler.advance(by: 1)
     upstream.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func demandCancellationAndMemory() {
     let scheduler = TestScheduler()
     let (upstream, subscriber) = extSubscribe({ $0.prefix(duration: 5, on: scheduler) }, initialDemand: .max(2))
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send(1)
     scheduler.advance(by: 5)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
     #expect(upstream.isCancelled)
 
     let (cancelled, early) = extSubscribe { $0.prefix(duration: 5, on: scheduler) }
     early.cancel()
     #expect(cancelled.isCancelled)
     scheduler.advance(by: 10)
-    #expect(early.eventDescriptions == ["subscription"])
+    expectEqual(early.eventDescriptions, ["subscription"])
 
     // The scheduler holds the timer's action, and what it leads to, until the action's time.
     let make = { (upstream: ExtUpstream) in upstream.prefix(duration: 5, on: scheduler) }

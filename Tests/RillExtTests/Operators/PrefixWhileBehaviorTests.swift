@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -37,15 +38,15 @@ import Testing
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
-    #expect(upstream.send(4) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
+    expectEqual(upstream.send(4), .none)
     #expect(upstream.isCancelled)
     upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(4)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(4)", "finished"])
 
     let (cancelled, early) = extSubscribe { $0.prefix(while: { $0 < 3 }, behavior: .inclusive) }
     early.cancel()
@@ -61,7 +62,7 @@ import Testing
       }
     )
     source.send(5)
-    #expect(reacting.eventDescriptions == ["subscription", "value(5)", "finished"])
+    expectEqual(reacting.eventDescriptions, ["subscription", "value(5)", "finished"])
 
     let make = { (upstream: ExtUpstream) in upstream.prefix(while: { $0 < 3 }, behavior: .inclusive) }
     #expect(extPipelineIsFreed(make, drive: { upstream, _ in upstream.send(completion: .finished) }))

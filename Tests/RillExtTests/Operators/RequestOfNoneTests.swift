@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import Testing
 
 /// The operators whose CombineExt subscriptions take demand into a buffer accept a request of `.none`, as CombineExt's
@@ -18,9 +19,9 @@ import Testing
         )
       )
       subscription?.request(.none)
-      #expect(values == 0, "\(name)")
+      expectEqual(values, 0, "\(name)")
       subscription?.request(.max(1))
-      #expect(values == 1, "\(name)")
+      expectEqual(values, 1, "\(name)")
       subscription?.cancel()
     }
     check("amb", Just(1).amb(Just(2)))

@@ -1,5 +1,6 @@
 import Dispatch
 import RillExt
+import RillTestSupport
 import RillTesting
 import Synchronization
 import Testing
@@ -17,7 +18,7 @@ private enum TriggerError: Error {
     let (upstream, subscriber) = extSubscribe { $0.retryWhen { $0.filter { _ in false } } }
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(2)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(2)", "finished"])
   }
 
   @Test func aTriggerValueSubscribesAgain() {
@@ -31,8 +32,8 @@ private enum TriggerError: Error {
     }
     .retryWhen { $0.map { _ in () } }
     .subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(5)", "finished"])
-    #expect(attempts == 2)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(5)", "finished"])
+    expectEqual(attempts, 2)
   }
 
   @Test func theTriggersCompletionEndsTheStream() {
@@ -40,18 +41,18 @@ private enum TriggerError: Error {
     Fail<Int, ExtTestError>(error: .upstream)
       .retryWhen { $0.tryMap { _ -> Void in throw ExtTestError.other } }
       .subscribe(failed)
-    #expect(failed.eventDescriptions == ["subscription", "failure(other)"])
+    expectEqual(failed.eventDescriptions, ["subscription", "failure(other)"])
 
     let finished = TestSubscriber<Int, ExtTestError>()
     Fail<Int, ExtTestError>(error: .upstream).retryWhen { $0.prefix(1) }.subscribe(finished)
-    #expect(finished.eventDescriptions == ["subscription", "finished"])
+    expectEqual(finished.eventDescriptions, ["subscription", "finished"])
 
     // A trigger failure of another type is ignored.
     let trigger = PassthroughSubject<Void, TriggerError>()
     let (upstream, waiting) = extSubscribe { $0.retryWhen { _ in trigger } }
     trigger.send(completion: .failure(.unrelated))
     upstream.send(1)
-    #expect(waiting.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(waiting.eventDescriptions, ["subscription", "value(1)"])
 
     // The trigger finishing while upstream runs cancels upstream.
     let stop = PassthroughSubject<Void, Never>()
@@ -71,26 +72,26 @@ private enum TriggerError: Error {
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
     #expect(seen == [.upstream] && !subscriber.isCompleted)
-    #expect(upstream.subscriberCount == 1)
+    expectEqual(upstream.subscriberCount, 1)
     trigger.send(())
-    #expect(upstream.subscriberCount == 2)
+    expectEqual(upstream.subscriberCount, 2)
     // The first subscription has ended: only the second one's values count.
     upstream.send(2)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
   }
 
   @Test func exactDemandAcrossAttempts() {
     let trigger = PassthroughSubject<Void, Never>()
     let (upstream, subscriber) = extSubscribe({ $0.retryWhen { _ in trigger } }, initialDemand: .max(3))
-    #expect(upstream.requestedDemands == [.max(3)])
+    expectEqual(upstream.requestedDemands, [.max(3)])
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
     trigger.send(())
     // The new subscription is asked for what is still owed.
-    #expect(upstream.requestedDemands == [.max(3), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(3), .max(2)])
     subscriber.request(.max(4))
-    #expect(upstream.requestedDemands == [.max(3), .max(2), .max(4)])
-    #expect(upstream.subscriptions[0].requestedDemands == [.max(3)])
+    expectEqual(upstream.requestedDemands, [.max(3), .max(2), .max(4)])
+    expectEqual(upstream.subscriptions[0].requestedDemands, [.max(3)])
 
     // Between attempts, requests wait for the next subscription.
     let quiet = PassthroughSubject<Void, Never>()
@@ -98,11 +99,11 @@ private enum TriggerError: Error {
     source.send(completion: .failure(.upstream))
     waiting.request(.max(2))
     quiet.send(())
-    #expect(source.requestedDemands == [.max(1), .max(3)])
+    expectEqual(source.requestedDemands, [.max(1), .max(3)])
     // The trigger is asked for everything.
     let counted = TestPublisher<Void, Never>()
     _ = extSubscribe { $0.retryWhen { _ in counted } }
-    #expect(counted.requestedDemands == [.unlimited])
+    expectEqual(counted.requestedDemands, [.unlimited])
   }
 
   /// Demand that downstream returns for a value goes to the attempt that is running when it returns: a new attempt
@@ -119,10 +120,10 @@ private enum TriggerError: Error {
     )
     upstream.retryWhen { _ in retry }.subscribe(subscriber)
     upstream.send(1)
-    #expect(upstream.subscriptions.count == 2)
-    #expect(upstream.subscriptions[1].requestedDemands == [.max(1)])
+    expectEqual(upstream.subscriptions.count, 2)
+    expectEqual(upstream.subscriptions[1].requestedDemands, [.max(1)])
     upstream.send(2)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
   }
 
   /// A completion from the trigger on another thread waits for a value being delivered: downstream gets one call at
@@ -191,7 +192,7 @@ private enum TriggerError: Error {
     }
     .retryWhen { $0.map { _ in () } }
     .subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(7)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(7)"])
   }
 
   @Test func memory() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -47,7 +48,7 @@ import Testing
     let _: AnyPublisher<(Int, Int), Never> = just.pairwise()
     let enumerated: Publishers.Enumerated<Just<Int>> = just.enumerated(initial: 3)
     #expect(enumerated.initial == 3 && enumerated.upstream == just)
-    #expect(Publishers.Enumerated(upstream: just).initial == 0)
+    expectEqual(Publishers.Enumerated(upstream: just).initial, 0)
     let _: Publishers.Filter<Just<Int>> = just.removeAllDuplicates()
     let _: Publishers.Filter<Just<Int>> = just.removeAllDuplicates { $0 == $1 }
     struct OnlyEquatable: Equatable { let value: Int }
@@ -75,10 +76,10 @@ import Testing
   @Test func demand() {
     // A failure's result waits for demand.
     let (upstream, subscriber) = extSubscribe({ $0.mapToResult() }, initialDemand: .max(1))
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.values.count == 1)
+    expectEqual(subscriber.values.count, 1)
     subscriber.request(.max(1))
     #expect(subscriber.values == [.success(1), .failure(.upstream)] && subscriber.isFinished)
 
@@ -96,7 +97,7 @@ import Testing
     )
     #expect(counted.requestedDemands == [.max(2)] && counted.send(1) == .max(3))
     countedSubscriber.request(.max(4))
-    #expect(counted.requestedDemands == [.max(2), .max(4)])
+    expectEqual(counted.requestedDemands, [.max(2), .max(4)])
   }
 
   @Test func eachSubscriptionOfEnumeratedCountsOnItsOwn() {
@@ -104,7 +105,7 @@ import Testing
     var indexes: [Int] = []
     _ = enumerated.sink { indexes.append($0.index) }
     _ = enumerated.sink { indexes.append($0.index) }
-    #expect(indexes == [0, 1, 0, 1])
+    expectEqual(indexes, [0, 1, 0, 1])
   }
 
   @Test func removeAllDuplicatesSharesItsMemoryAcrossSubscriptionsAsCombineExtDoes() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     relay.subscribe(recorder)
     relay.accept(2)
     relay.accept(3)
-    #expect(recorder.eventDescriptions == ["subscription", "value(2)", "value(3)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(2)", "value(3)"])
   }
 
   @Test func currentValueDocMarble() {
@@ -21,8 +22,8 @@ import Testing
     let recorder = Recorder()
     relay.subscribe(recorder)
     relay.accept(2)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)"])
-    #expect(relay.value == 2)
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)", "value(2)"])
+    expectEqual(relay.value, 2)
   }
 
   @Test func relaysFinishTheirSubscribersOnlyWhenDeallocated() {
@@ -35,8 +36,8 @@ import Testing
     #expect(!first.isCompleted && !second.isCompleted)
     passthrough = nil
     currentValue = nil
-    #expect(first.eventDescriptions == ["subscription", "finished"])
-    #expect(second.eventDescriptions == ["subscription", "value(0)", "finished"])
+    expectEqual(first.eventDescriptions, ["subscription", "finished"])
+    expectEqual(second.eventDescriptions, ["subscription", "value(0)", "finished"])
   }
 
   @Test func voidRelaysAcceptWithoutAnArgument() {
@@ -45,7 +46,7 @@ import Testing
     let cancellable = relay.sink { count += 1 }
     relay.accept()
     relay.accept()
-    #expect(count == 2)
+    expectEqual(count, 2)
     cancellable.cancel()
   }
 
@@ -55,11 +56,11 @@ import Testing
     relay.subscribe(recorder)
     let cancellable = [1, 2, 3].publisher.subscribe(relay)
     relay.accept(4)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "value(4)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "value(4)"])
     let late = Recorder()
     relay.subscribe(late)
     relay.accept(5)
-    #expect(late.values == [5])
+    expectEqual(late.values, [5])
     cancellable.cancel()
   }
 
@@ -73,14 +74,14 @@ import Testing
     output.subscribe(recorder)
     input.accept("1")
     input.accept("2")
-    #expect(recorder.eventDescriptions == ["subscription", "value(initial)", "value(1)", "value(2)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(initial)", "value(1)", "value(2)"])
 
     // The same through `subscribe(_:)` with a publisher.
     let relay = PassthroughRelay<Int>()
     let fed = Just(1).subscribe(relay)
     let late = TestSubscriber<Int, Never>()
     relay.subscribe(late)
-    #expect(late.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(1)"])
     link.cancel()
     fed.cancel()
   }
@@ -93,20 +94,20 @@ import Testing
     let link = input.subscribe(output)
     input.accept("1")
     input.accept("2")
-    #expect(recorder.values == ["initial", "1", "2"])
+    expectEqual(recorder.values, ["initial", "1", "2"])
     let first = PassthroughRelay<String>()
     let second = PassthroughRelay<String>()
     let secondRecorder = TestSubscriber<String, Never>()
     second.subscribe(secondRecorder)
     let passthroughLink = first.subscribe(second)
     first.accept("a")
-    #expect(secondRecorder.values == ["a"])
+    expectEqual(secondRecorder.values, ["a"])
     link.cancel()
     passthroughLink.cancel()
     input.accept("3")
     first.accept("b")
-    #expect(recorder.values == ["initial", "1", "2"])
-    #expect(secondRecorder.values == ["a"])
+    expectEqual(recorder.values, ["initial", "1", "2"])
+    expectEqual(secondRecorder.values, ["a"])
   }
 
   @Test func aRelayFedFromARelayThatIsDeallocatedKeepsWorking() {
@@ -118,7 +119,7 @@ import Testing
     input?.accept(1)
     input = nil
     output.accept(2)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)", "value(2)"])
     link?.cancel()
   }
 
@@ -127,10 +128,10 @@ import Testing
     let relay = CurrentValueRelay(0)
     let cancellable = relay.subscribe(upstream)
     // As a current value subject does, at once; a passthrough relay waits for a subscriber's demand.
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(completion: .finished)
     relay.accept(1)
-    #expect(relay.value == 1)
+    expectEqual(relay.value, 1)
     let other = TestPublisher<Int, Never>()
     let second = relay.subscribe(other)
     second.cancel()
@@ -150,8 +151,8 @@ import Testing
     currentValue.accept(1)
     currentValue.accept(2)
     second.request(.max(1))
-    #expect(first.values == [1])
-    #expect(second.values == [2])
+    expectEqual(first.values, [1])
+    expectEqual(second.values, [2])
   }
 
   @Test func acceptingFromInsideADeliveryIsDelivered() {
@@ -162,7 +163,7 @@ import Testing
     })
     relay.subscribe(recorder)
     relay.accept(1)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func nothingArrivesAfterCancel() {
@@ -171,7 +172,7 @@ import Testing
     relay.subscribe(recorder)
     recorder.cancel()
     relay.accept(1)
-    #expect(recorder.values == [0])
+    expectEqual(recorder.values, [0])
     #expect(!recorder.isCompleted)
   }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,31 +29,31 @@ import Testing
     scheduler.advance(by: .milliseconds(100))
     input.send("ri")
     scheduler.advance(by: .milliseconds(299))
-    #expect(model.seen == [])
+    expectEqual(model.seen, [])
     scheduler.advance(by: .milliseconds(1))
-    #expect(model.seen == ["ri"])
+    expectEqual(model.seen, ["ri"])
   }
 
   @Test func forwardsNowToleranceAndEveryScheduleMethod() {
     let wrapped = DispatchQueue.test
     let erased = AnySchedulerOf<DispatchQueue>(wrapped)
-    #expect(erased.now == wrapped.now)
-    #expect(erased.minimumTolerance == wrapped.minimumTolerance)
+    expectEqual(erased.now, wrapped.now)
+    expectEqual(erased.minimumTolerance, wrapped.minimumTolerance)
     var order: [String] = []
     erased.schedule(after: erased.now.advanced(by: .seconds(2))) { order.append("after") }
     let repeating = erased.schedule(after: erased.now.advanced(by: .seconds(1)), interval: .seconds(1)) {
       order.append("every")
     }
     erased.schedule { order.append("now") }
-    #expect(wrapped.scheduledActionCount == 3)
+    expectEqual(wrapped.scheduledActionCount, 3)
     wrapped.advance(by: .seconds(2))
     // At the second second both are due; "after" was scheduled first.
-    #expect(order == ["now", "every", "after", "every"])
-    #expect(erased.now == wrapped.now)
+    expectEqual(order, ["now", "every", "after", "every"])
+    expectEqual(erased.now, wrapped.now)
     repeating.cancel()
     wrapped.advance(by: .seconds(5))
-    #expect(order == ["now", "every", "after", "every"])
-    #expect(wrapped.scheduledActionCount == 0)
+    expectEqual(order, ["now", "every", "after", "every"])
+    expectEqual(wrapped.scheduledActionCount, 0)
   }
 
   /// The closures are `@Sendable`: what they record goes through a lock.
@@ -76,13 +77,13 @@ import Testing
       }
     )
     var ran = 0
-    #expect(erased.now == 42)
-    #expect(erased.minimumTolerance == 7)
+    expectEqual(erased.now, 42)
+    expectEqual(erased.minimumTolerance, 7)
     erased.schedule { ran += 1 }
     erased.schedule(after: 50, tolerance: 1) { ran += 1 }
     erased.schedule(after: 60, interval: 5, tolerance: 2) { ran += 1 }.cancel()
-    #expect(ran == 3)
-    #expect(log.calls == ["immediately", "delayed(50, 1)", "interval(60, 5, 2)", "cancelled"])
+    expectEqual(ran, 3)
+    expectEqual(log.calls, ["immediately", "delayed(50, 1)", "interval(60, 5, 2)", "cancelled"])
   }
 
   @Test func erasesEveryKindOfScheduler() {
@@ -91,9 +92,9 @@ import Testing
     AnySchedulerOf<DispatchQueue>.immediate.schedule { ran += 1 }
     AnySchedulerOf<RunLoop>.immediate.schedule { ran += 1 }
     AnySchedulerOf<OperationQueue>.immediate.schedule { ran += 1 }
-    #expect(ran == 3)
+    expectEqual(ran, 3)
     let schedulers: [AnySchedulerOf<DispatchQueue>] = [.main, .global(), .global(qos: .utility), .immediate]
-    #expect(schedulers.count == 4)
+    expectEqual(schedulers.count, 4)
     _ = AnySchedulerOf<RunLoop>.main
     _ = AnySchedulerOf<OperationQueue>.main
     // RillTesting's tick-based scheduler erases too.
@@ -101,7 +102,7 @@ import Testing
     let erasedTicks = ticks.eraseToAnyScheduler()
     erasedTicks.schedule(after: 3) { ran += 1 }
     ticks.advance(by: 3)
-    #expect(ran == 4)
+    expectEqual(ran, 4)
   }
 
   @Test func aRealQueueStillRunsItsActions() async {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import Testing
 
 /// combine-schedulers' generic spellings, where a type is expected, in a file that imports Rill and RillExt.
@@ -23,7 +24,7 @@ import Testing
     var ran = 0
     generic.schedule { ran += 1 }
     ImmediateScheduler.shared.schedule { ran += 1 }
-    #expect(ran == 2)
+    expectEqual(ran, 2)
     // Where a type is expected, the module's name or the alias picks one.
     let qualified: RillExt.ImmediateScheduler<RunLoop.SchedulerTimeType, Never> = .init(now: .init(Date()))
     let combines: Rill.ImmediateScheduler = .shared
@@ -44,7 +45,7 @@ import Testing
     }
     var value = 0
     bump(&value)
-    #expect(value == 3)
+    expectEqual(value, 3)
   }
 
   @Test func timerGenericParameterIsNamedScheduler() {
@@ -55,7 +56,7 @@ import Testing
     var ticks = 0
     let cancellable = makeTimer(on: scheduler).autoconnect().sink { _ in ticks += 1 }
     scheduler.advance(by: 3)
-    #expect(ticks == 3)
+    expectEqual(ticks, 3)
     cancellable.cancel()
   }
 
@@ -75,7 +76,7 @@ import Testing
     )
     let connection = recording.timerPublisher(every: .seconds(1)).connect()
     let withTolerance = recording.timerPublisher(every: .seconds(1), tolerance: .seconds(2)).connect()
-    #expect(tolerances.all == [.zero, .seconds(2)])
+    expectEqual(tolerances.all, [.zero, .seconds(2)])
     connection.cancel()
     withTolerance.cancel()
   }

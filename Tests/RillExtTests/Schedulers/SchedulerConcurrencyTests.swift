@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import Testing
 
 /// A flag set from a task and read from the test.
@@ -34,7 +35,7 @@ private func waitForActions(on scheduler: TestSchedulerOf<DispatchQueue>, count:
     try await task.value
     #expect(woke.isSet)
     // The sleep's action on the scheduler is gone once it has ended.
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func sleepUntilEndsAtTheDeadline() async throws {
@@ -44,7 +45,7 @@ private func waitForActions(on scheduler: TestSchedulerOf<DispatchQueue>, count:
     await waitForActions(on: scheduler)
     await scheduler.advance(to: deadline)
     try await task.value
-    #expect(scheduler.now == deadline)
+    expectEqual(scheduler.now, deadline)
   }
 
   @Test func cancellingASleepingTaskThrowsAndRemovesItsAction() async {
@@ -63,7 +64,7 @@ private func waitForActions(on scheduler: TestSchedulerOf<DispatchQueue>, count:
       try await scheduler.sleep(for: .seconds(10))
     }
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func sleepOnADispatchQueueWaitsRealTime() async throws {
@@ -107,13 +108,13 @@ private func waitForActions(on scheduler: TestSchedulerOf<DispatchQueue>, count:
     for await _ in DispatchQueue(label: "timer").timer(interval: .milliseconds(10)).prefix(3) {
       count += 1
     }
-    #expect(count == 3)
+    expectEqual(count, 3)
   }
 
   @Test func measureReturnsHowFarTheClockMoved() {
     let scheduler = RunLoop.test
     let elapsed = scheduler.measure { scheduler.advance(by: 2.5) }
-    #expect(elapsed == 2.5)
+    expectEqual(elapsed, 2.5)
     #expect(DispatchQueue.immediate.measure {} == .zero)
   }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,12 +14,12 @@ import Testing
     let timer = scheduler.timerPublisher(every: .seconds(2))
     let subscription = timer.sink { times.append($0) }
     scheduler.advance(by: .seconds(5))
-    #expect(times == [])
+    expectEqual(times, [])
     let connection = timer.connect()
     scheduler.advance(by: .seconds(1))
-    #expect(times == [])
+    expectEqual(times, [])
     scheduler.advance(by: .seconds(1))
-    #expect(times == [start.advanced(by: .seconds(7))])
+    expectEqual(times, [start.advanced(by: .seconds(7))])
     scheduler.advance(by: .seconds(4))
     #expect(times == [7, 9, 11].map { start.advanced(by: .seconds($0)) })
     connection.cancel()
@@ -30,9 +31,9 @@ import Testing
     var count = 0
     let cancellable = Publishers.Timer(every: 1, scheduler: scheduler).autoconnect().sink { _ in count += 1 }
     scheduler.advance(by: 1)
-    #expect(count == 1)
+    expectEqual(count, 1)
     scheduler.advance(by: 1_000)
-    #expect(count == 1_001)
+    expectEqual(count, 1_001)
     cancellable.cancel()
   }
 
@@ -41,9 +42,9 @@ import Testing
     let recorder = TestSubscriber<OperationQueue.SchedulerTimeType, Never>()
     scheduler.timerPublisher(every: 1).autoconnect().prefix(3).subscribe(recorder)
     scheduler.run()
-    #expect(recorder.values.count == 3)
-    #expect(recorder.completion == .finished)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(recorder.values.count, 3)
+    expectEqual(recorder.completion, .finished)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func sharesOneRepetitionAmongSubscribersAndHonoursEachDemand() {
@@ -55,15 +56,15 @@ import Testing
     timer.subscribe(lazy)
     let connection = timer.connect()
     let again = timer.connect()
-    #expect(scheduler.scheduledActionCount == 1)
+    expectEqual(scheduler.scheduledActionCount, 1)
     scheduler.advance(by: .seconds(3))
-    #expect(eager.values.count == 3)
+    expectEqual(eager.values.count, 3)
     // Without demand the value is missed, not buffered.
-    #expect(lazy.values.count == 1)
+    expectEqual(lazy.values.count, 1)
     lazy.request(.max(1))
     scheduler.advance(by: .seconds(1))
-    #expect(eager.values.count == 4)
-    #expect(lazy.values == [eager.values[0], eager.values[3]])
+    expectEqual(eager.values.count, 4)
+    expectEqual(lazy.values, [eager.values[0], eager.values[3]])
     again.cancel()
     connection.cancel()
   }
@@ -76,12 +77,12 @@ import Testing
     let connection = timer.connect()
     scheduler.advance(by: .seconds(2))
     connection.cancel()
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
     scheduler.advance(by: .seconds(5))
-    #expect(count == 2)
+    expectEqual(count, 2)
     let reconnection = timer.connect()
     scheduler.advance(by: .seconds(1))
-    #expect(count == 3)
+    expectEqual(count, 3)
     reconnection.cancel()
     subscription.cancel()
   }
@@ -101,7 +102,7 @@ import Testing
         count += 1
       }
       scheduler.advance(by: .seconds(1))
-      #expect(count == 1)
+      expectEqual(count, 1)
       cancellable.cancel()
     }
     weak var weakRecorder: TestSubscriber<DispatchQueue.SchedulerTimeType, Never>?
@@ -112,9 +113,9 @@ import Testing
       subscription = recorder.subscription as AnyObject?
       recorder.cancel()
       scheduler.advance(by: .seconds(3))
-      #expect(recorder.values == [])
+      expectEqual(recorder.values, [])
     }
-    #expect(count == 1)
+    expectEqual(count, 1)
     #expect(capturedBySink == nil)
     #expect(weakRecorder == nil)
     connection.cancel()
@@ -129,10 +130,10 @@ import Testing
       timer = publisher
       let cancellable = publisher.autoconnect().sink { _ in }
       scheduler.advance(by: .seconds(2))
-      #expect(scheduler.scheduledActionCount == 1)
+      expectEqual(scheduler.scheduledActionCount, 1)
       cancellable.cancel()
     }
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
     #expect(timer == nil)
   }
 
@@ -142,17 +143,17 @@ import Testing
     var count = 0
     let cancellable = erased.timerPublisher(every: .milliseconds(100)).autoconnect().sink { _ in count += 1 }
     scheduler.advance(by: .seconds(1))
-    #expect(count == 10)
+    expectEqual(count, 10)
     cancellable.cancel()
   }
 
   @Test func coexistsWithFoundationsTimerPublisher() {
     // With Rill and RillExt imported, `Timer` is still Foundation's and `Timer.publish` still builds.
     let foundation: Timer.TimerPublisher = Timer.publish(every: 1, on: .main, in: .default)
-    #expect(foundation.interval == 1)
+    expectEqual(foundation.interval, 1)
     let scheduled = Publishers.Timer(every: .seconds(1), scheduler: DispatchQueue.main)
-    #expect(scheduled.interval == .seconds(1))
-    #expect(scheduled.description == "Timer")
+    expectEqual(scheduled.interval, .seconds(1))
+    expectEqual(scheduled.description, "Timer")
   }
 
   @Test func timersOfDifferentIntervalsInterleaveByTime() {
@@ -165,10 +166,10 @@ import Testing
     )
     .sink { order.append($0) }
     scheduler.advance(by: .seconds(5))
-    #expect(order == ["two", "three", "two"])
+    expectEqual(order, ["two", "three", "two"])
     scheduler.advance(by: .seconds(1))
-    #expect(order == ["two", "three", "two", "two", "three"])
+    expectEqual(order, ["two", "three", "two", "two", "three"])
     cancellable.cancel()
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 }

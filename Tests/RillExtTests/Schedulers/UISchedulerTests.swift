@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct UISchedulerTests {
@@ -23,7 +24,7 @@ import Testing
         UIScheduler.shared.schedule { continuation.resume(returning: DispatchQueue.getSpecific(key: queueKey)) }
       }
     }
-    #expect(ranOn == "main")
+    expectEqual(ranOn, "main")
   }
 
   @Test @MainActor func delayedActionsGoThroughTheMainQueue() async {
@@ -54,14 +55,14 @@ import Testing
       }
     }
     try? await Task.sleep(nanoseconds: 30_000_000)
-    #expect(count == 3)
+    expectEqual(count, 3)
   }
 
   @Test func itsTimeIsTheMainQueuesAndItsErasedFormIsShared() {
     let before = DispatchQueue.main.now
     let now = UIScheduler.shared.now
     #expect(now >= before)
-    #expect(UIScheduler.shared.minimumTolerance == DispatchQueue.main.minimumTolerance)
+    expectEqual(UIScheduler.shared.minimumTolerance, DispatchQueue.main.minimumTolerance)
     let erased: AnySchedulerOf<UIScheduler> = .shared
     #expect(erased.now >= now)
   }
@@ -76,6 +77,6 @@ import Testing
     var ran = false
     immediate.schedule { ran = true }
     #expect(ran)
-    #expect(test.now == immediate.now.advanced(by: .seconds(1)))
+    expectEqual(test.now, immediate.now.advanced(by: .seconds(1)))
   }
 }

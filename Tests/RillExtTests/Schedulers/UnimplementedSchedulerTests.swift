@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Rill
+import RillTestSupport
 import Testing
 
 @testable import RillExt
@@ -69,16 +70,16 @@ import Testing
     let cancellable = subject.filter { $0 > 10 }.receive(on: scheduler).sink { values.append($0) }
     subject.send(1)
     subject.send(2)
-    #expect(values == [])
+    expectEqual(values, [])
     cancellable.cancel()
   }
 
   @Test func prefixesNameTheSchedulerTheyStandFor() {
-    #expect(DispatchQueue.unimplemented.prefix == "DispatchQueue")
-    #expect(OperationQueue.unimplemented.prefix == "OperationQueue")
-    #expect(RunLoop.unimplemented.prefix == "RunLoop")
-    #expect(RunLoop.unimplemented("Custom").prefix == "Custom")
-    #expect(DispatchQueue.failing.prefix == "DispatchQueue")
+    expectEqual(DispatchQueue.unimplemented.prefix, "DispatchQueue")
+    expectEqual(OperationQueue.unimplemented.prefix, "OperationQueue")
+    expectEqual(RunLoop.unimplemented.prefix, "RunLoop")
+    expectEqual(RunLoop.unimplemented("Custom").prefix, "Custom")
+    expectEqual(DispatchQueue.failing.prefix, "DispatchQueue")
     #expect(FailingSchedulerOf<RunLoop>("Old", now: .init(Date())).prefix == "Old")
   }
 

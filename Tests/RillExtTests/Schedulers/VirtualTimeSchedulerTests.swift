@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Synchronization
 import Testing
@@ -19,29 +20,29 @@ private final class Counter: Sendable {
     scheduler.schedule(after: start.advanced(by: .seconds(1))) { order.append("a1") }
     scheduler.schedule(after: start.advanced(by: .seconds(2))) { order.append("c2") }
     scheduler.schedule { order.append("now") }
-    #expect(order == [])
+    expectEqual(order, [])
     scheduler.advance()
-    #expect(order == ["now"])
+    expectEqual(order, ["now"])
     scheduler.advance(by: .seconds(2))
-    #expect(order == ["now", "a1", "b2", "c2"])
-    #expect(scheduler.now == start.advanced(by: .seconds(2)))
+    expectEqual(order, ["now", "a1", "b2", "c2"])
+    expectEqual(scheduler.now, start.advanced(by: .seconds(2)))
   }
 
   @Test func advanceToMovesTheClockToEachActionsDate() {
     let scheduler = RunLoop.test
     var seen: [RunLoop.SchedulerTimeType] = []
     let start = scheduler.now
-    #expect(start.date == Date(timeIntervalSince1970: 0))
+    expectEqual(start.date, Date(timeIntervalSince1970: 0))
     scheduler.schedule(after: start.advanced(by: 1.5)) { seen.append(scheduler.now) }
     scheduler.advance(to: start.advanced(by: 4))
-    #expect(seen == [start.advanced(by: 1.5)])
-    #expect(scheduler.now == start.advanced(by: 4))
+    expectEqual(seen, [start.advanced(by: 1.5)])
+    expectEqual(scheduler.now, start.advanced(by: 4))
     // The clock never runs backwards; a past date means now.
     scheduler.advance(to: start)
-    #expect(scheduler.now == start.advanced(by: 4))
+    expectEqual(scheduler.now, start.advanced(by: 4))
     scheduler.schedule(after: start) { seen.append(scheduler.now) }
     scheduler.advance()
-    #expect(seen == [start.advanced(by: 1.5), start.advanced(by: 4)])
+    expectEqual(seen, [start.advanced(by: 1.5), start.advanced(by: 4)])
   }
 
   @Test func actionsScheduledByActionsRunInTheSameAdvance() {
@@ -53,7 +54,7 @@ private final class Counter: Sendable {
       scheduler.schedule { order.append(3) }
     }
     scheduler.advance(by: 2)
-    #expect(order == [1, 3, 2])
+    expectEqual(order, [1, 3, 2])
   }
 
   @Test func repeatingActionsRunEveryIntervalUntilCancelled() {
@@ -64,12 +65,12 @@ private final class Counter: Sendable {
       ticks.append(Int(start.distance(to: scheduler.now).magnitude / 1_000_000_000))
     }
     scheduler.advance(by: .seconds(6))
-    #expect(ticks == [1, 3, 5])
-    #expect(scheduler.scheduledActionCount == 1)
+    expectEqual(ticks, [1, 3, 5])
+    expectEqual(scheduler.scheduledActionCount, 1)
     cancellable.cancel()
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
     scheduler.advance(by: .seconds(10))
-    #expect(ticks == [1, 3, 5])
+    expectEqual(ticks, [1, 3, 5])
   }
 
   @Test func aRepeatingActionCanCancelItself() {
@@ -81,8 +82,8 @@ private final class Counter: Sendable {
       if count == 3 { cancellable?.cancel() }
     }
     scheduler.advance(by: .seconds(100))
-    #expect(count == 3)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(count, 3)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   /// A zero interval, which `debounce(for: 0)` and `timeout(0)` ask for, repeats a nanosecond later instead of
@@ -95,7 +96,7 @@ private final class Counter: Sendable {
     subject.send(1)
     subject.send(2)
     scheduler.advance()
-    #expect(values == [2])
+    expectEqual(values, [2])
     cancellable.cancel()
   }
 
@@ -113,9 +114,9 @@ private final class Counter: Sendable {
       scheduler.advance(by: .seconds(1))
       _ = cancellable
     }
-    #expect(count == 2)
+    expectEqual(count, 2)
     #expect(captured == nil)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func runDrainsTheQueue() {
@@ -127,7 +128,7 @@ private final class Counter: Sendable {
       scheduler.schedule(after: scheduler.now.advanced(by: .seconds(20))) { order.append(25) }
     }
     scheduler.run()
-    #expect(order == [5, 10, 25])
+    expectEqual(order, [5, 10, 25])
     #expect(
       scheduler.now == DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .seconds(25))
     )
@@ -140,9 +141,9 @@ private final class Counter: Sendable {
     let cancellable = subject.delay(for: .seconds(1), scheduler: scheduler).sink { values.append($0) }
     subject.send(1)
     scheduler.advance(by: .milliseconds(999))
-    #expect(values == [])
+    expectEqual(values, [])
     scheduler.advance(by: .milliseconds(1))
-    #expect(values == [1])
+    expectEqual(values, [1])
     cancellable.cancel()
   }
 
@@ -153,13 +154,13 @@ private final class Counter: Sendable {
       .delay(for: .seconds(5), scheduler: RunLoop.immediate)
       .subscribe(on: OperationQueue.immediate)
       .sink { values.append($0) }
-    #expect(values == [1, 2, 3])
+    expectEqual(values, [1, 2, 3])
     cancellable.cancel()
     let immediate = DispatchQueue.immediate
     var ran = 0
     _ = immediate.schedule(after: immediate.now.advanced(by: .seconds(9)), interval: .seconds(1)) { ran += 1 }
-    #expect(ran == 1)
-    #expect(immediate.now == DispatchQueue.immediate.now)
+    expectEqual(ran, 1)
+    expectEqual(immediate.now, DispatchQueue.immediate.now)
   }
 
   @Test func coexistsWithCombinesAndRillTestingsSchedulerNames() {
@@ -170,7 +171,7 @@ private final class Counter: Sendable {
     combines.schedule { ran += 1 }
     ticks.schedule { ran += 1 }
     ticks.advance()
-    #expect(ran == 2)
+    expectEqual(ran, 2)
   }
 
   @Test(.tags(.stress)) func schedulingFromManyThreadsLosesNothing() {
@@ -182,7 +183,7 @@ private final class Counter: Sendable {
       }
     }
     scheduler.advance(by: .seconds(1))
-    #expect(counter.count.load(ordering: .relaxed) == 1_000)
+    expectEqual(counter.count.load(ordering: .relaxed), 1_000)
   }
 
   /// The `async` advance lets a task that awaits a publisher's `values` take each value, and ask for the next,
@@ -201,13 +202,13 @@ private final class Counter: Sendable {
     await scheduler.advance()
     for value in 1...3 {
       subject.send(value)
-      #expect(seen.values == Array(1..<value))
+      expectEqual(seen.values, Array(1..<value))
       await scheduler.advance()
-      #expect(seen.values == Array(1...value))
+      expectEqual(seen.values, Array(1...value))
     }
     subject.send(completion: .finished)
     await scheduler.run()
     await loop.value
-    #expect(seen.values == [1, 2, 3])
+    expectEqual(seen.values, [1, 2, 3])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,7 +22,7 @@ struct ReplaySubjectStressTests {
     for index in 0..<count {
       DispatchQueue.global().async(group: group) { body(index) }
     }
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    expectEqual(group.wait(timeout: .now() + 30), .success)
   }
 
   /// Checks that each producer's values arrive without duplicates and in the order sent; returns counts.
@@ -56,12 +57,12 @@ struct ReplaySubjectStressTests {
       }
     }
     subject.send(completion: .finished)
-    #expect(full.values.count == Self.producers * perProducer)
-    #expect(Self.counts(full.values) == Array(repeating: perProducer, count: Self.producers))
-    #expect(full.completionCount == 1)
+    expectEqual(full.values.count, Self.producers * perProducer)
+    expectEqual(Self.counts(full.values), Array(repeating: perProducer, count: Self.producers))
+    expectEqual(full.completionCount, 1)
     for subscriber in cancelled {
       _ = Self.counts(subscriber.values)
-      #expect(subscriber.completionCount == 0)
+      expectEqual(subscriber.completionCount, 0)
     }
   }
 
@@ -82,8 +83,8 @@ struct ReplaySubjectStressTests {
     }
     subject.send(completion: .finished)
     for subscriber in late.all {
-      #expect(Self.counts(subscriber.values) == Array(repeating: perProducer, count: Self.producers))
-      #expect(subscriber.completionCount == 1)
+      expectEqual(Self.counts(subscriber.values), Array(repeating: perProducer, count: Self.producers))
+      expectEqual(subscriber.completionCount, 1)
     }
   }
 }
@@ -127,8 +128,8 @@ struct ReplaySubjectLateLimitedSubscriberTests {
       }
       let subscriber = late.all[0]
       subscriber.request(.unlimited)
-      #expect(subscriber.values.count == 2 * perProducer)
-      #expect(ReplaySubjectStressTests.counts(subscriber.values) == [perProducer, perProducer, 0, 0])
+      expectEqual(subscriber.values.count, 2 * perProducer)
+      expectEqual(ReplaySubjectStressTests.counts(subscriber.values), [perProducer, perProducer, 0, 0])
     }
   }
 }

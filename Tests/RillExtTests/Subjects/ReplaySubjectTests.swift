@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     subject.subscribe(late)
     subject.send(4)
     subject.send(completion: .finished)
-    #expect(late.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "finished"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(2)", "value(3)", "value(4)", "finished"])
   }
 
   @Test(arguments: [(0, [Int]()), (1, [4]), (3, [2, 3, 4]), (10, [1, 2, 3, 4])])
@@ -28,7 +29,7 @@ import Testing
     let recorder = Recorder()
     subject.subscribe(recorder)
     subject.send(5)
-    #expect(recorder.values == replayed + [5])
+    expectEqual(recorder.values, replayed + [5])
     #expect(!recorder.isCompleted)
   }
 
@@ -36,7 +37,7 @@ import Testing
     let subject = Self.subject(-1, sending: [1])
     let recorder = Recorder()
     subject.subscribe(recorder)
-    #expect(recorder.values == [])
+    expectEqual(recorder.values, [])
   }
 
   @Test func everySubscriberGetsTheSameReplayAndLiveValues() {
@@ -54,7 +55,7 @@ import Testing
     subject.send(completion: .failure(.upstream))
     let recorder = Recorder()
     subject.subscribe(recorder)
-    #expect(recorder.eventDescriptions == ["subscription", "value(2)", "value(3)", "finished"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(2)", "value(3)", "finished"])
   }
 
   @Test func aFailureReachesLiveAndLateSubscribers() {
@@ -64,8 +65,8 @@ import Testing
     subject.send(completion: .failure(.upstream))
     let late = Recorder()
     subject.subscribe(late)
-    #expect(live.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
-    #expect(late.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
+    expectEqual(live.eventDescriptions, ["subscription", "value(1)", "failure(upstream)"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(1)", "failure(upstream)"])
   }
 
   @Test func aCompletionWithoutDemandArrivesAtOnceWhenNothingIsQueued() {
@@ -73,7 +74,7 @@ import Testing
     let recorder = Recorder(initialDemand: .none)
     subject.subscribe(recorder)
     subject.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "finished"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "finished"])
   }
 
   /// As in CombineExt: the completion does not wait for demand for the values still queued, which are dropped.
@@ -81,19 +82,19 @@ import Testing
     let subject = Self.subject(4, sending: [1, 2, 3, 4])
     let recorder = Recorder(initialDemand: .max(3))
     subject.subscribe(recorder)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
     subject.send(5)
     #expect(!recorder.isCompleted)
     subject.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
     recorder.request(.max(2))
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
 
     // A subscriber that comes after the completion gets the kept values its demand covers, the demand it returns
     // along the way included, then the completion.
     let late = Recorder(initialDemand: .max(1))
     subject.subscribe(late)
-    #expect(late.eventDescriptions == ["subscription", "value(2)", "finished"])
+    expectEqual(late.eventDescriptions, ["subscription", "value(2)", "finished"])
     let oneAtATime = Recorder(initialDemand: .max(1), demandPerValue: .max(1))
     subject.subscribe(oneAtATime)
     #expect(
@@ -103,9 +104,9 @@ import Testing
     // with CombineExt's replay subject.
     let none = Recorder(initialDemand: .none)
     subject.subscribe(none)
-    #expect(none.eventDescriptions == ["subscription"])
+    expectEqual(none.eventDescriptions, ["subscription"])
     none.request(.max(1))
-    #expect(none.eventDescriptions == ["subscription", "value(2)", "finished"])
+    expectEqual(none.eventDescriptions, ["subscription", "value(2)", "finished"])
   }
 
   @Test func demandReturnedFromAValueCountsAndASlowSubscriberDoesNotHoldUpAFastOne() {
@@ -115,24 +116,24 @@ import Testing
     subject.subscribe(slow)
     subject.subscribe(oneAtATime)
     subject.send(3)
-    #expect(slow.values == [1])
-    #expect(oneAtATime.values == [1, 2, 3])
+    expectEqual(slow.values, [1])
+    expectEqual(oneAtATime.values, [1, 2, 3])
     slow.request(.unlimited)
-    #expect(slow.values == [1, 2, 3])
+    expectEqual(slow.values, [1, 2, 3])
     subject.send(4)
-    #expect(slow.values == [1, 2, 3, 4])
+    expectEqual(slow.values, [1, 2, 3, 4])
   }
 
   @Test func requestsTheUnlimitedDemandOfASubjectFromUpstream() {
     let upstream = ExtUpstream()
     let subject = Self.subject(1)
     let link = upstream.subscribe(subject)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     upstream.send(completion: .finished)
     let recorder = Recorder()
     subject.subscribe(recorder)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)", "finished"])
     link.cancel()
   }
 
@@ -144,7 +145,7 @@ import Testing
     recorder.request(.unlimited)
     subject.send(3)
     subject.send(completion: .finished)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)"])
   }
 
   @Test func cancellingFromInsideAValueStopsTheReplay() {
@@ -155,7 +156,7 @@ import Testing
     })
     subject.subscribe(recorder)
     subject.send(4)
-    #expect(recorder.values == [1])
+    expectEqual(recorder.values, [1])
   }
 
   /// As with Combine's subjects and CombineExt's replay subject, a send from inside a subscriber is delivered at
@@ -170,8 +171,8 @@ import Testing
     subject.subscribe(recorder)
     subject.subscribe(other)
     subject.send(1)
-    #expect(recorder.values == [1, 2, 3])
-    #expect(other.values == [3, 2, 1])
+    expectEqual(recorder.values, [1, 2, 3])
+    expectEqual(other.values, [3, 2, 1])
   }
 
   /// The demand a subscriber returns for a value reaches the values queued for it meanwhile: a send from inside
@@ -187,9 +188,9 @@ import Testing
     )
     subject.subscribe(recorder)
     subject.send(1)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
     subject.send(3)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   /// A completion sent from inside a delivery reaches the other subscribers at once; the value being sent no longer
@@ -204,8 +205,8 @@ import Testing
     subject.subscribe(first)
     subject.subscribe(second)
     subject.send(1)
-    #expect(first.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(second.eventDescriptions == ["subscription", "finished"])
+    expectEqual(first.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(second.eventDescriptions, ["subscription", "finished"])
   }
 
   @Test func aSubscriberCancelledBeforeASendReachesItGetsNothingAndIsFreed() {
@@ -223,7 +224,7 @@ import Testing
     subject.subscribe(second!)
     subject.send(1)
     subject.send(2)
-    #expect(first.values == [1, 2])
+    expectEqual(first.values, [1, 2])
     #expect(weakSecond == nil)
   }
 
@@ -237,8 +238,8 @@ import Testing
     subject.subscribe(first)
     subject.send(1)
     subject.send(2)
-    #expect(first.values == [1, 2])
-    #expect(late.values == [1, 2])
+    expectEqual(first.values, [1, 2])
+    expectEqual(late.values, [1, 2])
   }
 
   @Test func aValueThatLeavesTheReplayBufferIsReleased() {
@@ -270,8 +271,8 @@ import Testing
       }
     )
     subject.subscribe(recorder)
-    #expect(recorder.values == [1, 2, 3, 4, 5])
-    #expect(maxDepth == 1)
+    expectEqual(recorder.values, [1, 2, 3, 4, 5])
+    expectEqual(maxDepth, 1)
   }
 
   @Test func requestingFromInsideTheSubscriptionGetsTheReplayAfterIt() {
@@ -284,9 +285,9 @@ import Testing
       }
     )
     subject.subscribe(recorder)
-    #expect(recorder.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(recorder.eventDescriptions, ["subscription", "value(1)"])
     recorder.request(.unlimited)
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func subscribingTheSameSinkTwiceDeliversOnce() {
@@ -295,8 +296,8 @@ import Testing
     let recorder = Recorder()
     subject.subscribe(recorder)
     subject.subscribe(recorder)
-    #expect(recorder.values == [1])
-    #expect(recorder.completionCount == 1)
+    expectEqual(recorder.values, [1])
+    expectEqual(recorder.completionCount, 1)
   }
 
   @Test func keepsTheContract() {
@@ -398,8 +399,8 @@ import Testing
       }
     )
     subject.subscribe(recorder)
-    #expect(received == count)
-    #expect(maxDepth == 1)
+    expectEqual(received, count)
+    expectEqual(maxDepth, 1)
   }
 
   @Test func aSubscriptionKeepsTheSubjectAliveUntilItIsCancelled() throws {
@@ -411,7 +412,7 @@ import Testing
       subject.subscribe(recorder)
     }
     weakSubject?.send(1)
-    #expect(recorder.values == [1])
+    expectEqual(recorder.values, [1])
     #expect(weakSubject != nil)
     try #require(recorder.subscription).cancel()
     #expect(weakSubject == nil)

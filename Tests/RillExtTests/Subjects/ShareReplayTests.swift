@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,8 +16,8 @@ import Testing
     shared.subscribe(second)
     upstream.send(4)
     upstream.send(completion: .finished)
-    #expect(first.values == [1, 2, 3, 4])
-    #expect(second.eventDescriptions == ["subscription", "value(2)", "value(3)", "value(4)", "finished"])
+    expectEqual(first.values, [1, 2, 3, 4])
+    expectEqual(second.eventDescriptions, ["subscription", "value(2)", "value(3)", "value(4)", "finished"])
   }
 
   @Test func isCombineExtsMulticastAndAutoconnect() {
@@ -30,14 +31,14 @@ import Testing
     let second = Recorder(initialDemand: .none)
     shared.subscribe(first)
     shared.subscribe(second)
-    #expect(upstream.subscriberCount == 1)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.subscriberCount, 1)
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     upstream.send(2)
-    #expect(first.values == [1])
-    #expect(second.values == [])
+    expectEqual(first.values, [1])
+    expectEqual(second.values, [])
     second.request(.unlimited)
-    #expect(second.values == [1, 2])
+    expectEqual(second.values, [1, 2])
   }
 
   @Test func aFailureIsReplayedToLaterSubscribers() {
@@ -49,9 +50,9 @@ import Testing
     upstream.send(completion: .failure(.upstream))
     let second = Recorder()
     shared.subscribe(second)
-    #expect(first.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
-    #expect(second.eventDescriptions == ["subscription", "value(1)", "failure(upstream)"])
-    #expect(upstream.subscriberCount == 1)
+    expectEqual(first.eventDescriptions, ["subscription", "value(1)", "failure(upstream)"])
+    expectEqual(second.eventDescriptions, ["subscription", "value(1)", "failure(upstream)"])
+    expectEqual(upstream.subscriberCount, 1)
   }
 
   @Test func cancellingEverySubscriberCancelsUpstreamAndTheNextOneReconnectsToTheSameSubject() {
@@ -64,10 +65,10 @@ import Testing
     #expect(upstream.isCancelled)
     let second = Recorder()
     shared.subscribe(second)
-    #expect(upstream.subscriberCount == 2)
-    #expect(second.values == [1])
+    expectEqual(upstream.subscriberCount, 2)
+    expectEqual(second.values, [1])
     upstream.send(2)
-    #expect(second.values == [1, 2])
+    expectEqual(second.values, [1, 2])
   }
 
   @Test func keepsTheContract() {

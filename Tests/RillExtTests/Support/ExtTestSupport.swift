@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -98,7 +99,7 @@ func expectAsyncContract<P: Publisher>(
       await eventually(within: .seconds(30)) { checker.report().values.count >= allowed.count }
     }
     #expect(report.isSatisfied, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
-    #expect(report.values == allowed, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
+    expectEqual(report.values, allowed, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
     reports[demand] = report
   }
   return reports

@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -19,7 +20,7 @@ struct LaneStressTests {
     for index in 0..<count {
       DispatchQueue.global().async(group: group) { body(index) }
     }
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    expectEqual(group.wait(timeout: .now() + 30), .success)
   }
 
   @Test func eachSubscriptionKeepsItsOrderWhileThreadsRecordAtOnce() {
@@ -39,7 +40,7 @@ struct LaneStressTests {
     }
     for (lane, multiplier) in [("worker", 1), ("doubled", 2)] {
       let subscriptions = byLane[lane] ?? [:]
-      #expect(subscriptions.count == 24)
+      expectEqual(subscriptions.count, 24)
       let expected: [Timeline.Event.Kind] =
         [.subscription, .request(.unlimited)] + (0..<perThread).map { .value("\($0 * multiplier)") } + [.finished]
       for (number, kinds) in subscriptions {
@@ -47,7 +48,7 @@ struct LaneStressTests {
         #expect(threads[lane]?[number]?.count == 1)
       }
     }
-    #expect(timeline.droppedEventCount == 0)
+    expectEqual(timeline.droppedEventCount, 0)
   }
 
   @Test func concurrentSendsRequestsAndCancelsThroughOneLane() {
@@ -71,10 +72,10 @@ struct LaneStressTests {
       }
     }
     subject.send(completion: .finished)
-    #expect(full.values.count == 4 * perThread)
+    expectEqual(full.values.count, 4 * perThread)
     var perSubscription: [Int: [Timeline.Event.Kind]] = [:]
     for event in timeline.events { perSubscription[event.subscription, default: []].append(event.kind) }
-    #expect(perSubscription.count == 5)
+    expectEqual(perSubscription.count, 5)
     for (number, kinds) in perSubscription {
       #expect(kinds.first == .subscription, "shared #\(number)")
       #expect(kinds.filter { $0 == .cancel || $0 == .finished }.count == 1, "shared #\(number)")
@@ -89,6 +90,6 @@ struct LaneStressTests {
       if case .value(let text) = kind { return Int(text) }
       return nil
     }
-    #expect(fullValues == full.values)
+    expectEqual(fullValues, full.values)
   }
 }

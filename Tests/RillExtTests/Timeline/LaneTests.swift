@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,7 +23,7 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     let scheduler = TestScheduler()
     let timeline = Timeline(clock: .virtual(scheduler))
     let result = scheduler.marbles("-a-b-|") { $0.lane("letters", timeline: timeline) }
-    #expect(result == "-a-b-|")
+    expectEqual(result, "-a-b-|")
     #expect(
       laneEvents(timeline) == [
         "letters #1 subscription @0", "letters #1 request(unlimited) @0", "letters #1 value(a) @1",
@@ -64,11 +65,11 @@ func laneEvents(_ timeline: Timeline) -> [String] {
       initialDemand: .max(2),
       demandPerValue: .max(1)
     )
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(3))
     upstream.send(completion: .finished)
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
     #expect(
       timeline.events.map(\.kind) == [
         .subscription, .request(.max(2)), .value("1"), .request(.max(1)), .request(.max(3)), .finished,
@@ -87,7 +88,7 @@ func laneEvents(_ timeline: Timeline) -> [String] {
         "life failure(upstream)",
       ]
     )
-    #expect(Timeline.LaneTypeOptions.all == [.subscription, .event])
+    expectEqual(Timeline.LaneTypeOptions.all, [.subscription, .event])
   }
 
   @Test func numbersSubscriptionsPerLane() {
@@ -119,7 +120,7 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     cancellable.cancel()
     // subscription, request, 1, 2, 3, cancel
     let threads = timeline.events.map(\.thread)
-    #expect(threads.count == 6)
+    expectEqual(threads.count, 6)
     #expect(threads[0] == threads[2] && threads[2] == threads[4] && threads[4] == threads[5])
     #expect(threads[0] == "main" || threads[0] == "thread 1")
     #expect(threads[3] == (threads[0] == "main" ? "thread 1" : "thread 2"))
@@ -131,15 +132,15 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     _ = extRun({ $0.lane("wall", timeline: timeline) }, Array(0..<100))
     let after = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
     let times = timeline.events.map(\.time)
-    #expect(times == times.sorted())
+    expectEqual(times, times.sorted())
     #expect(times.first! >= before - 50_000_000 && times.last! <= after + 50_000_000)
   }
 
   @Test func keepsTheMostRecentEventsWithinCapacity() {
     let timeline = Timeline(capacity: 4)
     _ = extRun({ $0.lane("ring", timeline: timeline) }, [1, 2, 3, 4])
-    #expect(timeline.events.map(\.kind) == [.value("2"), .value("3"), .value("4"), .finished])
-    #expect(timeline.droppedEventCount == 3)
+    expectEqual(timeline.events.map(\.kind), [.value("2"), .value("3"), .value("4"), .finished])
+    expectEqual(timeline.droppedEventCount, 3)
     timeline.removeAll()
     #expect(timeline.events.isEmpty && timeline.droppedEventCount == 0)
     _ = extRun({ $0.lane("ring", timeline: timeline) }, [5])
@@ -152,7 +153,7 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     let extra = TestSubscription()
     upstream.send(subscription: extra)
     #expect(extra.isCancelled)
-    #expect(subscriber.subscriptionCount == 1)
+    expectEqual(subscriber.subscriptionCount, 1)
     #expect(timeline.events.filter { $0.kind == .subscription }.count == 1)
   }
 
@@ -166,7 +167,7 @@ func laneEvents(_ timeline: Timeline) -> [String] {
     }
     subject.send(1)
     cancellable.cancel()
-    #expect(received == [1, 2])
+    expectEqual(received, [1, 2])
     #expect(timeline.events.compactMap { if case .value(let value) = $0.kind { value } else { nil } } == ["1", "2"])
   }
 
@@ -198,18 +199,18 @@ func laneEvents(_ timeline: Timeline) -> [String] {
       if case .value(let text) = timeline.events.first?.kind { return text }
       return "nothing recorded"
     }
-    #expect(described(42) == String(describing: 42))
-    #expect(described("text") == "text")
-    #expect(described(Character("c")) == "c")
-    #expect(described(Optional(1)) == String(describing: Optional(1)))
-    #expect(described(Optional("text")) == String(describing: Optional("text")))
-    #expect(described(Optional(Object())) == String(describing: Optional(Object())))
-    #expect(described(Plain()) == String(describing: Plain()))
-    #expect(described(Both()) == "streamed")
-    #expect(described(Object()) == "object")
-    #expect(described((1, "a")) == String(describing: (1, "a")))
-    #expect(described([1, 2]) == "[1, 2]")
-    #expect(described(ExtTestError.upstream) == "upstream")
+    expectEqual(described(42), String(describing: 42))
+    expectEqual(described("text"), "text")
+    expectEqual(described(Character("c")), "c")
+    expectEqual(described(Optional(1)), String(describing: Optional(1)))
+    expectEqual(described(Optional("text")), String(describing: Optional("text")))
+    expectEqual(described(Optional(Object())), String(describing: Optional(Object())))
+    expectEqual(described(Plain()), String(describing: Plain()))
+    expectEqual(described(Both()), "streamed")
+    expectEqual(described(Object()), "object")
+    expectEqual(described((1, "a")), String(describing: (1, "a")))
+    expectEqual(described([1, 2]), "[1, 2]")
+    expectEqual(described(ExtTestError.upstream), "upstream")
   }
 
   @Test func recordsIntoTheSharedTimelineByDefault() {

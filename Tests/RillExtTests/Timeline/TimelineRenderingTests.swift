@@ -1,5 +1,6 @@
 import Foundation
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -58,7 +59,7 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
       - going  | finished  ^ failed  ! cancelled  [ab] one column
       """
     let (timeline, cancellables) = sampleTimeline()
-    #expect(timeline.text(width: 80) == expected, "\n\(timeline.text(width: 80))")
+    expectEqual(timeline.text(width: 80), expected, "\n\(timeline.text(width: 80))")
     _ = cancellables
   }
 
@@ -68,7 +69,7 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
     let lines = text.split(separator: "\n")
     #expect(lines.dropFirst().prefix(6).allSatisfy { $0.count <= 40 }, "\(text)")
     _ = cancellables
-    #expect(Timeline().text() == "Timeline: no events")
+    expectEqual(Timeline().text(), "Timeline: no events")
   }
 
   @Test func traceEventsHaveTheShapeChromeAndPerfettoRead() throws {
@@ -76,14 +77,14 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
     let json = timeline.traceEventJSON()
     _ = cancellables
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(document["displayTimeUnit"] as? String == "ms")
+    expectEqual(document["displayTimeUnit"] as? String, "ms")
     let events = try #require(document["traceEvents"] as? [[String: Any]])
     var tracks: [Int: String] = [:]
     var spans: [Int: [(start: Double, end: Double)]] = [:]
     var instants: [String] = []
     for event in events {
       let phase = try #require(event["ph"] as? String)
-      #expect(event["pid"] as? Int == 1)
+      expectEqual(event["pid"] as? Int, 1)
       #expect(event["name"] is String)
       switch phase {
       case "M":
@@ -99,7 +100,7 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
         #expect(args["source"] is String && args["threads"] is String && args["ending"] is String)
         spans[tid, default: []].append((start, start + duration))
       case "i":
-        #expect(event["s"] as? String == "t")
+        expectEqual(event["s"] as? String, "t")
         #expect(try #require(event["ts"] as? Double) >= 0)
         let args = try #require(event["args"] as? [String: Any])
         #expect(args["subscription"] is String && args["thread"] is String)
@@ -108,7 +109,7 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
         Issue.record("unexpected phase \(phase)")
       }
     }
-    #expect(tracks == [1: "numbers", 2: "numbers (2)", 3: "ticks", 4: "tens"])
+    expectEqual(tracks, [1: "numbers", 2: "numbers (2)", 3: "ticks", 4: "tens"])
     // One track never holds overlapping spans; the lane that records values only has none.
     for (_, intervals) in spans {
       for (earlier, later) in zip(intervals, intervals.dropFirst()) { #expect(earlier.end < later.start) }
@@ -142,10 +143,10 @@ func sampleTimeline() -> (Timeline, [AnyCancellable]) {
     let parser = XMLParser(data: Data(svg.utf8))
     parser.delegate = counter
     #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
-    #expect(counter.elements["svg"] == 1)
+    expectEqual(counter.elements["svg"], 1)
     // One dot per value, one bar per subscription (and one in the legend), one triangle per request and one in
     // the legend, one arrow for the subscription still going.
-    #expect(counter.elements["circle"] == 6 + 1)
+    expectEqual(counter.elements["circle"], 6 + 1)
     #expect(counter.elements["rect"]! >= 5 + 1)
     #expect(
       counter.texts.contains("numbers") && counter.texts.contains("numbers (2)") && counter.texts.contains("tock")

@@ -1,17 +1,18 @@
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
 @Suite struct CheckTraitTests {
   @Test func checkSingleHoldsTheValueUntilUpstreamFinishes() {
     let (upstream, subscriber) = extSubscribe({ $0.checkSingle() }, initialDemand: .max(1))
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     _ = upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
-    #expect(upstream.totalDemand == .unlimited)
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
+    expectEqual(upstream.totalDemand, .unlimited)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func checkSingleNamesEachViolation() {
@@ -42,12 +43,12 @@ import Testing
 
   @Test func theChecksSubscribeUpstreamOnTheFirstRequest() {
     let (upstream, subscriber) = extSubscribe({ $0.checkSingle() }, initialDemand: .none)
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(upstream.subscriberCount, 0)
     subscriber.request(.max(2))
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     let (maybeUpstream, maybeSubscriber) = extSubscribe({ $0.checkMaybe() }, initialDemand: .none)
     maybeSubscriber.cancel()
-    #expect(maybeUpstream.subscriberCount == 0)
+    expectEqual(maybeUpstream.subscriberCount, 0)
   }
 
   @Test func theChecksAreSilentAfterCancel() {
@@ -56,7 +57,7 @@ import Testing
     subscriber.cancel()
     #expect(upstream.isCancelled)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func theCheckedPipelinesAreFreed() {
@@ -73,23 +74,23 @@ import Testing
   @Test func checkImmediateWantsAnEventDuringSubscribe() {
     let just = TestSubscriber<Int, ImmediateError<Never>>()
     Just(1).checkImmediate().subscribe(just)
-    #expect(just.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(just.eventDescriptions, ["subscription", "value(1)", "finished"])
 
     let many = TestSubscriber<Int, ImmediateError<Never>>(initialDemand: .max(1), demandPerValue: .max(1))
     [1, 2, 3].publisher.checkImmediate().subscribe(many)
-    #expect(many.values == [1, 2, 3])
+    expectEqual(many.values, [1, 2, 3])
 
     let (late, lateSubscriber) = extSubscribe { $0.checkImmediate() }
-    #expect(lateSubscriber.eventDescriptions == ["subscription", "failure(notImmediate)"])
+    expectEqual(lateSubscriber.eventDescriptions, ["subscription", "failure(notImmediate)"])
     #expect(late.isCancelled)
 
     let failing = TestSubscriber<Int, ImmediateError<ExtTestError>>()
     Fail<Int, ExtTestError>(error: .upstream).checkImmediate().subscribe(failing)
-    #expect(failing.eventDescriptions == ["subscription", "failure(upstream(RillExtTests.ExtTestError.upstream))"])
+    expectEqual(failing.eventDescriptions, ["subscription", "failure(upstream(RillExtTests.ExtTestError.upstream))"])
 
     let empty = TestSubscriber<Int, ImmediateError<Never>>()
     Empty<Int, Never>().checkImmediate().subscribe(empty)
-    #expect(empty.eventDescriptions == ["subscription", "failure(notImmediate)"])
+    expectEqual(empty.eventDescriptions, ["subscription", "failure(notImmediate)"])
   }
 
   @Test func checkImmediateForwardsLaterValuesAndDemand() {
@@ -97,16 +98,16 @@ import Testing
     let subscriber = TestSubscriber<Int, ImmediateError<Never>>(initialDemand: .max(1))
     subject.checkImmediate().subscribe(subscriber)
     subject.send(1)
-    #expect(subscriber.values == [0])
+    expectEqual(subscriber.values, [0])
     // As from Combine's subject: new demand delivers the value that waited for it.
     subscriber.request(.max(1))
-    #expect(subscriber.values == [0, 1])
+    expectEqual(subscriber.values, [0, 1])
     subject.send(2)
-    #expect(subscriber.values == [0, 1])
+    expectEqual(subscriber.values, [0, 1])
     subscriber.request(.max(1))
     subscriber.cancel()
     subject.send(3)
-    #expect(subscriber.values == [0, 1, 2])
+    expectEqual(subscriber.values, [0, 1, 2])
   }
 
   @Test func theAssertionsPassAnHonestPublisherThrough() {
@@ -119,7 +120,7 @@ import Testing
     _ = [1, 2].publisher.eraseToAnyPublisher().assertImmediate().sink { events.append("\($0)") }
     _ = Fail<Int, ExtTestError>(error: .other).eraseToAnyPublisher().assertSingle()
       .sink(receiveCompletion: record, receiveValue: { events.append("\($0)") })
-    #expect(events == ["1", "finished", "finished", "1", "2", "failure(RillExtTests.ExtTestError.other)"])
+    expectEqual(events, ["1", "finished", "finished", "1", "2", "failure(RillExtTests.ExtTestError.other)"])
   }
 
   @Test func uncheckedTraitsTrustThePublisher() {
@@ -130,7 +131,7 @@ import Testing
     _ = single.sinkSingle { results.append("\($0)") }
     _ = maybe.sinkMaybe { results.append("\($0)") }
     _ = immediate.sink { results.append("\($0)") }
-    #expect(results == ["success(1)", "finished", "1"])
+    expectEqual(results, ["success(1)", "finished", "1"])
   }
 
   @Test func assertSingleStopsOnTooManyElements() async {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import Testing
 
 // The example of Moving from CombineExt's "Spelling an empty maybe", as the article writes it.
@@ -27,7 +28,7 @@ private func pickNickname() -> TraitPublishers.Maybe<String, Never> {
     let other = pickNickname().sinkMaybe { result in
       if case .finished = result { print("picked none") }
     }
-    #expect(printed == ["no nickname", "picked none"])
+    expectEqual(printed, ["no nickname", "picked none"])
     cancellable.cancel()
     other.cancel()
   }

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -34,16 +35,16 @@ private func isImmediate<P: ImmediatePublisher>(_ publisher: P) -> Bool { true }
     subject.send(completion: .finished)
     let fromSubject = TestSubscriber<Int, Never>()
     subject.subscribe(fromSubject)
-    #expect(fromSubject.eventDescriptions == ["subscription", "finished"])
+    expectEqual(fromSubject.eventDescriptions, ["subscription", "finished"])
     let fromSequence = TestSubscriber<Int, Never>()
     [Int]().publisher.subscribe(fromSequence)
-    #expect(fromSequence.eventDescriptions == ["subscription", "finished"])
+    expectEqual(fromSequence.eventDescriptions, ["subscription", "finished"])
   }
 
   @Test func theFactoriesPublishBeforeSubscribeReturns() {
     let just = TestSubscriber<Int, Never>()
     AnyImmediatePublisher.just(1).subscribe(just)
-    #expect(just.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(just.eventDescriptions, ["subscription", "value(1)", "finished"])
 
     let typed = TestSubscriber<Int, ExtTestError>()
     AnyImmediatePublisher.just(2, failureType: ExtTestError.self).subscribe(typed)
@@ -61,10 +62,10 @@ private func isImmediate<P: ImmediatePublisher>(_ publisher: P) -> Bool { true }
       { TrustedUpstream(upstream: $0).eraseToAnyImmediatePublisher() },
       initialDemand: .max(2)
     )
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     _ = upstream.send(1)
     _ = upstream.send(2)
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     subscriber.cancel()
     #expect(upstream.isCancelled)
   }
@@ -78,6 +79,6 @@ private func isImmediate<P: ImmediatePublisher>(_ publisher: P) -> Bool { true }
   @Test func failuresReachEachSubscriber() {
     let failing = TestSubscriber<Int, ExtTestError>()
     AnyImmediatePublisher<Int, ExtTestError>.fail(.upstream).subscribe(failing)
-    #expect(failing.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(failing.eventDescriptions, ["subscription", "failure(upstream)"])
   }
 }

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,20 +8,20 @@ import Testing
     let box = ResultBox<MaybeResult<Int, ExtTestError>>()
     let upstream = ExtUpstream()
     let cancellable = TrustedUpstream(upstream: upstream).sinkMaybe { box.results.append($0) }
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     _ = upstream.send(1)
-    #expect(box.results == [.success(1)])
+    expectEqual(box.results, [.success(1)])
     upstream.send(completion: .finished)
-    #expect(box.results == [.success(1)])
+    expectEqual(box.results, [.success(1)])
     cancellable.cancel()
 
     let empty = ResultBox<MaybeResult<Int, ExtTestError>>()
     _ = AnyMaybePublisher<Int, ExtTestError>.empty().sinkMaybe { empty.results.append($0) }
-    #expect(empty.results == [.finished])
+    expectEqual(empty.results, [.finished])
 
     let failed = ResultBox<MaybeResult<Int, ExtTestError>>()
     _ = AnyMaybePublisher<Int, ExtTestError>.fail(.upstream).sinkMaybe { failed.results.append($0) }
-    #expect(failed.results == [.failure(.upstream)])
+    expectEqual(failed.results, [.failure(.upstream)])
   }
 
   @Test func sinkMaybeIsSilentAfterCancel() {
@@ -43,12 +44,12 @@ import Testing
       .sink(receiveCompletion: { values.append("\($0)") }, receiveValue: { values.append("\($0)") })
     _ = AnyMaybePublisher.fail(ExtTestError.other, outputType: Int.self)
       .sink(receiveCompletion: { values.append("\($0)") }, receiveValue: { values.append("\($0)") })
-    #expect(values == ["1", "2", "finished", "finished", "failure(RillExtTests.ExtTestError.other)"])
+    expectEqual(values, ["1", "2", "finished", "finished", "failure(RillExtTests.ExtTestError.other)"])
 
     let never = TestSubscriber<Int, ExtTestError>()
     AnyMaybePublisher<Int, ExtTestError>.never().subscribe(never)
     AnyMaybePublisher.never(outputType: Int.self, failureType: ExtTestError.self).subscribe(never)
-    #expect(never.eventDescriptions == ["subscription", "subscription"])
+    expectEqual(never.eventDescriptions, ["subscription", "subscription"])
   }
 
   @Test func theFactoriesInferTheirTypesFromTheReturnType() {
@@ -65,10 +66,10 @@ import Testing
       { TrustedUpstream(upstream: $0).eraseToAnyMaybePublisher() },
       initialDemand: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     _ = upstream.send(3)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(3)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(3)", "finished"])
 
     let (other, cancelled) = extSubscribe({ TrustedUpstream(upstream: $0).eraseToAnyMaybePublisher() })
     cancelled.cancel()
@@ -111,6 +112,6 @@ import Testing
     #expect(try success.get() == 2)
     #expect(try MaybeResult<Int, ExtTestError>.finished.get() == nil)
     #expect(throws: ExtTestError.upstream) { try MaybeResult<Int, ExtTestError>.failure(.upstream).get() }
-    #expect(Set([success, .finished, success]).count == 2)
+    expectEqual(Set([success, .finished, success]).count, 2)
   }
 }

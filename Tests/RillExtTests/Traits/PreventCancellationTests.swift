@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -20,9 +21,9 @@ import Testing
       { TrustedUpstream(upstream: $0).preventCancellation() },
       initialDemand: .none
     )
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(upstream.subscriberCount, 0)
     subscriber.request(.max(1))
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func keepsUpstreamRunningAfterCancel() {
@@ -37,8 +38,8 @@ import Testing
     #expect(!upstream.isCancelled)
     _ = upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(seen == ["value(1)", "finished"])
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(seen, ["value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func keepsRunningWhenTheCancellableIsDropped() {
@@ -49,7 +50,7 @@ import Testing
       .preventCancellation()
       .sinkSingle { _ in }
     _ = upstream.send(1)
-    #expect(seen == [1])
+    expectEqual(seen, [1])
     #expect(!upstream.isCancelled)
   }
 
@@ -76,7 +77,7 @@ import Testing
     let _: AnySinglePublisher<Int, Never> = Just(1).preventCancellation().eraseToAnySinglePublisher()
     let _: AnyMaybePublisher<Int, Never> = Empty().preventCancellation().eraseToAnyMaybePublisher()
     let publisher = TraitPublishers.PreventCancellation(upstream: Just(2))
-    #expect(publisher.upstream.output == 2)
+    expectEqual(publisher.upstream.output, 2)
   }
 
   @Test func keepsTheContract() {
@@ -86,7 +87,7 @@ import Testing
   @Test func fireAndForgetRunsToCompletion() {
     let upstream = TestPublisher<Int, Never>()
     upstream.ignoreOutput().fireAndForget()
-    #expect(upstream.requestedDemands.first == .unlimited)
+    expectEqual(upstream.requestedDemands.first, .unlimited)
     #expect(!upstream.isCancelled)
     _ = upstream.send(1)
     upstream.send(completion: .finished)
@@ -97,7 +98,7 @@ import Testing
       .fireAndForgetIgnoringFailure()
     #expect(!failing.isCancelled)
     failing.send(completion: .failure(.upstream))
-    #expect(completions == ["failure(RillExtTests.ExtTestError.upstream)"])
+    expectEqual(completions, ["failure(RillExtTests.ExtTestError.upstream)"])
   }
 
   @Test func fireAndForgetLetsGoOnceDone() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     let box = ResultBox<Result<Int, ExtTestError>>()
     let upstream = ExtUpstream()
     let cancellable = TrustedUpstream(upstream: upstream).sinkSingle { box.results.append($0) }
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     _ = upstream.send(1)
     upstream.send(completion: .finished)
     #expect(box.results.map { try? $0.get() } == [1])
@@ -15,7 +16,7 @@ import Testing
 
     let failed = ResultBox<Result<Int, ExtTestError>>()
     _ = AnySinglePublisher<Int, ExtTestError>.fail(.upstream).sinkSingle { failed.results.append($0) }
-    #expect(failed.results.count == 1)
+    expectEqual(failed.results.count, 1)
     #expect(throws: ExtTestError.upstream) { try failed.results[0].get() }
   }
 
@@ -47,7 +48,7 @@ import Testing
     let never = TestSubscriber<Int, ExtTestError>()
     AnySinglePublisher<Int, ExtTestError>.never().subscribe(never)
     AnySinglePublisher.never(outputType: Int.self, failureType: ExtTestError.self).subscribe(never)
-    #expect(never.eventDescriptions == ["subscription", "subscription"])
+    expectEqual(never.eventDescriptions, ["subscription", "subscription"])
   }
 
   @Test func theSeedExamplesBuild() {
@@ -58,7 +59,7 @@ import Testing
     var names: [String] = []
     _ = namePublisher().sinkSingle { names.append((try? $0.get()) ?? "error") }
     _ = shortNamePublisher().sinkSingle { names.append((try? $0.get()) ?? "error") }
-    #expect(names == ["Alice", "Bob"])
+    expectEqual(names, ["Alice", "Bob"])
     let _: AnyMaybePublisher<String, any Error> = namePublisher().eraseToAnyMaybePublisher()
   }
 
@@ -67,9 +68,9 @@ import Testing
       { TrustedUpstream(upstream: $0).eraseToAnySinglePublisher() },
       initialDemand: .max(1)
     )
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
 
     let (other, cancelled) = extSubscribe({ TrustedUpstream(upstream: $0).eraseToAnySinglePublisher() })
     cancelled.cancel()

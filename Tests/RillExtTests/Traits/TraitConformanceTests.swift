@@ -1,6 +1,7 @@
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -131,6 +132,6 @@ private func immediate<P: ImmediatePublisher>(_ publisher: P) -> P { publisher }
     _ = [1, 2, 3].publisher.first { $0 > 5 }.sinkMaybe { maybes.append($0) }
     _ = [1, 2, 3].publisher.last().sinkMaybe { maybes.append($0) }
     _ = Optional<Int>.none.publisher.sinkMaybe { maybes.append($0) }
-    #expect(maybes == [.finished, .success(3), .finished])
+    expectEqual(maybes, [.finished, .success(3), .finished])
   }
 }

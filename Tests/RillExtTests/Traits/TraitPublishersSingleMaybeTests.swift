@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,14 +22,14 @@ final class PromiseKeeper<R> {
     let publisher = TraitPublishers.Single<Int, ExtTestError>(keeper.start)
     let subscriber = TestSubscriber<Int, ExtTestError>(initialDemand: .none)
     publisher.subscribe(subscriber)
-    #expect(keeper.starts == 0)
+    expectEqual(keeper.starts, 0)
     subscriber.request(.max(1))
     subscriber.request(.max(1))
-    #expect(keeper.starts == 1)
+    expectEqual(keeper.starts, 1)
     keeper.promises[0](.success(1))
     keeper.promises[0](.success(2))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(keeper.cleanups == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(keeper.cleanups, 1)
   }
 
   @Test func publishesTheFailure() {
@@ -38,7 +39,7 @@ final class PromiseKeeper<R> {
     }
     let subscriber = TestSubscriber<Int, ExtTestError>()
     publisher.subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
   }
 
   @Test func eachSubscriberGetsItsOwnJob() {
@@ -47,7 +48,7 @@ final class PromiseKeeper<R> {
     var results: [Result<Int, ExtTestError>] = []
     let first = publisher.sinkSingle { results.append($0) }
     let second = publisher.sinkSingle { results.append($0) }
-    #expect(keeper.starts == 2)
+    expectEqual(keeper.starts, 2)
     keeper.promises[1](.success(2))
     keeper.promises[0](.failure(.other))
     #expect(results.map { try? $0.get() } == [2, nil])
@@ -59,10 +60,10 @@ final class PromiseKeeper<R> {
     let subscriber = TestSubscriber<Int, ExtTestError>()
     TraitPublishers.Single<Int, ExtTestError>(keeper.start).subscribe(subscriber)
     subscriber.cancel()
-    #expect(keeper.cleanups == 1)
+    expectEqual(keeper.cleanups, 1)
     keeper.promises[0](.success(1))
-    #expect(subscriber.eventDescriptions == ["subscription"])
-    #expect(keeper.cleanups == 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
+    expectEqual(keeper.cleanups, 1)
   }
 
   @Test func aJobThatCompletesBeforeReturningIsCleanedUpOnce() {
@@ -73,8 +74,8 @@ final class PromiseKeeper<R> {
     }
     var values: [Int] = []
     _ = publisher.sink { values.append($0) }
-    #expect(values == [1])
-    #expect(cleanups == 1)
+    expectEqual(values, [1])
+    expectEqual(cleanups, 1)
   }
 
   @Test func letsGoOfTheSubscriberAndTheJob() {
@@ -121,12 +122,12 @@ final class PromiseKeeper<R> {
       let keeper = PromiseKeeper<MaybeResult<Int, ExtTestError>>()
       let subscriber = TestSubscriber<Int, ExtTestError>(initialDemand: .none)
       TraitPublishers.Maybe<Int, ExtTestError>(keeper.start).subscribe(subscriber)
-      #expect(keeper.starts == 0)
+      expectEqual(keeper.starts, 0)
       subscriber.request(.max(1))
       keeper.promises[0](outcome)
       keeper.promises[0](.success(9))
-      #expect(subscriber.eventDescriptions == expected)
-      #expect(keeper.cleanups == 1)
+      expectEqual(subscriber.eventDescriptions, expected)
+      expectEqual(keeper.cleanups, 1)
     }
   }
 
@@ -138,7 +139,7 @@ final class PromiseKeeper<R> {
     let subscriber = TestSubscriber<Int, ExtTestError>()
     publisher.subscribe(subscriber)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
 
     let cancelled = TestSubscriber<Int, ExtTestError>()
     let other = ExtUpstream()
@@ -154,8 +155,8 @@ final class PromiseKeeper<R> {
     TraitPublishers.Maybe<Int, ExtTestError>(keeper.start).subscribe(subscriber)
     subscriber.cancel()
     keeper.promises[0](.finished)
-    #expect(keeper.cleanups == 1)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(keeper.cleanups, 1)
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func keepsTheContract() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -25,7 +26,7 @@ private struct SendablePromise<R>: @unchecked Sendable {
       #expect(events.first == "subscription" && events.count <= 3)
       #expect(value == nil || value == "value(1)" || value == "value(2)")
       #expect(events.count < 3 || events[2] == "finished")
-      #expect(keeper.cleanups == 1)
+      expectEqual(keeper.cleanups, 1)
     }
   }
 

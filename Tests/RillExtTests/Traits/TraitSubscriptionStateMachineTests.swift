@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillExt
@@ -15,7 +16,7 @@ import Testing
       Issue.record("did not start")
       return
     }
-    #expect(context == "ctx")
+    expectEqual(context, "ctx")
     guard case .none = machine.request(.unlimited) else {
       Issue.record("started twice")
       return
@@ -96,7 +97,7 @@ import Testing
       Issue.record("did not cancel")
       return
     }
-    #expect(context == "ctx")
+    expectEqual(context, "ctx")
     guard case .none = running.outcome(1, needsDemand: true) else {
       Issue.record("delivered after cancel")
       return

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -38,12 +39,12 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     #expect(subscription.calls.isEmpty)
     subscription.request(.max(1))
     subscription.request(.max(1))
-    #expect(subscription.calls == ["start(ctx)"])
+    expectEqual(subscription.calls, ["start(ctx)"])
     subscription.receive(.success(1))
     subscription.receive(.failure(.upstream))
     subscription.cancel()
-    #expect(subscription.calls == ["start(ctx)", "didComplete(ctx)"])
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscription.calls, ["start(ctx)", "didComplete(ctx)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func singleMayCompleteFromStart() {
@@ -52,8 +53,8 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     subscription.onStart = { $0.receive(.failure(.upstream)) }
     subscriber.receive(subscription: subscription)
     subscriber.request(.unlimited)
-    #expect(subscription.calls == ["start(ctx)", "didComplete(ctx)"])
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscription.calls, ["start(ctx)", "didComplete(ctx)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
   }
 
   @Test func singleCancelCallsDidCancelOnlyForStartedWork() {
@@ -63,7 +64,7 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     started.cancel()
     started.cancel()
     started.receive(.success(1))
-    #expect(started.calls == ["start(a)", "didCancel(a)"])
+    expectEqual(started.calls, ["start(a)", "didCancel(a)"])
 
     let idle = RecordingSingle(downstream: subscriber, context: "b")
     idle.cancel()
@@ -77,16 +78,16 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     let subscription = RecordingSingle(downstream: subscriber, context: "ctx")
     subscriber.receive(subscription: subscription)
     subscription.receive(.success(7))
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.request(.max(1))
-    #expect(subscription.calls == ["didComplete(ctx)"])
-    #expect(subscriber.eventDescriptions == ["subscription", "value(7)", "finished"])
+    expectEqual(subscription.calls, ["didComplete(ctx)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(7)", "finished"])
 
     let failing = TestSubscriber<Int, ExtTestError>(initialDemand: .none)
     let early = RecordingSingle(downstream: failing, context: "ctx")
     failing.receive(subscription: early)
     early.receive(.failure(.other))
-    #expect(failing.eventDescriptions == ["subscription", "failure(other)"])
+    expectEqual(failing.eventDescriptions, ["subscription", "failure(other)"])
   }
 
   @Test func maybeSendsEachOutcome() {
@@ -101,8 +102,8 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
       subscriber.request(.max(1))
       subscription.receive(outcome)
       subscription.receive(.success(2))
-      #expect(subscription.calls == ["start(ctx)", "didComplete(ctx)"])
-      #expect(subscriber.eventDescriptions == expected)
+      expectEqual(subscription.calls, ["start(ctx)", "didComplete(ctx)"])
+      expectEqual(subscriber.eventDescriptions, expected)
     }
   }
 
@@ -111,13 +112,13 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     let early = RecordingMaybe(downstream: subscriber, context: "ctx")
     subscriber.receive(subscription: early)
     early.receive(.finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "finished"])
 
     let other = TestSubscriber<Int, ExtTestError>()
     let started = RecordingMaybe(downstream: other, context: "ctx")
     other.receive(subscription: started)
     other.cancel()
-    #expect(started.calls == ["start(ctx)", "didCancel(ctx)"])
+    expectEqual(started.calls, ["start(ctx)", "didCancel(ctx)"])
   }
 
   @Test func aSubscriberThatCancelsOnTheValueGetsNoFinish() {
@@ -128,8 +129,8 @@ where Downstream.Input == Int, Downstream.Failure == ExtTestError {
     let subscription = RecordingSingle(downstream: subscriber, context: "ctx")
     subscriber.receive(subscription: subscription)
     subscription.receive(.success(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)"])
-    #expect(subscription.calls == ["start(ctx)", "didComplete(ctx)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)"])
+    expectEqual(subscription.calls, ["start(ctx)", "didComplete(ctx)"])
   }
 
   @Test func theSubscriptionLetsGoOfItsSubscriberWhenItEnds() {

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     var values: [[Int]] = []
     _ = [Just(1), Just(2), Just(3)].zipSingle().sink { values.append($0) }
     _ = [Just<Int>]().zipSingle().sink { values.append($0) }
-    #expect(values == [[1, 2, 3], []])
+    expectEqual(values, [[1, 2, 3], []])
   }
 
   @Test func waitsForEveryPublisher() {
@@ -17,10 +18,10 @@ import Testing
     [TrustedUpstream(upstream: a), TrustedUpstream(upstream: b)].zipSingle().subscribe(subscriber)
     _ = b.send(2)
     b.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     _ = a.send(1)
     a.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value([1, 2])", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value([1, 2])", "finished"])
   }
 
   @Test func failsWhenOneFailsAndCancelsTheOthers() {
@@ -29,7 +30,7 @@ import Testing
     let subscriber = TestSubscriber<[Int], ExtTestError>()
     [TrustedUpstream(upstream: a), TrustedUpstream(upstream: b)].zipSingle().subscribe(subscriber)
     b.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "failure(upstream)"])
     #expect(a.isCancelled)
   }
 
@@ -43,7 +44,7 @@ import Testing
     #expect(a.requestedDemands == [.max(1)] && b.requestedDemands == [.max(1)])
     _ = a.send(1)
     _ = b.send(2)
-    #expect(subscriber.eventDescriptions == ["subscription", "value([1, 2])"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value([1, 2])"])
 
     let c = ExtUpstream()
     let d = ExtUpstream()
@@ -62,16 +63,16 @@ import Testing
   @Test func keepsTheContract() {
     expectContract("zipSingle") { [Just(1), Just(2)].zipSingle() }
     let zipped = TraitPublishers.ZipSingle(collection: [Just(1)])
-    #expect(zipped.collection.count == 1)
+    expectEqual(zipped.collection.count, 1)
   }
 }
 
 @Suite struct ReplaceEmptyWithErrorTests {
   @Test func failsWhenUpstreamFinishesWithoutAValue() {
     let make = { (upstream: ExtUpstream) in TrustedUpstream(upstream: upstream).replaceEmpty(withError: .other) }
-    #expect(extRun(make, [1]) == ["subscription", "value(1)", "finished"])
-    #expect(extRun(make, []) == ["subscription", "failure(other)"])
-    #expect(extRun(make, [], then: .failure(.upstream)) == ["subscription", "failure(upstream)"])
+    expectEqual(extRun(make, [1]), ["subscription", "value(1)", "finished"])
+    expectEqual(extRun(make, []), ["subscription", "failure(other)"])
+    expectEqual(extRun(make, [], then: .failure(.upstream)), ["subscription", "failure(upstream)"])
   }
 
   @Test func keepsANilValue() {
@@ -79,7 +80,7 @@ import Testing
     _ = AnyMaybePublisher<Int?, ExtTestError>.just(nil).replaceEmpty(withError: .other).sinkSingle {
       results.append($0)
     }
-    #expect(results.count == 1)
+    expectEqual(results.count, 1)
     #expect((try? results[0].get()) == .some(nil))
   }
 
@@ -90,9 +91,9 @@ import Testing
     )
     _ = upstream.send(1)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.request(.max(1))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
 
     let (other, cancelled) = extSubscribe({ TrustedUpstream(upstream: $0).replaceEmpty(withError: .other) })
     cancelled.cancel()

@@ -1,4 +1,5 @@
 import Foundation
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -24,14 +25,14 @@ import Testing
       await until { checker.report().values.count == expected[demand]?.count }
     }
     #expect(report.isSatisfied, "\(demand): \(report)")
-    #expect(report.values == expected[demand], "\(demand): \(report)")
+    expectEqual(report.values, expected[demand], "\(demand): \(report)")
   }
 
   /// What the synchronous form sees of the same publisher: the subscription and the request, nothing more.
   @Test func theSynchronousCheckJudgesBeforeTheThreadDelivers() async {
     let report = PublisherContract.check(ThreadPublisher(values: [1], startDelay: .seconds(1)), expectsCompletion: true)
-    #expect(report.events.map(\.description) == ["subscription", "request(unlimited)"])
-    #expect(report.violations.map(\.kind) == [.missingCompletion])
+    expectEqual(report.events.map(\.description), ["subscription", "request(unlimited)"])
+    expectEqual(report.violations.map(\.kind), [.missingCompletion])
   }
 
   @Test func aValueBeyondDemandSentFromAnotherThreadIsReported() async {
@@ -41,8 +42,8 @@ import Testing
       expectsCompletion: true,
       timeout: .seconds(30)
     )
-    #expect(report.firstViolation?.kind == .valueBeyondDemand, "\(report)")
-    #expect(report.firstViolation?.history == ["subscription", "request(max(1))", "value(1)", "value(2)"])
+    expectEqual(report.firstViolation?.kind, .valueBeyondDemand, "\(report)")
+    expectEqual(report.firstViolation?.history, ["subscription", "request(max(1))", "value(1)", "value(2)"])
   }
 
   @Test func aLateSecondCompletionIsReported() async {
@@ -56,8 +57,8 @@ import Testing
       // come later than any fixed period, so the test waits for it before the checker settles.
       await until { !checker.report().violations.isEmpty }
     }
-    #expect(report.violations.map(\.kind) == [.secondCompletion], "\(report)")
-    #expect(report.values == [1])
+    expectEqual(report.violations.map(\.kind), [.secondCompletion], "\(report)")
+    expectEqual(report.values, [1])
   }
 
   @Test func driveMayAwaitAndRequestMore() async {
@@ -85,7 +86,7 @@ import Testing
     let start = clock.now
     let report = await PublisherContract.check(upstream, expectsCompletion: true, timeout: .milliseconds(200))
     #expect(start.duration(to: clock.now) >= .milliseconds(200))
-    #expect(report.violations.map(\.kind) == [.missingCompletion])
+    expectEqual(report.violations.map(\.kind), [.missingCompletion])
 
     let checker = ContractChecker<Int, Never>()
     TestPublisher<Int, Never>().subscribe(checker)

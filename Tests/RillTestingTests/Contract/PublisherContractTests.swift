@@ -1,4 +1,5 @@
 import Dispatch
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -50,18 +51,18 @@ import Testing
 
   @Test func reportRecordsTheCheckersOwnRequestsAndCancel() {
     let report = PublisherContract.check([1, 2, 3].publisher, demand: .cancel(afterValues: 2))
-    #expect(report.values == [1, 2])
+    expectEqual(report.values, [1, 2])
     #expect(
       report.events.map(\.description) == ["subscription", "request(unlimited)", "value(1)", "value(2)", "cancel"]
     )
-    #expect(report.description == "satisfied: subscription, request(unlimited), value(1), value(2), cancel")
+    expectEqual(report.description, "satisfied: subscription, request(unlimited), value(1), value(2), cancel")
     let oneAtATime = PublisherContract.check([1, 2].publisher, demand: .oneAtATime)
     #expect(
       oneAtATime.events.map(\.description) == [
         "subscription", "request(max(1))", "value(1)", "request(max(1))", "value(2)", "request(max(1))", "finished",
       ]
     )
-    #expect(oneAtATime.completion == .finished)
+    expectEqual(oneAtATime.completion, .finished)
   }
 
   // MARK: Broken publishers are caught
@@ -73,8 +74,8 @@ import Testing
       upstream.send(2)
     }
     let violation = report.firstViolation
-    #expect(violation?.kind == .valueBeyondDemand)
-    #expect(violation?.history == ["subscription", "request(max(1))", "value(1)", "value(2)"])
+    expectEqual(violation?.kind, .valueBeyondDemand)
+    expectEqual(violation?.history, ["subscription", "request(max(1))", "value(1)", "value(2)"])
     #expect(
       violation?.description
         == "a value beyond the requested demand at event 3: subscription, request(max(1)), value(1), >value(2)<"
@@ -84,8 +85,8 @@ import Testing
   @Test func valueWithNoDemandAtAll() {
     let upstream = TestPublisher<Int, Never>()
     let report = PublisherContract.check(upstream, demand: .none) { _ in upstream.send(1) }
-    #expect(report.firstViolation?.kind == .valueBeyondDemand)
-    #expect(report.firstViolation?.eventIndex == 1)
+    expectEqual(report.firstViolation?.kind, .valueBeyondDemand)
+    expectEqual(report.firstViolation?.eventIndex, 1)
   }
 
   @Test func eventsAfterCompletion() {
@@ -94,8 +95,8 @@ import Testing
       upstream.send(completion: .finished)
       upstream.send(1)
     }
-    #expect(report.violations.map(\.kind) == [.eventAfterCompletion])
-    #expect(report.firstViolation?.history.last == "value(1)")
+    expectEqual(report.violations.map(\.kind), [.eventAfterCompletion])
+    expectEqual(report.firstViolation?.history.last, "value(1)")
   }
 
   @Test func twoCompletions() {
@@ -104,15 +105,15 @@ import Testing
       upstream.send(completion: .failure(TestFailure()))
       upstream.send(completion: .finished)
     }
-    #expect(report.violations.map(\.kind) == [.secondCompletion])
-    #expect(report.completion == .failure(TestFailure()))
+    expectEqual(report.violations.map(\.kind), [.secondCompletion])
+    expectEqual(report.completion, .failure(TestFailure()))
   }
 
   @Test func secondSubscriptionIsFlaggedAndCancelled() {
     let upstream = TestPublisher<Int, Never>()
     let extra = TestSubscription()
     let report = PublisherContract.check(upstream) { _ in upstream.send(subscription: extra) }
-    #expect(report.violations.map(\.kind) == [.secondSubscription])
+    expectEqual(report.violations.map(\.kind), [.secondSubscription])
     #expect(extra.isCancelled)
     #expect(extra.requestedDemands.isEmpty)
   }
@@ -124,8 +125,8 @@ import Testing
       upstream.send(2)
       upstream.send(completion: .finished)
     }
-    #expect(upstream.cancelCount == 1)
-    #expect(report.violations.map(\.kind) == [.valueAfterCancel])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(report.violations.map(\.kind), [.valueAfterCancel])
   }
 
   @Test func eventBeforeSubscriptionAndMissingSubscription() {
@@ -137,8 +138,8 @@ import Testing
 
   @Test func missingCompletion() {
     let report = PublisherContract.check(TestPublisher<Int, Never>(), expectsCompletion: true)
-    #expect(report.violations.map(\.kind) == [.missingCompletion])
-    #expect(report.firstViolation?.eventIndex == 2)
+    expectEqual(report.violations.map(\.kind), [.missingCompletion])
+    expectEqual(report.firstViolation?.eventIndex, 2)
   }
 
   /// The first value may arrive on another thread while the initial request made from `receive(subscription:)` is
@@ -146,7 +147,7 @@ import Testing
   @Test func aValueFromAnotherThreadDuringTheInitialRequestKeepsTheContract() {
     let report = PublisherContract.check(DeliversOnAnotherThreadDuringRequest(), expectsCompletion: true)
     #expect(report.isSatisfied, "\(report)")
-    #expect(report.events.count == 4)
+    expectEqual(report.events.count, 4)
   }
 
   @Test func overlappingCallsFromTwoThreads() {
@@ -162,9 +163,9 @@ import Testing
     upstream.send(1)
     upstream.send(3)
     let report = checker.report()
-    #expect(report.violations.map(\.kind) == [.concurrentCalls])
-    #expect(report.firstViolation?.history.last == "value(2)")
-    #expect(report.values == [1, 2, 3])
+    expectEqual(report.violations.map(\.kind), [.concurrentCalls])
+    expectEqual(report.firstViolation?.history.last, "value(2)")
+    expectEqual(report.values, [1, 2, 3])
   }
 
   @Test func reentrantCallsOnOneThreadAreAllowed() {
@@ -187,8 +188,8 @@ import Testing
   }
 
   @Test func standardDemandsDescribeThemselves() {
-    #expect(ContractDemand.standard.count == 6)
-    #expect(ContractDemand.oneAtATime.description == "initial max(1), per value max(1)")
+    expectEqual(ContractDemand.standard.count, 6)
+    expectEqual(ContractDemand.oneAtATime.description, "initial max(1), per value max(1)")
     #expect(
       ContractDemand.cancel(afterValues: 2).description
         == "initial unlimited, per value max(0), cancel after 2 value(s)"

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -69,8 +70,8 @@ import Testing
     let result = scheduler.marbles(["-1-|", "-2-|", "-3-|"]) { sources in
       Publishers.MergeMany(sources).delay(for: 1, scheduler: scheduler)
     }
-    #expect(result == "--[123]-|")
-    #expect(scheduler.now == 54)
+    expectEqual(result, "--[123]-|")
+    expectEqual(scheduler.now, 54)
     #expect(scheduler.marbles(["-a", "-b", "-c", "-d"]) { $0[0].merge(with: $0[1], $0[2], $0[3]) } == "-[abcd]")
   }
 

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -18,9 +19,9 @@ import Testing
 
   @Test func aDifferentValueNamesItsTick() throws {
     let difference = try #require(MarbleDifference(expected: "-a-b-|", actual: "-a-c-|"))
-    #expect(difference.tick == 3)
-    #expect(difference.expectedEvents == ["b"])
-    #expect(difference.actualEvents == ["c"])
+    expectEqual(difference.tick, 3)
+    expectEqual(difference.expectedEvents, ["b"])
+    expectEqual(difference.actualEvents, ["c"])
     #expect(difference.error == nil)
     #expect(difference.description == #"expected b at tick 3, got c (expected "-a-b-|", actual "-a-c-|")"#)
   }
@@ -41,20 +42,20 @@ import Testing
   ])
   func descriptionsNameTheFirstDifference(expected: String, actual: String, words: String) throws {
     let difference = try #require(MarbleDifference(expected: expected, actual: actual))
-    #expect(difference.description == "\(words) (expected \"\(expected)\", actual \"\(actual)\")")
+    expectEqual(difference.description, "\(words) (expected \"\(expected)\", actual \"\(actual)\")")
   }
 
   @Test func onlyTheFirstDifferenceIsReported() throws {
     let difference = try #require(MarbleDifference(expected: "-a-b-c-|", actual: "-x-y-c-^"))
-    #expect(difference.tick == 1)
-    #expect(difference.expectedEvents == ["a"])
-    #expect(difference.actualEvents == ["x"])
+    expectEqual(difference.tick, 1)
+    expectEqual(difference.expectedEvents, ["a"])
+    expectEqual(difference.actualEvents, ["x"])
   }
 
   @Test func groupsListTheirEventsInMarbleNotation() throws {
     let difference = try #require(MarbleDifference(expected: "-[a'10'|]", actual: "-[a^]"))
-    #expect(difference.expectedEvents == ["a", "'10'", "|"])
-    #expect(difference.actualEvents == ["a", "^"])
+    expectEqual(difference.expectedEvents, ["a", "'10'", "|"])
+    expectEqual(difference.actualEvents, ["a", "^"])
   }
 
   @Test func aMalformedDiagramIsADifference() throws {
@@ -101,9 +102,9 @@ import Testing
     scheduler.run()
     #expect(subscriber.marbleDifference(expected: "-a-[b|]", from: 100) == nil)
     let difference = try #require(subscriber.marbleDifference(expected: "-a-b|", from: 100))
-    #expect(difference.tick == 3)
-    #expect(difference.expectedEvents == ["b"])
-    #expect(difference.actualEvents == ["b", "|"])
+    expectEqual(difference.tick, 3)
+    expectEqual(difference.expectedEvents, ["b"])
+    expectEqual(difference.actualEvents, ["b", "|"])
   }
 
   @Test func subscriberCancellationAndEmptyTimelines() throws {
@@ -127,8 +128,8 @@ import Testing
     [1, 2].publisher.subscribe(subscriber)
     #expect(subscriber.marbleDifference(expected: "[12|]") == nil)
     let difference = try #require(subscriber.marbleDifference(expected: "-1-2-|"))
-    #expect(difference.tick == 0)
-    #expect(difference.actualEvents == ["1", "2", "|"])
+    expectEqual(difference.tick, 0)
+    expectEqual(difference.actualEvents, ["1", "2", "|"])
   }
 
   @Test func eventsThatBreakTheContractCompareLikeOthers() throws {

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -115,7 +116,7 @@ import Testing
     #expect(TestScheduler.marbles("[") { $0 } == "marble error at index 0 of \"[\": an unterminated group")
     #expect(TestScheduler.marbles(" -1-[2") { $0 } == "marble error at index 4 of \" -1-[2\": an unterminated group")
     let error = MarbleSyntaxError(diagram: "-1-[2", index: 3, message: "an unterminated group")
-    #expect(error.description == "marble error at index 3 of \"-1-[2\": an unterminated group")
+    expectEqual(error.description, "marble error at index 3 of \"-1-[2\": an unterminated group")
   }
 
   @Test func unsupportedSymbolsAreRejectedByName() {
@@ -152,7 +153,7 @@ import Testing
 
   @Test func twoSubscriptionPointsAcrossDiagrams() {
     let result = TestScheduler.marbles("->a", "->b", hot: true) { $0.testingMerge($1) }
-    #expect(result == "marble error at index 1 of \"->b\": a second '>'; the first is at index 1 of \"->a\"")
+    expectEqual(result, "marble error at index 1 of \"->b\": a second '>'; the first is at index 1 of \"->a\"")
   }
 
   @Test func coldPublisherWaitsForDemand() throws {
@@ -160,12 +161,12 @@ import Testing
     let subscriber = TestSubscriber<Int, MarbleError>(scheduler: scheduler, initialDemand: .max(1))
     try scheduler.marblePublisher("-1-2-3-|", as: Int.self).subscribe(subscriber)
     scheduler.advance(by: 10)
-    #expect(subscriber.values == [1])
+    expectEqual(subscriber.values, [1])
     subscriber.request(.max(1))
-    #expect(subscriber.values == [1, 2])
+    expectEqual(subscriber.values, [1, 2])
     subscriber.request(.max(5))
     #expect(subscriber.isFinished)
-    #expect(subscriber.marbles() == "-1--------[23|]")
+    expectEqual(subscriber.marbles(), "-1--------[23|]")
   }
 
   @Test func hotPublisherDropsValuesWithoutDemand() throws {
@@ -176,10 +177,10 @@ import Testing
     scheduler.advance(by: 4)
     subscriber.request(.max(1))
     scheduler.run()
-    #expect(subscriber.marbles() == "-1---3-|")
+    expectEqual(subscriber.marbles(), "-1---3-|")
     let late = TestSubscriber<String, MarbleError>()
     source.subscribe(late)
-    #expect(late.eventDescriptions == ["subscription", "finished"])
+    expectEqual(late.eventDescriptions, ["subscription", "finished"])
   }
 
   @Test func cancelledColdSourceStopsSending() throws {
@@ -189,7 +190,7 @@ import Testing
     scheduler.advance(by: 2)
     subscriber.cancel()
     scheduler.run()
-    #expect(subscriber.marbles() == "-a!")
+    expectEqual(subscriber.marbles(), "-a!")
   }
 
   @Test func publisherRejectsSubscriptionAndCancellationPoints() {
@@ -206,7 +207,7 @@ import Testing
     upstream.send(completion: .finished)
     scheduler.advance(by: 1)
     upstream.send(2)
-    #expect(subscriber.marbles() == "-[1|]2")
-    #expect(subscriber.marbles(length: 5) == "-[1|]2--")
+    expectEqual(subscriber.marbles(), "-[1|]2")
+    expectEqual(subscriber.marbles(length: 5), "-[1|]2--")
   }
 }

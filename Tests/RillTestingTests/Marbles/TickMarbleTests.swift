@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     let result = scheduler.marbles("-a-b-----c----|", tick: .milliseconds(100)) {
       $0.debounce(for: .milliseconds(300), scheduler: scheduler)
     }
-    #expect(result == "------b-----c-|")
+    expectEqual(result, "------b-----c-|")
   }
 
   @Test func sourcesSendOnWholeTicksOfTheGivenLength() {
@@ -17,8 +18,8 @@ import Testing
     let result = scheduler.marbles("-1--2|", as: Int.self, tick: .seconds(1)) { source in
       source.handleEvents(receiveOutput: { _ in times.append(scheduler.now.ticks) })
     }
-    #expect(result == "-1--2|")
-    #expect(times == [1_000_000_000, 4_000_000_000])
+    expectEqual(result, "-1--2|")
+    expectEqual(times, [1_000_000_000, 4_000_000_000])
   }
 
   @Test func anEventBetweenTwoTicksIsDrawnAtTheNext() {
@@ -26,7 +27,7 @@ import Testing
     let result = scheduler.marbles("-1|", as: Int.self, tick: .milliseconds(100)) {
       $0.delay(for: .milliseconds(250), scheduler: scheduler)
     }
-    #expect(result == "----1|")
+    expectEqual(result, "----1|")
   }
 
   @Test func tickZeroIsTheSchedulersTimeWhenTheHelperStarts() {
@@ -35,7 +36,7 @@ import Testing
     let result = scheduler.marbles("-a-|", tick: .milliseconds(100)) {
       $0.delay(for: .milliseconds(100), scheduler: scheduler)
     }
-    #expect(result == "--a-|")
+    expectEqual(result, "--a-|")
   }
 
   @Test func hotSourcesAndTheSubscriptionAndCancellationPointsUseTheTick() {
@@ -43,7 +44,7 @@ import Testing
     let result = scheduler.marbles("-a>-b-c-!-d-|", hot: true, tick: .milliseconds(10)) {
       $0.delay(for: .milliseconds(10), scheduler: scheduler)
     }
-    #expect(result == "-----b-c!")
+    expectEqual(result, "-----b-c!")
   }
 
   @Test func twoAndManySourceFormsTakeATick() {
@@ -66,8 +67,8 @@ import Testing
     let subscriber = TestSubscriber<String, MarbleError>(scheduler: scheduler)
     source.prefix(1).subscribe(subscriber)
     scheduler.run()
-    #expect(subscriber.marbles(tick: .milliseconds(1)) == "-[a|]")
-    #expect(source.subscriptionRecords == [SubscriptionRecord(0...1_000_000)])
+    expectEqual(subscriber.marbles(tick: .milliseconds(1)), "-[a|]")
+    expectEqual(source.subscriptionRecords, [SubscriptionRecord(0...1_000_000)])
   }
 
   @Test func aRecorderRendersInTicksOfTheGivenLength() {
@@ -75,7 +76,7 @@ import Testing
     let subscriber = TestSubscriber<Int, Never>(scheduler: scheduler)
     Just(1).delay(for: .milliseconds(250), scheduler: scheduler).subscribe(subscriber)
     scheduler.run()
-    #expect(subscriber.marbles(tick: .milliseconds(100)) == "---[1|]")
-    #expect(subscriber.marbles(tick: .milliseconds(250)) == "-[1|]")
+    expectEqual(subscriber.marbles(tick: .milliseconds(100)), "---[1|]")
+    expectEqual(subscriber.marbles(tick: .milliseconds(250)), "-[1|]")
   }
 }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -16,7 +17,7 @@ private enum Light: Equatable, CustomStringConvertible {
     ) { query, isEnabled in
       query.combineLatest(isEnabled).filter { $1 }.map(\.0)
     }
-    #expect(result == "-a----b-c-|")
+    expectEqual(result, "-a----b-c-|")
   }
 
   @Test func threeSourcesOfThreeTypes() {
@@ -27,24 +28,24 @@ private enum Light: Equatable, CustomStringConvertible {
     ) { letters, numbers, lights in
       letters.combineLatest(numbers, lights).map { "\($0)\($1)\($2)" }
     }
-    #expect(result == "---'a1R'-['b1R''b1G']|")
+    expectEqual(result, "---'a1R'-['b1R''b1G']|")
   }
 
   @Test func aTableValueOfSeveralCharactersIsQuotedInTheDiagram() {
     let result = TestScheduler.marbles(Marbles("-'on'-'off'-|", values: ["on": true, "off": false])) {
       $0.map { $0 ? 1 : 0 }
     }
-    #expect(result == "-1-0-|")
+    expectEqual(result, "-1-0-|")
   }
 
   @Test func aValueMissingFromTheTableIsAMarbleError() {
     let result = TestScheduler.marbles(Marbles("-t-x-|", values: ["t": true])) { $0 }
-    #expect(result == "marble error at index 3 of \"-t-x-|\": 'x' is not in the values table")
+    expectEqual(result, "marble error at index 3 of \"-t-x-|\": 'x' is not in the values table")
   }
 
   @Test func aValueThatDoesNotParseIsAMarbleError() {
     let result = TestScheduler.marbles(Marbles("-a-1-|"), Marbles("-1-a-|", as: Int.self)) { $0.zip($1) }
-    #expect(result == "marble error at index 3 of \"-1-a-|\": 'a' is not a valid Int")
+    expectEqual(result, "marble error at index 3 of \"-1-a-|\": 'a' is not a valid Int")
   }
 
   @Test func theInstanceFormRunsOnTheSchedulerAndTakesHotAndTick() {
@@ -57,6 +58,6 @@ private enum Light: Equatable, CustomStringConvertible {
     ) { letters, flags in
       letters.combineLatest(flags).map { $1 ? $0 : "_" }.delay(for: .milliseconds(5), scheduler: scheduler)
     }
-    #expect(result == "-----[b_]-|")
+    expectEqual(result, "-----[b_]-|")
   }
 }

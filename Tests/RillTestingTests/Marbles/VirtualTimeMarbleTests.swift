@@ -1,6 +1,7 @@
 import Foundation
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     let result = scheduler.marbles("-a-b-----c----|", tick: .milliseconds(100)) {
       $0.debounce(for: .milliseconds(300), scheduler: erased)
     }
-    #expect(result == "------b-----c-|")
+    expectEqual(result, "------b-----c-|")
   }
 
   @Test func sourcesOfDifferentTypesOnADispatchQueueTestScheduler() {
@@ -24,7 +25,7 @@ import Testing
     ) { query, isEnabled in
       query.combineLatest(isEnabled).filter { $1 }.map(\.0)
     }
-    #expect(result == "-a----b-c-|")
+    expectEqual(result, "-a----b-c-|")
   }
 
   @Test func aRunLoopTestSchedulerCountsTicksInItsOwnTime() {
@@ -32,7 +33,7 @@ import Testing
     let result = scheduler.marbles("-1-2-|", as: Int.self, tick: .seconds(1)) {
       $0.delay(for: .milliseconds(1500), scheduler: scheduler.eraseToAnyScheduler())
     }
-    #expect(result == "---1-2-|")
+    expectEqual(result, "---1-2-|")
   }
 
   @Test func anOperationQueueTestSchedulerTakesSeveralSourcesOfOneType() {
@@ -40,7 +41,7 @@ import Testing
     let result = scheduler.marbles(["-1-|", "--2|", "3--|"], as: Int.self, tick: .seconds(1)) {
       Publishers.MergeMany($0).delay(for: .seconds(1), scheduler: scheduler)
     }
-    #expect(result == "-312|")
+    expectEqual(result, "-312|")
   }
 
   @Test func hotSourcesSubscriptionAndCancellationPoints() {
@@ -53,7 +54,7 @@ import Testing
     let result = scheduler.marbles("-a|", tick: .seconds(1)) { source in
       source.prefix(untilOutputFrom: scheduler.timerPublisher(every: .seconds(10)).autoconnect().filter { _ in false })
     }
-    #expect(result == "-a|")
+    expectEqual(result, "-a|")
   }
 
   @Test func aMalformedDiagramIsAMarbleError() {

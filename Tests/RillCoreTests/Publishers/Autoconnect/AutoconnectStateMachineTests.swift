@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillCore
@@ -18,49 +19,49 @@ import Testing
 
   @Test func theFirstSubscriberConnectsAndTheLastDisconnects() {
     var machine = AutoconnectStateMachine()
-    #expect(describe(machine.subscriberArrived()) == "connect")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
     let connection = Connection()
-    #expect(describe(machine.connected(connection)) == "none")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.subscriberLeft()) == "none")
+    expectEqual(describe(machine.connected(connection)), "none")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.subscriberLeft()), "none")
     guard case .disconnect(let cancelled) = machine.subscriberLeft() else {
       Issue.record("the last subscriber does not disconnect")
       return
     }
     #expect(cancelled as? Connection === connection)
-    #expect(describe(machine.disconnected()) == "none")
-    #expect(describe(machine.subscriberArrived()) == "connect")
+    expectEqual(describe(machine.disconnected()), "none")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
   }
 
   /// Subscribers that arrive while the connection is being made join it: nobody else connects, and each is counted.
   @Test func subscribersArrivingWhileConnectingJoinTheConnection() {
     var machine = AutoconnectStateMachine()
-    #expect(describe(machine.subscriberArrived()) == "connect")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.connected(Connection())) == "none")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.subscriberLeft()) == "disconnect")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.connected(Connection())), "none")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.subscriberLeft()), "disconnect")
   }
 
   /// When everyone leaves while the connection is being made, it is cancelled as soon as it is made.
   @Test func aConnectionNobodyWaitsForAnyMoreIsCancelledOnceMade() {
     var machine = AutoconnectStateMachine()
-    #expect(describe(machine.subscriberArrived()) == "connect")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.connected(Connection())) == "disconnect")
-    #expect(describe(machine.disconnected()) == "none")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.connected(Connection())), "disconnect")
+    expectEqual(describe(machine.disconnected()), "none")
   }
 
   /// A subscriber that arrives while the connection is being made, after everyone else left, keeps it.
   @Test func aSubscriberArrivingAfterEveryoneLeftWhileConnectingKeepsTheConnection() {
     var machine = AutoconnectStateMachine()
-    #expect(describe(machine.subscriberArrived()) == "connect")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.connected(Connection())) == "none")
-    #expect(describe(machine.subscriberLeft()) == "disconnect")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.connected(Connection())), "none")
+    expectEqual(describe(machine.subscriberLeft()), "disconnect")
   }
 
   /// Subscribers that arrive while the connection is being cancelled get a new one once the cancel has returned, and
@@ -69,14 +70,14 @@ import Testing
     var machine = AutoconnectStateMachine()
     _ = machine.subscriberArrived()
     _ = machine.connected(Connection())
-    #expect(describe(machine.subscriberLeft()) == "disconnect")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.disconnected()) == "connect")
-    #expect(describe(machine.connected(Connection())) == "none")
-    #expect(describe(machine.subscriberLeft()) == "disconnect")
-    #expect(describe(machine.disconnected()) == "none")
+    expectEqual(describe(machine.subscriberLeft()), "disconnect")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.disconnected()), "connect")
+    expectEqual(describe(machine.connected(Connection())), "none")
+    expectEqual(describe(machine.subscriberLeft()), "disconnect")
+    expectEqual(describe(machine.disconnected()), "none")
   }
 
   @Test func everyoneLeavingWhileDisconnectingEndsDisconnected() {
@@ -84,9 +85,9 @@ import Testing
     _ = machine.subscriberArrived()
     _ = machine.connected(Connection())
     _ = machine.subscriberLeft()
-    #expect(describe(machine.subscriberArrived()) == "none")
-    #expect(describe(machine.subscriberLeft()) == "none")
-    #expect(describe(machine.disconnected()) == "none")
-    #expect(describe(machine.subscriberArrived()) == "connect")
+    expectEqual(describe(machine.subscriberArrived()), "none")
+    expectEqual(describe(machine.subscriberLeft()), "none")
+    expectEqual(describe(machine.disconnected()), "none")
+    expectEqual(describe(machine.subscriberArrived()), "connect")
   }
 }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,20 +14,20 @@ import Testing
     let second = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     autoconnect.subscribe(second)
     autoconnect.subscribe(first)
-    #expect(connectable.events == ["connected"])
+    expectEqual(connectable.events, ["connected"])
     let subscription = try #require(first.subscription)
     let upstreamSubscription = try #require(upstream.subscriptions.last)
-    #expect(subscription.combineIdentifier == upstreamSubscription.combineIdentifier)
-    #expect(String(describing: subscription) == String(describing: upstreamSubscription))
-    #expect(upstream.sendToLatest(1) == .max(3))
+    expectEqual(subscription.combineIdentifier, upstreamSubscription.combineIdentifier)
+    expectEqual(String(describing: subscription), String(describing: upstreamSubscription))
+    expectEqual(upstream.sendToLatest(1), .max(3))
     upstream.sendToLatest(completion: .finished)
-    #expect(upstream.sendToLatest(2) == .max(3))
-    #expect(first.events == [.subscription, .value(1), .completion(.finished), .value(2)])
+    expectEqual(upstream.sendToLatest(2), .max(3))
+    expectEqual(first.events, [.subscription, .value(1), .completion(.finished), .value(2)])
     subscription.cancel()
     subscription.cancel()
-    #expect(connectable.events == ["connected"])
+    expectEqual(connectable.events, ["connected"])
     try #require(second.subscription).cancel()
-    #expect(connectable.events == ["connected", "disconnected"])
+    expectEqual(connectable.events, ["connected", "disconnected"])
   }
 
   /// A subscriber that subscribes from inside the first one's subscription, while the connection is being made,
@@ -38,11 +39,11 @@ import Testing
     let inner = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     let outer = ReentrantSubscriber { autoconnect.subscribe(inner) }
     autoconnect.subscribe(outer)
-    #expect(connectable.events == ["connected"])
+    expectEqual(connectable.events, ["connected"])
     outer.subscription?.cancel()
-    #expect(connectable.events == ["connected"])
+    expectEqual(connectable.events, ["connected"])
     try #require(inner.subscription).cancel()
-    #expect(connectable.events == ["connected", "disconnected"])
+    expectEqual(connectable.events, ["connected", "disconnected"])
   }
 
   /// A subscriber that arrives while the last connection is being cancelled gets a new connection once that cancel
@@ -59,9 +60,9 @@ import Testing
     let first = TestSubscriber<Int, OpsMiscError>(initialDemand: .none)
     autoconnect.subscribe(first)
     first.cancel()
-    #expect(connectable.events == ["connected", "disconnected", "late subscribed", "connected"])
+    expectEqual(connectable.events, ["connected", "disconnected", "late subscribed", "connected"])
     late.cancel()
-    #expect(connectable.events == ["connected", "disconnected", "late subscribed", "connected", "disconnected"])
+    expectEqual(connectable.events, ["connected", "disconnected", "late subscribed", "connected", "disconnected"])
   }
 
   /// A subscriber that cancels from inside its `receive(subscription:)`, before the connection is made, is counted
@@ -72,7 +73,7 @@ import Testing
     let subscriber = ReentrantSubscriber {}
     subscriber.onSubscriptionWithSelf = { $0.subscription?.cancel() }
     autoconnect.subscribe(subscriber)
-    #expect(connectable.events == ["connected", "disconnected"])
+    expectEqual(connectable.events, ["connected", "disconnected"])
   }
   typealias Upstream = TestPublisher<Int, OpsMiscError>
 
@@ -82,14 +83,14 @@ import Testing
     #expect(upstream.subscriptions.isEmpty)
     let first = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(first)
-    #expect(upstream.subscriptions.count == 1)
+    expectEqual(upstream.subscriptions.count, 1)
     let second = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(second)
-    #expect(upstream.subscriptions.count == 1)
+    expectEqual(upstream.subscriptions.count, 1)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(first.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
-    #expect(second.events == [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
+    expectEqual(first.events, [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
+    expectEqual(second.events, [.subscription, .value(1), .completion(.failure(OpsMiscError(1)))])
   }
 
   @Test func disconnectsWhenTheLastSubscriberCancelsAndReconnects() {
@@ -102,14 +103,14 @@ import Testing
     let firstSubscription = first.subscription
     first.cancel()
     firstSubscription?.cancel()
-    #expect(upstream.subscriptions.last?.isCancelled == false)
+    expectEqual(upstream.subscriptions.last?.isCancelled, false)
     second.cancel()
-    #expect(upstream.subscriptions.last?.isCancelled == true)
+    expectEqual(upstream.subscriptions.last?.isCancelled, true)
     let third = TestSubscriber<Int, OpsMiscError>()
     autoconnect.subscribe(third)
-    #expect(upstream.subscriptions.count == 2)
+    expectEqual(upstream.subscriptions.count, 2)
     upstream.sendToLatest(5)
-    #expect(third.values == [5])
+    expectEqual(third.values, [5])
     #expect(first.values.isEmpty)
   }
 
@@ -118,12 +119,12 @@ import Testing
     let autoconnect = upstream.multicast { PassthroughSubject<Int, OpsMiscError>() }.autoconnect()
     let recorder = TestSubscriber<Int, OpsMiscError>(initialDemand: .max(1))
     autoconnect.subscribe(recorder)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     upstream.send(2)
     recorder.request(.max(1))
     upstream.send(3)
-    #expect(recorder.values == [1, 3])
+    expectEqual(recorder.values, [1, 3])
   }
 
   @Test func cancelFromInsideReceive() {
@@ -136,7 +137,7 @@ import Testing
     autoconnect.subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(recorder.values == [1])
+    expectEqual(recorder.values, [1])
     #expect(upstream.isCancelled)
   }
 
@@ -153,7 +154,7 @@ import Testing
       let subscription = recorder.subscription! as AnyObject
       subject.send(1)
       subject.send(completion: .finished)
-      #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+      expectEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
       return [recorder, subscription, autoconnect.upstream]
     }
     #expect(released)

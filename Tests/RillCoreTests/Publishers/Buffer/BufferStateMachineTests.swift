@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -30,11 +31,11 @@ import Testing
     var keepFull = Machine(size: 4, keepsFull: true, whenFull: .dropNewest)
     let first = keepFull.upstreamSubscribed(TestSubscription())
     let second = keepFull.upstreamSubscribed(TestSubscription())
-    #expect(first == .max(4))
+    expectEqual(first, .max(4))
     #expect(second == nil)
     var byRequest = Machine(size: 4, keepsFull: false, whenFull: .dropNewest)
     let unlimited = byRequest.upstreamSubscribed(TestSubscription())
-    #expect(unlimited == .unlimited)
+    expectEqual(unlimited, .unlimited)
   }
 
   @Test func deliversOnlyWithDemand() {
@@ -42,13 +43,13 @@ import Testing
     for value in 1...3 { _ = machine.upstreamValue(value) }
     #expect(drainAll(&machine).isEmpty)
     _ = machine.request(.max(2))
-    #expect(drainAll(&machine) == ["1", "2"])
+    expectEqual(drainAll(&machine), ["1", "2"])
     _ = machine.upstreamCompleted(.finished)
     #expect(drainAll(&machine).isEmpty)
     _ = machine.request(.max(1))
-    #expect(drainAll(&machine) == ["3"])
+    expectEqual(drainAll(&machine), ["3"])
     _ = machine.request(.max(1))
-    #expect(drainAll(&machine) == ["|"])
+    expectEqual(drainAll(&machine), ["|"])
   }
 
   @Test func aFailureDuringADrainGoesOutBeforeTheRestOfTheBatch() {
@@ -67,7 +68,7 @@ import Testing
       case .stop: break loop
       }
     }
-    #expect(steps == ["1", "^", "2", "3"])
+    expectEqual(steps, ["1", "^", "2", "3"])
     #expect(machine.isDone)
     let accepted = machine.request(.max(1))
     #expect(!accepted)
@@ -76,20 +77,20 @@ import Testing
   @Test func cancelBeforeSubscriptionOrAfterCompletionKeepsDownstream() {
     var early = Machine(size: 2, keepsFull: false, whenFull: .dropNewest)
     let earlyCancel = early.cancel()
-    #expect(earlyCancel.releasesDownstream == false)
+    expectEqual(earlyCancel.releasesDownstream, false)
     let demand = early.upstreamSubscribed(TestSubscription())
-    #expect(demand == .unlimited)
+    expectEqual(demand, .unlimited)
     var late = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
     _ = late.upstreamCompleted(.failure(OpsMiscError()))
-    #expect(drainAll(&late) == ["^"])
+    expectEqual(drainAll(&late), ["^"])
     let lateCancel = late.cancel()
-    #expect(lateCancel.releasesDownstream == false)
+    expectEqual(lateCancel.releasesDownstream, false)
     var running = subscribed(size: 2, keepsFull: false, whenFull: .dropNewest)
     _ = running.upstreamValue(1)
     let runningCancel = running.cancel()
     #expect(runningCancel.releasesDownstream)
     // What the buffer held is handed back, to be released after unlocking.
-    #expect(runningCancel.released?.values.elements == [1])
+    expectEqual(runningCancel.released?.values.elements, [1])
   }
 
   @Test func fullStrategies() {
@@ -102,7 +103,7 @@ import Testing
       if let dropped = oldest.upstreamValue(value).dropped { droppedOldest.append(dropped) }
     }
     // Handed back, to be released after unlocking.
-    #expect(droppedOldest == [1])
+    expectEqual(droppedOldest, [1])
     _ = failing.upstreamValue(1)
     _ = failing.upstreamValue(2)
     guard case .makeError = failing.upstreamValue(3).action else {
@@ -114,9 +115,9 @@ import Testing
     _ = newest.request(.unlimited)
     _ = oldest.request(.unlimited)
     _ = failing.request(.unlimited)
-    #expect(drainAll(&newest) == ["1", "2"])
-    #expect(drainAll(&oldest) == ["2", "3"])
-    #expect(drainAll(&failing) == ["1", "2", "^"])
+    expectEqual(drainAll(&newest), ["1", "2"])
+    expectEqual(drainAll(&oldest), ["2", "3"])
+    expectEqual(drainAll(&failing), ["1", "2", "^"])
   }
 
   @Test func drainLoopIsClaimedOnce() {
@@ -138,7 +139,7 @@ import Testing
     let early = machine.startDraining()
     #expect(!early)
     machine.downstreamSubscribed()
-    #expect(drainAll(&machine) == ["^"])
+    expectEqual(drainAll(&machine), ["^"])
   }
 }
 

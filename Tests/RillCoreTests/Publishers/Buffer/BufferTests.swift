@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -11,36 +12,36 @@ import Testing
     var eventsAtRequest: [Recorder.Event]?
     let upstream = Upstream(onRequest: { _, _ in eventsAtRequest = recorder.events })
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(3)])
-    #expect(eventsAtRequest == [])
-    #expect(recorder.events == [.subscription])
+    expectEqual(upstream.requestedDemands, [.max(3)])
+    expectEqual(eventsAtRequest, [])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func byRequestRequestsUnlimitedOnce() {
     let upstream = Upstream()
     let recorder = Recorder(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.send(1) == .none)
+    expectEqual(upstream.send(1), .none)
     recorder.request(.max(5))
-    #expect(upstream.send(2) == .none)
-    #expect(upstream.requestedDemands == [.unlimited])
-    #expect(recorder.values == [1, 2])
+    expectEqual(upstream.send(2), .none)
+    expectEqual(upstream.requestedDemands, [.unlimited])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func keepFullRefillsWhatItDelivers() {
     let upstream = Upstream()
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .none)
     recorder.request(.max(1))
-    #expect(recorder.values == [1])
-    #expect(upstream.requestedDemands == [.max(3), .max(1)])
+    expectEqual(recorder.values, [1])
+    expectEqual(upstream.requestedDemands, [.max(3), .max(1)])
     recorder.request(.max(2))
-    #expect(recorder.values == [1, 2])
-    #expect(upstream.requestedDemands == [.max(3), .max(1), .max(1)])
-    #expect(upstream.send(3) == .max(1))
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2])
+    expectEqual(upstream.requestedDemands, [.max(3), .max(1), .max(1)])
+    expectEqual(upstream.send(3), .max(1))
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func buffersWhileDownstreamHasNoDemand() {
@@ -50,13 +51,13 @@ import Testing
     for value in 1...4 { upstream.send(value) }
     #expect(recorder.values.isEmpty)
     recorder.request(.max(3))
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
     upstream.send(completion: .finished)
-    #expect(recorder.events.last == .value(3))
+    expectEqual(recorder.events.last, .value(3))
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .value(4)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
   }
 
   @Test func dropNewestKeepsTheFirstValues() {
@@ -65,7 +66,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     recorder.request(.max(5))
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func dropOldestKeepsTheLastValues() {
@@ -74,7 +75,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     recorder.request(.max(5))
-    #expect(recorder.values == [3, 4, 5])
+    expectEqual(recorder.values, [3, 4, 5])
   }
 
   @Test func customErrorCancelsUpstreamAndFailsAfterRequestedValues() {
@@ -83,7 +84,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     #expect(upstream.isCancelled)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(3))
     #expect(
       recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(OpsMiscError(9)))]
@@ -96,7 +97,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(OpsMiscError(2)))
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(2)))])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(2)))])
   }
 
   @Test func finishesAtOnceWhenEmptyWithDemand() {
@@ -104,7 +105,7 @@ import Testing
     let recorder = Recorder(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .completion(.finished)])
   }
 
   /// As in Combine, `.finished` with an empty buffer and no outstanding demand waits for the next
@@ -116,11 +117,11 @@ import Testing
     upstream.buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   /// With values still buffered, `.finished` waits for them, and then for a request with nothing left to deliver.
@@ -132,13 +133,13 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1)])
+    expectEqual(recorder.events, [.subscription, .value(1)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   /// As in Combine, values that a finished upstream still sends are buffered and delivered before the
@@ -149,13 +150,13 @@ import Testing
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(OpsMiscError(1)))
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
-    #expect(recorder.events == [.subscription])
+    expectEqual(upstream.send(1), .none)
+    expectEqual(upstream.send(2), .none)
+    expectEqual(recorder.events, [.subscription])
     recorder.request(.max(2))
-    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2)])
     recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
 
     let failing = Upstream()
     let other = Recorder(initialDemand: .none)
@@ -164,7 +165,7 @@ import Testing
     failing.send(completion: .failure(OpsMiscError(1)))
     failing.send(1)
     otherSubscription?.request(.max(2))
-    #expect(other.events == [.subscription, .completion(.failure(OpsMiscError(1)))])
+    expectEqual(other.events, [.subscription, .completion(.failure(OpsMiscError(1)))])
   }
 
   /// As in Combine, a failure that arrives while buffered values are being delivered goes out before
@@ -200,24 +201,24 @@ import Testing
     upstream.subscriberAsSubscription?.cancel()
     let subscription = TestSubscription()
     upstream.subscriber?.receive(subscription: subscription)
-    #expect(subscription.requestedDemands == [prefetch == .keepFull ? .max(2) : .unlimited])
+    expectEqual(subscription.requestedDemands, [prefetch == .keepFull ? .max(2) : .unlimited])
     #expect(!subscription.isCancelled)
   }
 
   @Test func synchronousSequenceIsDeliveredInOrder() {
     let recorder = TestSubscriber<Int, Never>()
     (1...10).publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
-    #expect(recorder.values == Array(1...10))
-    #expect(recorder.events.last == .completion(.finished))
+    expectEqual(recorder.values, Array(1...10))
+    expectEqual(recorder.events.last, .completion(.finished))
   }
 
   @Test func strategiesAreEquatable() {
-    #expect(Publishers.PrefetchStrategy.keepFull == .keepFull)
+    expectEqual(Publishers.PrefetchStrategy.keepFull, .keepFull)
     #expect(Publishers.PrefetchStrategy.keepFull != .byRequest)
-    #expect(Set([Publishers.PrefetchStrategy.keepFull, .byRequest, .keepFull]).count == 2)
+    expectEqual(Set([Publishers.PrefetchStrategy.keepFull, .byRequest, .keepFull]).count, 2)
     let buffer = Just(1).buffer(size: 4, prefetch: .byRequest, whenFull: .dropOldest)
-    #expect(buffer.size == 4)
-    #expect(buffer.prefetch == .byRequest)
+    expectEqual(buffer.size, 4)
+    expectEqual(buffer.prefetch, .byRequest)
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
@@ -231,7 +232,7 @@ import Testing
     subscription?.request(.max(1))
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func secondSubscriptionIsCancelled() {
@@ -255,9 +256,9 @@ import Testing
     other.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(buffered)
     for value in 1...5 { other.send(value) }
     buffered.request(.max(1))
-    #expect(buffered.values == [1, 2, 3])
+    expectEqual(buffered.values, [1, 2, 3])
     #expect(other.isCancelled)
-    #expect(other.requestedDemands == [.max(5)])
+    expectEqual(other.requestedDemands, [.max(5)])
   }
 
   private static func whenFull(_ index: Int) -> Publishers.BufferingStrategy<OpsMiscError> {
@@ -280,10 +281,10 @@ import Testing
     recorder.subscription?.request(.none)
     recorder.request(.max(3))
     for value in 0..<10 {
-      #expect(upstream.send(value) == (prefetch == .keepFull ? .max(1) : .none))
+      expectEqual(upstream.send(value), (prefetch == .keepFull ? .max(1) : .none))
     }
-    #expect(recorder.values == Array(0..<10))
-    #expect(upstream.requestedDemands == [prefetch == .keepFull ? .max(5) : .unlimited])
+    expectEqual(recorder.values, Array(0..<10))
+    expectEqual(upstream.requestedDemands, [prefetch == .keepFull ? .max(5) : .unlimited])
   }
 
   /// After an overflow with a custom error, the drain that delivers the failure still refills the cancelled
@@ -293,13 +294,13 @@ import Testing
     let recorder = Recorder(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { OpsMiscError(9) }).subscribe(recorder)
     for value in 0..<10 { #expect(upstream.send(value) == .none) }
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     recorder.request(.max(3))
     recorder.request(.max(1))
     #expect(
       recorder.events == [.subscription, .value(0), .value(1), .value(2), .completion(.failure(OpsMiscError(9)))]
     )
-    #expect(upstream.requestedDemands == [.max(5), .max(3)])
+    expectEqual(upstream.requestedDemands, [.max(5), .max(3)])
   }
 
   /// As in Combine, the subscription keeps its downstream after delivering the completion, also when
@@ -326,7 +327,7 @@ import Testing
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(7)
     let mirror = Mirror(reflecting: recorder.subscription!)
-    #expect(mirror.children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
+    expectEqual(mirror.children.map(\.label), ["values", "state", "downstreamDemand", "terminal"])
     #expect(mirror.children.map { String(describing: $0.value) }[0] == "[7]")
     #expect(mirror.children.map { String(describing: $0.value) }[2] == "max(0)")
     #expect(mirror.children.map { String(describing: $0.value) }[3] == "nil")
@@ -345,7 +346,7 @@ import Testing
     subject.send(1)
     subject.send(2)
     recorder.request(.max(1))
-    #expect(recorder.values == [1, 2, 3])
+    expectEqual(recorder.values, [1, 2, 3])
   }
 
   @Test func releasedAfterCompletionAndAfterCancel() {

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(limit: .max)
-    #expect(machine.upstreamValue(1) == .ignored)
+    expectEqual(machine.upstreamValue(1), .ignored)
     #expect(machine.buffer.isEmpty)
   }
 
@@ -77,49 +78,49 @@ import Testing
     #expect(drained(machine.timerFired(), &machine).isEmpty)
     _ = machine.upstreamValue(1)
     _ = machine.upstreamValue(2)
-    #expect(machine.buffer == [1, 2])
-    #expect(drained(machine.timerFired(), &machine) == ["[1, 2]"])
-    #expect(machine.demand == .none)
+    expectEqual(machine.buffer, [1, 2])
+    expectEqual(drained(machine.timerFired(), &machine), ["[1, 2]"])
+    expectEqual(machine.demand, .none)
     _ = machine.upstreamValue(3)
     #expect(drained(machine.timerFired(), &machine).isEmpty)
-    #expect(machine.buffer == [3])
+    expectEqual(machine.buffer, [3])
     _ = machine.request(.max(1))
-    #expect(drained(machine.timerFired(), &machine) == ["[3]"])
+    expectEqual(drained(machine.timerFired(), &machine), ["[3]"])
   }
 
   /// As in Combine, a full buffer is taken at once and queued for a scheduler action, not delivered by the caller.
   @Test func aFullBufferIsQueuedForTheScheduler() {
     var (machine, _, _) = running(limit: 2, demand: .max(1))
-    #expect(machine.upstreamValue(1) == .collected)
-    #expect(machine.upstreamValue(2) == .scheduleDelivery)
+    expectEqual(machine.upstreamValue(1), .collected)
+    expectEqual(machine.upstreamValue(2), .scheduleDelivery)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
-    #expect(runActions(1, &machine) == ["[1, 2]"])
-    #expect(machine.upstreamValue(3) == .collected)
-    #expect(machine.upstreamValue(4) == .collected)
-    #expect(machine.buffer == [3, 4])
+    expectEqual(runActions(1, &machine), ["[1, 2]"])
+    expectEqual(machine.upstreamValue(3), .collected)
+    expectEqual(machine.upstreamValue(4), .collected)
+    expectEqual(machine.buffer, [3, 4])
     _ = machine.upstreamValue(5)
     _ = machine.request(.max(1))
-    #expect(drained(machine.timerFired(), &machine) == ["[3, 4]"])
-    #expect(machine.buffer == [5])
+    expectEqual(drained(machine.timerFired(), &machine), ["[3, 4]"])
+    expectEqual(machine.buffer, [5])
   }
 
   /// An array is queued as it is taken: one taken while another is being delivered follows it.
   @Test func arraysTakenDuringADeliveryAreQueuedInOrder() {
     var (machine, _, _) = running(limit: 2, demand: .unlimited)
     _ = machine.upstreamValue(1)
-    #expect(machine.upstreamValue(2) == .scheduleDelivery)
-    #expect(describe(machine.release()) == "[1, 2]")
+    expectEqual(machine.upstreamValue(2), .scheduleDelivery)
+    expectEqual(describe(machine.release()), "[1, 2]")
     _ = machine.upstreamValue(3)
     let ticked = machine.timerFired()
     #expect(ticked == nil)
     _ = machine.upstreamValue(4)
-    #expect(machine.upstreamValue(5) == .scheduleDelivery)
-    #expect(machine.upstreamValue(6) == .collected)
-    #expect(describe(machine.next()) == "[3]")
+    expectEqual(machine.upstreamValue(5), .scheduleDelivery)
+    expectEqual(machine.upstreamValue(6), .collected)
+    expectEqual(describe(machine.next()), "[3]")
     #expect(describe(machine.next()) == "nil")
-    #expect(runActions(1, &machine) == ["[4, 5]"])
-    #expect(machine.buffer == [6])
+    expectEqual(runActions(1, &machine), ["[4, 5]"])
+    expectEqual(machine.buffer, [6])
   }
 
   /// A tick releases the oldest queued array, even one whose own action has not run yet; that action then releases
@@ -127,10 +128,10 @@ import Testing
   @Test func aTickDeliversAnArrayQueuedBeforeIt() {
     var (machine, _, _) = running(limit: 2, demand: .unlimited)
     _ = machine.upstreamValue(1)
-    #expect(machine.upstreamValue(2) == .scheduleDelivery)
+    expectEqual(machine.upstreamValue(2), .scheduleDelivery)
     _ = machine.upstreamValue(3)
-    #expect(drained(machine.timerFired(), &machine) == ["[1, 2]"])
-    #expect(runActions(1, &machine) == ["[3]"])
+    expectEqual(drained(machine.timerFired(), &machine), ["[1, 2]"])
+    expectEqual(runActions(1, &machine), ["[3]"])
     #expect(runActions(1, &machine).isEmpty)
   }
 
@@ -141,7 +142,7 @@ import Testing
     let returned = machine.delivered(.max(1))
     #expect(returned.upstream as? TestSubscription === upstream)
     #expect(!returned.isHolding)
-    #expect(machine.demand == .max(3))
+    expectEqual(machine.demand, .max(3))
   }
 
   @Test func aFailureDropsWhatWasCollected() {
@@ -149,14 +150,14 @@ import Testing
     _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.failure(.boom))
     #expect(action?.timer as? Timer === timer)
-    #expect(action?.actions == 1)
+    expectEqual(action?.actions, 1)
     // Handed back, to be released after unlocking.
-    #expect(action?.released.buffer == [1])
-    #expect(runActions(1, &machine) == ["^"])
+    expectEqual(action?.released.buffer, [1])
+    expectEqual(runActions(1, &machine), ["^"])
     #expect(machine.buffer.isEmpty)
     let again = machine.upstreamCompleted(.finished)
     #expect(again == nil)
-    #expect(machine.upstreamValue(2) == .ignored)
+    expectEqual(machine.upstreamValue(2), .ignored)
     #expect(machine.timerFired() == nil)
   }
 
@@ -164,22 +165,22 @@ import Testing
     var (machine, upstream, _) = running(demand: .max(1))
     _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.actions == 2)
-    #expect(describe(machine.release()) == "[1]")
+    expectEqual(action?.actions, 2)
+    expectEqual(describe(machine.release()), "[1]")
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
     #expect(describe(machine.next()) == "nil")
-    #expect(describe(machine.release()) == "|")
+    expectEqual(describe(machine.release()), "|")
     _ = machine.deliveringCompletion()
     #expect(describe(machine.next()) == "nil")
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func finishingWithNothingCollectedQueuesTheCompletion() {
     var (machine, _, _) = running()
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.actions == 1)
-    #expect(runActions(1, &machine) == ["|"])
+    expectEqual(action?.actions, 1)
+    expectEqual(runActions(1, &machine), ["|"])
   }
 
   /// Without demand, what is left waits with the completion until the downstream asks for it.
@@ -187,14 +188,14 @@ import Testing
     var (machine, _, _) = running()
     _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.actions == 0)
-    #expect(machine.buffer == [1])
+    expectEqual(action?.actions, 0)
+    expectEqual(machine.buffer, [1])
     #expect(machine.timerFired() == nil)
-    #expect(machine.upstreamValue(2) == .ignored)
+    expectEqual(machine.upstreamValue(2), .ignored)
     #expect(machine.flushHeld() == nil)
     let forwarded = machine.request(.max(1))
     #expect(forwarded == nil)
-    #expect(drained(machine.flushHeld(), &machine) == ["[1]", "|"])
+    expectEqual(drained(machine.flushHeld(), &machine), ["[1]", "|"])
     #expect(machine.flushHeld() == nil)
   }
 
@@ -204,15 +205,15 @@ import Testing
     for value in 1...5 { _ = machine.upstreamValue(value) }
     _ = machine.request(.max(1))
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.actions == 1)
-    #expect(runActions(1, &machine) == ["[1, 2]"])
-    #expect(machine.buffer == [3, 4, 5])
+    expectEqual(action?.actions, 1)
+    expectEqual(runActions(1, &machine), ["[1, 2]"])
+    expectEqual(machine.buffer, [3, 4, 5])
     let returned = machine.delivered(.max(1))
     #expect(returned.upstream == nil)
     #expect(returned.isHolding)
-    #expect(drained(machine.flushHeld(), &machine) == ["[3, 4]"])
+    expectEqual(drained(machine.flushHeld(), &machine), ["[3, 4]"])
     _ = machine.request(.max(1))
-    #expect(drained(machine.flushHeld(), &machine) == ["[5]", "|"])
+    expectEqual(drained(machine.flushHeld(), &machine), ["[5]", "|"])
     #expect(!machine.delivered(.max(1)).isHolding)
   }
 
@@ -235,16 +236,16 @@ import Testing
 
   @Test func cancelWhileCollectingHandsBackTheUpstreamAndTheTimer() {
     var (machine, upstream, timer) = running(limit: 1, demand: .unlimited)
-    #expect(machine.upstreamValue(1) == .scheduleDelivery)
-    #expect(describe(machine.release()) == "[1]")
-    #expect(machine.upstreamValue(2) == .scheduleDelivery)
+    expectEqual(machine.upstreamValue(1), .scheduleDelivery)
+    expectEqual(describe(machine.release()), "[1]")
+    expectEqual(machine.upstreamValue(2), .scheduleDelivery)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
     #expect(cancelled.timer as? Timer === timer)
     #expect(machine.buffer.isEmpty)
     #expect(describe(machine.next()) == "nil")
     #expect(describe(machine.release()) == "nil")
-    #expect(machine.upstreamValue(3) == .ignored)
+    expectEqual(machine.upstreamValue(3), .ignored)
     #expect(machine.timerFired() == nil)
   }
 
@@ -263,8 +264,8 @@ import Testing
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.upstreamValue(1)
     let action = machine.upstreamCompleted(.finished)
-    #expect(action?.actions == 2)
-    #expect(describe(machine.release()) == "[1]")
+    expectEqual(action?.actions, 2)
+    expectEqual(describe(machine.release()), "[1]")
     _ = machine.cancel()
     #expect(describe(machine.next()) == "nil")
     #expect(describe(machine.release()) == "nil")
@@ -273,7 +274,7 @@ import Testing
   /// A cancel before the scheduler runs drops what was queued for it: the action finds nothing to deliver.
   @Test func cancelDropsWhatWaitsForTheScheduler() {
     var (machine, _, _) = running(limit: 1, demand: .unlimited)
-    #expect(machine.upstreamValue(1) == .scheduleDelivery)
+    expectEqual(machine.upstreamValue(1), .scheduleDelivery)
     _ = machine.cancel()
     #expect(runActions(1, &machine).isEmpty)
   }

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -15,8 +16,8 @@ import Testing
     upstream.send(3)
     upstream.send(completion: .finished)
     scheduler.advance(by: 0)
-    #expect(subscriber.stampedEvents == ["[1, 2]@4", "[3]@9", "finished@9"])
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, ["[1, 2]@4", "[3]@9", "finished@9"])
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func byTimeOrCountEmitsFullBuffersAtOnce() {
@@ -24,15 +25,15 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler, initialDemand: .max(2), demandPerValue: .max(1))
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(4)])
+    expectEqual(upstream.requestedDemands, [.max(4)])
     upstream.send(1)
-    #expect(upstream.send(2) == .none)
+    expectEqual(upstream.send(2), .none)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 0)
-    #expect(upstream.requestedDemands == [.max(4), .max(2)])
+    expectEqual(upstream.requestedDemands, [.max(4), .max(2)])
     upstream.send(3)
     scheduler.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["[1, 2]@0", "[3]@10"])
+    expectEqual(subscriber.stampedEvents, ["[1, 2]@0", "[3]@10"])
   }
 
   @Test func byTimeOrCountFlushesThePartialBufferOnFinish() {
@@ -40,14 +41,14 @@ import Testing
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>(scheduler: scheduler)
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 0)
-    #expect(subscriber.stampedEvents == ["[1]@2", "finished@2"])
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, ["[1]@2", "finished@2"])
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func byTimeOrCountFailureDropsTheBuffer() {
@@ -58,9 +59,9 @@ import Testing
     upstream.send(1)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: 20)
-    #expect(subscriber.stampedEvents == ["failure"])
-    #expect(subscriber.completion == .failure(.boom))
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, ["failure"])
+    expectEqual(subscriber.completion, .failure(.boom))
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func failureDropsTheBuffer() {
@@ -72,7 +73,7 @@ import Testing
     upstream.send(completion: .failure(.boom))
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 0)
-    #expect(subscriber.stampedEvents == ["failure"])
+    expectEqual(subscriber.stampedEvents, ["failure"])
   }
 
   /// As in Combine, `.byTime` asks the upstream for one element with each request, whatever its demand, and one more
@@ -84,14 +85,14 @@ import Testing
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     #expect(upstream.requestedDemands.isEmpty)
     subscriber.subscription?.request(.max(5))
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(1))
     subscriber.subscription?.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     scheduler.advance(by: 4)
-    #expect(subscriber.values == [[1, 2]])
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(subscriber.values, [[1, 2]])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
   }
 
   /// Once the collected elements have gone out, a later request still asks the upstream for one more element, as in
@@ -103,15 +104,15 @@ import Testing
     upstream.collect(.byTime(scheduler, 1)).subscribe(subscriber)
     for value in 0..<9 {
       if value % 3 == 0 { scheduler.advance(by: 1) }
-      #expect(upstream.send(value) == .max(1))
+      expectEqual(upstream.send(value), .max(1))
     }
     scheduler.advance(by: 1)
-    #expect(subscriber.values == [[0, 1, 2], [3, 4, 5], [6, 7, 8]])
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(subscriber.values, [[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     subscriber.subscription?.request(.max(2))
-    #expect(upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1)])
     subscriber.subscription?.request(.unlimited)
-    #expect(upstream.requestedDemands == [.max(1), .max(1), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1), .max(1)])
   }
 
   /// As in Combine since iOS 13.3, an array the count completes reaches the downstream on the scheduler, not from
@@ -126,9 +127,9 @@ import Testing
     upstream.send(3)
     upstream.send(4)
     #expect(subscriber.values.isEmpty)
-    #expect(scheduler.scheduledActionCount == 3)
+    expectEqual(scheduler.scheduledActionCount, 3)
     scheduler.advance(by: 0)
-    #expect(subscriber.values == [[1, 2], [3, 4]])
+    expectEqual(subscriber.values, [[1, 2], [3, 4]])
   }
 
   /// As in Combine since iOS 13.3, the upstream's completion reaches the downstream on the scheduler, with both
@@ -153,7 +154,7 @@ import Testing
           subscriber.stampedEvents == (cancels ? [] : ["[1]", "finished"]),
           "\(strategy), cancels: \(cancels)"
         )
-        #expect(scheduler.scheduledActionCount == 0)
+        expectEqual(scheduler.scheduledActionCount, 0)
       }
     }
   }
@@ -168,7 +169,7 @@ import Testing
     upstream.send(completion: .finished)
     #expect(subscriber.stampedEvents.isEmpty)
     subscriber.subscription?.request(.max(1))
-    #expect(subscriber.stampedEvents == ["[1]", "finished"])
+    expectEqual(subscriber.stampedEvents, ["[1]", "finished"])
   }
 
   /// Every array the demand covers goes out once the upstream has finished, then the completion: at the finish, and
@@ -182,7 +183,7 @@ import Testing
     subscriber.subscription?.request(.max(2))
     upstream.send(completion: .finished)
     scheduler.advance(by: 0)
-    #expect(subscriber.stampedEvents == ["[1, 2]", "[3]", "finished"])
+    expectEqual(subscriber.stampedEvents, ["[1, 2]", "[3]", "finished"])
 
     let held = TestPublisher<Int, Never>()
     let late = TestSubscriber<[Int], Never>(initialDemand: .none)
@@ -191,7 +192,7 @@ import Testing
     held.send(completion: .finished)
     late.subscription?.request(.max(2))
     scheduler.advance(by: 0)
-    #expect(late.stampedEvents == ["[1, 2]", "[3]", "finished"])
+    expectEqual(late.stampedEvents, ["[1, 2]", "[3]", "finished"])
   }
 
   @Test func cancelStopsTimerAndUpstream() {
@@ -201,8 +202,8 @@ import Testing
     upstream.collect(.byTime(scheduler, 4)).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.scheduledActionCount, 0)
     scheduler.advance(by: 10)
     #expect(subscriber.stampedEvents.isEmpty)
   }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -42,8 +43,8 @@ import Testing
     let second = machine.upstreamValue("b")!
     #expect(second.generation != first.generation)
     #expect(second.replaced?.timer as? Timer === timer)
-    #expect(second.replaced?.value == "a")
-    #expect(machine.pendingValue == "b")
+    expectEqual(second.replaced?.value, "a")
+    expectEqual(machine.pendingValue, "b")
   }
 
   @Test func theTimerOfAReplacedValueIsHandedBackAtOnce() {
@@ -69,7 +70,7 @@ import Testing
       Issue.record("expected b to be delivered")
       return
     }
-    #expect(machine.demand == .none)
+    expectEqual(machine.demand, .none)
   }
 
   @Test func aValueMadeDueDuringADeliveryIsQueuedBehindIt() {
@@ -101,7 +102,7 @@ import Testing
       Issue.record("expected a stale timer to do nothing")
       return
     }
-    #expect(machine.pendingValue == "b")
+    expectEqual(machine.pendingValue, "b")
   }
 
   @Test func completionDropsThePendingValueAndIsScheduledOnce() {
@@ -112,7 +113,7 @@ import Testing
     let completed = machine.upstreamCompleted()
     #expect(completed.schedules)
     #expect(completed.released?.pending?.timer as? Timer === timer)
-    #expect(completed.released?.pending?.value == "a")
+    expectEqual(completed.released?.pending?.value, "a")
     #expect(machine.pendingValue == nil)
     let schedulesAgain = machine.upstreamCompleted().schedules
     #expect(!schedulesAgain)

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -8,18 +9,18 @@ import Testing
     let upstream = TestPublisher<String, Never>()
     let subscriber = TestSubscriber<String, Never>(scheduler: scheduler)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send("a")
     scheduler.advance(by: 2)
     upstream.send("b")
     scheduler.advance(by: 6)
     upstream.send("c")
     scheduler.advance(by: 3)
-    #expect(subscriber.stampedEvents == ["b@5", "c@11"])
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, ["b@5", "c@11"])
+    expectEqual(scheduler.scheduledActionCount, 0)
     upstream.send(completion: .finished)
     scheduler.advance()
-    #expect(subscriber.stampedEvents == ["b@5", "c@11", "finished@11"])
+    expectEqual(subscriber.stampedEvents, ["b@5", "c@11", "finished@11"])
   }
 
   @Test func pendingValueIsDroppedOnCompletionAndFailureIsScheduled() {
@@ -31,7 +32,7 @@ import Testing
     upstream.send(completion: .failure(.boom))
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["failure"])
+    expectEqual(subscriber.stampedEvents, ["failure"])
   }
 
   @Test func valueWithoutDemandIsDropped() {
@@ -46,8 +47,8 @@ import Testing
     scheduler.advance(by: 3)
     upstream.send(3)
     scheduler.advance(by: 3)
-    #expect(subscriber.values == [2])
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(subscriber.values, [2])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 
   @Test func cancelStopsTimerAndUpstream() {
@@ -57,8 +58,8 @@ import Testing
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.scheduledActionCount, 0)
     upstream.send(2)
     scheduler.advance(by: 10)
     #expect(subscriber.stampedEvents.isEmpty)
@@ -77,7 +78,7 @@ import Testing
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["1@3", "2@6"])
+    expectEqual(subscriber.stampedEvents, ["1@3", "2@6"])
   }
 
   /// As in Combine, the timer of a pending value holds the subscription: a pipeline that nothing else holds
@@ -96,7 +97,7 @@ import Testing
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 3)
     #expect(weakSubscriber == nil)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func mirrorShowsDownstreamDemandAndPendingValue() {
@@ -106,7 +107,7 @@ import Testing
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(subscriber)
     upstream.send(7)
     let children = subscriber.subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []
-    #expect(children.map(\.label) == ["downstream", "downstreamDemand", "currentValue"])
+    expectEqual(children.map(\.label), ["downstream", "downstreamDemand", "currentValue"])
     #expect(children.dropFirst().map { String(describing: $0.value) } == ["max(2)", "Optional(7)"])
     scheduler.advance(by: 3)
     let after = subscriber.subscription.map { Mirror(reflecting: $0).children.map { $0 } } ?? []

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -69,7 +70,7 @@ import Testing
         initialDemand: initialDemand,
         demandPerValue: demandPerValue
       )
-      #expect(shortcut == subscribed, "demand per value \(demandPerValue)")
+      expectEqual(shortcut, subscribed, "demand per value \(demandPerValue)")
     }
   }
 
@@ -77,16 +78,16 @@ import Testing
     let upstream = TestPublisher<Int, CombiningError>()
     let recorder = TestSubscriber<Int, CombiningError>(initialDemand: .max(1))
     upstream.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
     upstream.send(1)
     // The child finished at once: its slot is free again, so upstream is asked for one more.
-    #expect(upstream.requestedDemands == [.max(2), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(1)])
     upstream.send(2)
     // Queued for want of downstream demand, yet finished: one more again.
-    #expect(recorder.values == [1])
-    #expect(upstream.requestedDemands == [.max(2), .max(1), .max(1)])
+    expectEqual(recorder.values, [1])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(1), .max(1)])
     recorder.request(.max(1))
-    #expect(recorder.values == [1, 2])
+    expectEqual(recorder.values, [1, 2])
   }
 
   @Test func bareJustUnderAnUpstreamThatNeverFails() {
@@ -97,11 +98,11 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(recorder.values == [2, 3])
+    expectEqual(recorder.values, [2, 3])
     recorder.request(.max(1))
-    #expect(recorder.values == [2, 3, 4])
+    expectEqual(recorder.values, [2, 3, 4])
     upstream.send(completion: .finished)
-    #expect(recorder.completions.count == 1)
+    expectEqual(recorder.completions.count, 1)
   }
 
   @Test func cancelFromInsideTheTransformDeliversNothingMore() {
@@ -116,11 +117,11 @@ import Testing
     upstream.send(0)
     upstream.send(1)
     upstream.send(2)
-    #expect(recorder.values == [0])
+    expectEqual(recorder.values, [0])
     #expect(recorder.completions.isEmpty)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     // Values a misbehaving upstream sends after the cancel do not reach the transform.
-    #expect(transformed == [0, 1])
+    expectEqual(transformed, [0, 1])
   }
 
   @Test func cancelFromInsideReceiveStopsEverything() {
@@ -135,9 +136,9 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.values == [0, 1])
+    expectEqual(recorder.values, [0, 1])
     #expect(recorder.completions.isEmpty)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func requestFromInsideReceiveDrainsQueuedValuesInOrder() {
@@ -151,8 +152,8 @@ import Testing
     for value in 0..<3 { upstream.send(value) }
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
-    #expect(recorder.values == [0, 1, 2])
-    #expect(recorder.overlappingDeliveries == 0)
+    expectEqual(recorder.values, [0, 1, 2])
+    expectEqual(recorder.overlappingDeliveries, 0)
   }
 
   @Test func releasesThePipelineAfterFinishingAndAfterCancel() {

@@ -1,3 +1,4 @@
+import RillTestSupport
 import Testing
 
 @testable import RillCore
@@ -62,20 +63,20 @@ import Testing
   @Test func deliversEachChildsValueThenFinishes() {
     let log = EventLog()
     Self.subscribe([1, 2, 3].publisher.setFailureType(to: CombiningError.self), .just, to: log)
-    #expect(log.events == ["subscribed", "10", "20", "30", "finished"])
+    expectEqual(log.events, ["subscribed", "10", "20", "30", "finished"])
   }
 
   @Test func aFailingRecordFailsAfterItsValues() {
     let log = EventLog()
     Self.subscribe(Record(output: [1, 2], completion: .failure(CombiningError.boom)), .just, to: log)
-    #expect(log.events == ["subscribed", "10", "20", "failure(RillCoreTests.CombiningError.boom)"])
+    expectEqual(log.events, ["subscribed", "10", "20", "failure(RillCoreTests.CombiningError.boom)"])
   }
 
   @Test func worksBehindMapAndFilter() {
     let log = EventLog()
     let upstream = (1...6).publisher.setFailureType(to: CombiningError.self).map { $0 + 1 }.filter { $0 % 2 == 0 }
     Self.subscribe(upstream, .just, to: log)
-    #expect(log.events == ["subscribed", "20", "40", "60", "finished"])
+    expectEqual(log.events, ["subscribed", "20", "40", "60", "finished"])
   }
 
   /// Whatever the demand and `maxPublishers`, the values, completion and their order are those of the erased
@@ -95,7 +96,7 @@ import Testing
       log.subscription?.request(.unlimited)
       traces.append(log.events)
     }
-    #expect(traces[0] == traces[1])
+    expectEqual(traces[0], traces[1])
   }
 
   @Test func cancelFromInsideReceiveStopsDelivery() {
@@ -109,8 +110,8 @@ import Testing
       transformed.append(value)
       return Just(value * 10)
     }.subscribe(log)
-    #expect(log.events == ["subscribed", "10", "20"])
-    #expect(transformed == [1, 2])
+    expectEqual(log.events, ["subscribed", "10", "20"])
+    expectEqual(transformed, [1, 2])
   }
 
   @Test func cancelFromInsideTheTransformDeliversNothingMore() {
@@ -121,8 +122,8 @@ import Testing
       if value == 2 { log.subscription?.cancel() }
       return Just(value * 10)
     }.subscribe(log)
-    #expect(log.events == ["subscribed", "10"])
-    #expect(transformed == [1, 2])
+    expectEqual(log.events, ["subscribed", "10"])
+    expectEqual(transformed, [1, 2])
   }
 
   @Test func requestFromInsideReceiveChangesNothing() {
@@ -132,7 +133,7 @@ import Testing
       return .max(1)
     }
     Self.subscribe([1, 2, 3].publisher.setFailureType(to: CombiningError.self), .just, to: log)
-    #expect(log.events == ["subscribed", "10", "20", "30", "finished"])
+    expectEqual(log.events, ["subscribed", "10", "20", "30", "finished"])
   }
 
   @Test func aCancelAfterFinishingIsSilent() {
@@ -140,7 +141,7 @@ import Testing
     Self.subscribe([1, 2].publisher.setFailureType(to: CombiningError.self), .just, to: log)
     log.subscription?.cancel()
     log.subscription?.request(.max(1))
-    #expect(log.events == ["subscribed", "10", "20", "finished"])
+    expectEqual(log.events, ["subscribed", "10", "20", "finished"])
   }
 
   @Test func releasesThePipelineAfterFinishingAndAfterCancel() {
@@ -174,7 +175,7 @@ import Testing
       receiveValue: { values.append($0) }
     )
     #expect(values == (0..<100).map { $0 * 2 })
-    #expect(completions == 1)
+    expectEqual(completions, 1)
     cancellable.cancel()
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -32,8 +33,8 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.children[1].send(completion: .finished)
-    #expect(pipe.recorder.values == ["a1", "b1", "a2", "b2"])
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.values, ["a1", "b1", "a2", "b2"])
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func finishesWhenTheLastChildFinishesAfterUpstream() {
@@ -42,13 +43,13 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.children[0].send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func finishesRightAwayWhenUpstreamFinishesWithNoChildren() {
     let pipe = Pipeline()
     pipe.upstream.send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func childCompletionsAreSwallowed() {
@@ -57,7 +58,7 @@ import Testing
     pipe.children[0].send(completion: .finished)
     pipe.upstream.send(1)
     pipe.children[1].send("b")
-    #expect(pipe.recorder.values == ["b"])
+    expectEqual(pipe.recorder.values, ["b"])
     #expect(pipe.recorder.completions.isEmpty)
   }
 
@@ -69,16 +70,16 @@ import Testing
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[1].send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     #expect(!pipe.children[1].isCancelled)
     #expect(pipe.upstream.isCancelled)
     pipe.children[0].send("late")
     pipe.children[0].send(completion: .failure(.other))
     pipe.upstream.send(2)
-    #expect(pipe.recorder.values == ["late"])
-    #expect(pipe.recorder.completions.count == 1)
-    #expect(pipe.children[2].subscriberCount == 0)
+    expectEqual(pipe.recorder.values, ["late"])
+    expectEqual(pipe.recorder.completions.count, 1)
+    expectEqual(pipe.children[2].subscriberCount, 0)
   }
 
   @Test func upstreamFailureFailsAndCancelsEveryChild() {
@@ -86,7 +87,7 @@ import Testing
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.upstream.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     #expect(pipe.children[1].isCancelled)
     #expect(!pipe.upstream.isCancelled)
@@ -94,30 +95,30 @@ import Testing
 
   @Test func unlimitedMaxPublishersRequestsUnlimitedUpstream() {
     let pipe = Pipeline()
-    #expect(pipe.upstream.requestedDemands == [.unlimited])
+    expectEqual(pipe.upstream.requestedDemands, [.unlimited])
   }
 
   @Test func maxPublishersExertsBackpressure() {
     let pipe = Pipeline(maxPublishers: .max(2))
-    #expect(pipe.upstream.requestedDemands == [.max(2)])
-    #expect(pipe.upstream.send(0) == .none)
-    #expect(pipe.upstream.send(1) == .none)
-    #expect(pipe.upstream.requestedDemands == [.max(2)])
+    expectEqual(pipe.upstream.requestedDemands, [.max(2)])
+    expectEqual(pipe.upstream.send(0), .none)
+    expectEqual(pipe.upstream.send(1), .none)
+    expectEqual(pipe.upstream.requestedDemands, [.max(2)])
     pipe.children[1].send("b")
     pipe.children[1].send(completion: .finished)
-    #expect(pipe.upstream.requestedDemands == [.max(2), .max(1)])
+    expectEqual(pipe.upstream.requestedDemands, [.max(2), .max(1)])
   }
 
   @Test func maxOnePublisherSerializesChildren() {
     let pipe = Pipeline(maxPublishers: .max(1))
     pipe.upstream.send(0)
     pipe.children[0].send("a")
-    #expect(pipe.upstream.requestedDemands == [.max(1)])
+    expectEqual(pipe.upstream.requestedDemands, [.max(1)])
     pipe.children[0].send(completion: .finished)
-    #expect(pipe.upstream.requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.upstream.requestedDemands, [.max(1), .max(1)])
     pipe.upstream.send(1)
     pipe.children[1].send("b")
-    #expect(pipe.recorder.values == ["a", "b"])
+    expectEqual(pipe.recorder.values, ["a", "b"])
   }
 
   @Test func maxOnePublisherKeepsSequenceOrder() {
@@ -125,20 +126,20 @@ import Testing
     [3, 1, 2].publisher
       .flatMap(maxPublishers: .max(1)) { (1...$0).publisher }
       .subscribe(recorder)
-    #expect(recorder.values == [1, 2, 3, 1, 1, 2])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [1, 2, 3, 1, 1, 2])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func childrenAreAskedForOneValueAtATimeUnderFiniteDemand() {
     let pipe = Pipeline(demand: .max(1))
     pipe.upstream.send(0)
-    #expect(pipe.children[0].requestedDemands == [.max(1)])
-    #expect(pipe.children[0].send("a1") == .max(1))
-    #expect(pipe.children[0].send("a2") == .none)
-    #expect(pipe.recorder.values == ["a1"])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1)])
+    expectEqual(pipe.children[0].send("a1"), .max(1))
+    expectEqual(pipe.children[0].send("a2"), .none)
+    expectEqual(pipe.recorder.values, ["a1"])
     pipe.recorder.request(.max(1))
-    #expect(pipe.recorder.values == ["a1", "a2"])
-    #expect(pipe.children[0].requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.recorder.values, ["a1", "a2"])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1), .max(1)])
   }
 
   @Test func queuedValuesFromSeveralChildrenDrainInArrivalOrder() {
@@ -151,23 +152,23 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.values.isEmpty)
     pipe.recorder.request(.max(1))
-    #expect(pipe.recorder.values == ["b1"])
-    #expect(pipe.children[1].requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.recorder.values, ["b1"])
+    expectEqual(pipe.children[1].requestedDemands, [.max(1), .max(1)])
     pipe.recorder.request(.max(5))
-    #expect(pipe.recorder.values == ["b1", "a1"])
+    expectEqual(pipe.recorder.values, ["b1", "a1"])
     #expect(pipe.recorder.completions.isEmpty)
     pipe.children[1].send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func unlimitedDownstreamDemandUpgradesChildren() {
     let pipe = Pipeline(demand: .max(1))
     pipe.upstream.send(0)
     pipe.recorder.request(.unlimited)
-    #expect(pipe.children[0].requestedDemands == [.max(1), .unlimited])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1), .unlimited])
     pipe.upstream.send(1)
-    #expect(pipe.children[1].requestedDemands == [.unlimited])
-    #expect(pipe.children[1].send("b") == .none)
+    expectEqual(pipe.children[1].requestedDemands, [.unlimited])
+    expectEqual(pipe.children[1].send("b"), .none)
   }
 
   @Test func queuedValuesReachDownstreamBeforeTheChildrenAreAskedForUnlimitedDemand() {
@@ -181,9 +182,9 @@ import Testing
     pipe.upstream.send(0)
     pipe.children[0].send("a1")
     pipe.recorder.request(.unlimited)
-    #expect(pipe.recorder.values == ["a1"])
-    #expect(demandsSeenOnDelivery == [[.max(1)]])
-    #expect(pipe.children[0].requestedDemands == [.max(1), .unlimited])
+    expectEqual(pipe.recorder.values, ["a1"])
+    expectEqual(demandsSeenOnDelivery, [[.max(1)]])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1), .unlimited])
   }
 
   @Test func cancelOnAQueuedValueLeavesTheChildrenUnaskedForUnlimitedDemand() {
@@ -196,9 +197,9 @@ import Testing
     pipe.upstream.send(0)
     pipe.children[0].send("a1")
     recorder.request(.unlimited)
-    #expect(recorder.values == ["a1"])
+    expectEqual(recorder.values, ["a1"])
     #expect(pipe.children[0].isCancelled)
-    #expect(pipe.children[0].requestedDemands == [.max(1)])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1)])
   }
 
   @Test func aSubscriberThatStopsAtAQueuedValueDoesNotDrainASynchronousChild() {
@@ -219,10 +220,10 @@ import Testing
       (1...1000).publisher.handleEvents(receiveOutput: { _ in counter.produced += 1 })
     }.subscribe(recorder)
     upstream.send(0)
-    #expect(counter.produced == 1)
+    expectEqual(counter.produced, 1)
     recorder.request(.unlimited)
-    #expect(recorder.values == [1])
-    #expect(counter.produced == 1)
+    expectEqual(recorder.values, [1])
+    expectEqual(counter.produced, 1)
   }
 
   @Test func cancelCancelsUpstreamAndChildrenAndSilencesDownstream() {
@@ -239,7 +240,7 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.values.isEmpty)
     #expect(pipe.recorder.completions.isEmpty)
-    #expect(pipe.children[2].subscriberCount == 0)
+    expectEqual(pipe.children[2].subscriberCount, 0)
   }
 
   @Test func secondUpstreamSubscriptionIsCancelled() {
@@ -257,7 +258,7 @@ import Testing
     pipe.upstream.send(1)
     pipe.children[0].send("a")
     pipe.children[1].send("b")
-    #expect(pipe.recorder.values == ["a", "b"])
+    expectEqual(pipe.recorder.values, ["a", "b"])
   }
 
   @Test func cancelFromInsideReceiveStopsEverything() {
@@ -272,7 +273,7 @@ import Testing
     pipe.children[0].send("a")
     pipe.children[1].send("b")
     recorder.request(.max(2))
-    #expect(recorder.values == ["a"])
+    expectEqual(recorder.values, ["a"])
     #expect(pipe.children[1].isCancelled)
     #expect(pipe.upstream.isCancelled)
     #expect(recorder.completions.isEmpty)
@@ -294,9 +295,9 @@ import Testing
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a1")
-    #expect(pipe.recorder.values == ["a1", "b1", "a2"])
-    #expect(log == ["enter a1", "enter b1", "enter a2", "leave a2", "leave b1", "leave a1"])
-    #expect(pipe.recorder.overlappingDeliveries == 2)
+    expectEqual(pipe.recorder.values, ["a1", "b1", "a2"])
+    expectEqual(log, ["enter a1", "enter b1", "enter a2", "leave a2", "leave b1", "leave a1"])
+    expectEqual(pipe.recorder.overlappingDeliveries, 2)
   }
 
   /// As in Combine, a failure from inside `receive(_:)` is delivered at once, nested in that call, after the other
@@ -314,9 +315,9 @@ import Testing
     pipe.upstream.send(0)
     pipe.upstream.send(1)
     pipe.children[0].send("a")
-    #expect(log == ["failure", "leave a"])
-    #expect(pipe.recorder.values == ["a"])
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(log, ["failure", "leave a"])
+    expectEqual(pipe.recorder.values, ["a"])
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     #expect(pipe.upstream.isCancelled)
   }
@@ -324,17 +325,17 @@ import Testing
   @Test func synchronousChildren() {
     let recorder = TestSubscriber<Int, Never>()
     (1...3).publisher.flatMap { Just($0 * 10) }.subscribe(recorder)
-    #expect(recorder.values == [10, 20, 30])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [10, 20, 30])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func synchronousChildrenUnderLimitedDemand() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(2))
     (1...3).publisher.flatMap { (0..<$0).publisher }.subscribe(recorder)
-    #expect(recorder.values == [0, 0])
+    expectEqual(recorder.values, [0, 0])
     recorder.request(.max(10))
-    #expect(recorder.values == [0, 0, 1, 0, 1, 2])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [0, 0, 1, 0, 1, 2])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func everyFailureCombinationTypeChecks() {
@@ -351,10 +352,10 @@ import Testing
       Publishers.FlatMap<
         Publishers.SetFailureType<Just<Int>, CombiningError>, PassthroughSubject<Int, CombiningError>
       > = failing.flatMap { Just($0) }
-    #expect(bothNever.maxPublishers == .unlimited)
-    #expect(same.maxPublishers == .unlimited)
-    #expect(upstreamNever.maxPublishers == .max(2))
-    #expect(innerNever.maxPublishers == .unlimited)
+    expectEqual(bothNever.maxPublishers, .unlimited)
+    expectEqual(same.maxPublishers, .unlimited)
+    expectEqual(upstreamNever.maxPublishers, .max(2))
+    expectEqual(innerNever.maxPublishers, .unlimited)
   }
 
   @Test func upstreamThatNeverFailsWithFailingChildren() {
@@ -369,8 +370,8 @@ import Testing
     upstream.send(1)
     upstream.send(-1)
     upstream.send(2)
-    #expect(recorder.values == [1])
-    #expect(recorder.completion == .failure(.boom))
+    expectEqual(recorder.values, [1])
+    expectEqual(recorder.completion, .failure(.boom))
   }
 
   @Test func childrenThatNeverFailUnderAFailingUpstream() {
@@ -379,8 +380,8 @@ import Testing
     upstream.flatMap { Just($0 * 2) }.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .failure(.other))
-    #expect(recorder.values == [2])
-    #expect(recorder.completion == .failure(.other))
+    expectEqual(recorder.values, [2])
+    expectEqual(recorder.completion, .failure(.other))
   }
 
   @Test func releasesThePipelineAfterCompletion() {
@@ -434,11 +435,11 @@ import Testing
     combiningConcurrently(producers) { producer in
       for value in 0..<perProducer { children[producer].send(producer * 1_000_000 + value) }
     }
-    #expect(recorder.overlappingDeliveries == 0)
-    #expect(recorder.values.count == producers * perProducer)
+    expectEqual(recorder.overlappingDeliveries, 0)
+    expectEqual(recorder.values.count, producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }
-      #expect(mine == Array(0..<perProducer))
+      expectEqual(mine, Array(0..<perProducer))
     }
   }
 
@@ -457,12 +458,12 @@ import Testing
           children[producer].send(producer * 1_000_000 + value)
         }
       }
-      #expect(recorder.overlappingDeliveries == 0)
-      #expect(recorder.completions == [.failure(.boom)])
+      expectEqual(recorder.overlappingDeliveries, 0)
+      expectEqual(recorder.completions, [.failure(.boom)])
       #expect(recorder.values.count <= 300)
       for producer in 0..<4 {
         let mine = recorder.values.filter { $0 / 1_000_000 == producer }
-        #expect(mine == mine.sorted())
+        expectEqual(mine, mine.sorted())
       }
     }
   }
@@ -486,7 +487,7 @@ private struct TwiceSubscribingPublisher: Publisher {
   @Test func maxPublishersOfNoneIsRequested() {
     let upstream = TestPublisher<Int, Never>()
     upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
-    #expect(upstream.requestedDemands == [.none])
+    expectEqual(upstream.requestedDemands, [.none])
   }
 
   /// As the flatMap pages say: with `maxPublishers: .max(0)`, an upstream that accepts a request of `.none` sends
@@ -498,8 +499,8 @@ private struct TwiceSubscribingPublisher: Publisher {
       transformed += 1
       return Just(value)
     }.subscribe(recorder)
-    #expect(transformed == 0)
-    #expect(recorder.eventDescriptions == ["subscription"])
+    expectEqual(transformed, 0)
+    expectEqual(recorder.eventDescriptions, ["subscription"])
   }
 
   /// As in Combine, the subscriber given to the upstream shares the subscription's identifier and empty
@@ -513,12 +514,12 @@ private struct TwiceSubscribingPublisher: Publisher {
     _ = try #require(outer.subscriber).receive(0)
     let outerSubscriber = try #require(outer.rawSubscriber as? any Subscriber)
     let subscription = try #require(recorder.subscription)
-    #expect(outerSubscriber.combineIdentifier == subscription.combineIdentifier)
-    #expect((outerSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    expectEqual(outerSubscriber.combineIdentifier, subscription.combineIdentifier)
+    expectEqual((outerSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty, true)
     #expect(Mirror(reflecting: subscription).children.isEmpty)
     let childMirror = (child.rawSubscriber! as? any CustomReflectable)?.customMirror
-    #expect(childMirror?.children.first?.label == "parentSubscription")
-    #expect(childMirror?.children.first?.value as? CombineIdentifier == outerSubscriber.combineIdentifier)
+    expectEqual(childMirror?.children.first?.label, "parentSubscription")
+    expectEqual(childMirror?.children.first?.value as? CombineIdentifier, outerSubscriber.combineIdentifier)
   }
 
   /// As in Combine, a value another child sends while one is being delivered, and that demand covers, is
@@ -534,11 +535,11 @@ private struct TwiceSubscribingPublisher: Publisher {
       if value == "a" { #expect(children[1].send("b") == .max(1)) }
       return .none
     }
-    #expect(children[0].send("a") == .max(1))
-    #expect(recorder.values == ["a", "b"])
-    #expect(recorder.overlappingDeliveries == 1)
-    #expect(children[0].requestedDemands == [.max(1)])
-    #expect(children[1].requestedDemands == [.max(1)])
+    expectEqual(children[0].send("a"), .max(1))
+    expectEqual(recorder.values, ["a", "b"])
+    expectEqual(recorder.overlappingDeliveries, 1)
+    expectEqual(children[0].requestedDemands, [.max(1)])
+    expectEqual(children[1].requestedDemands, [.max(1)])
   }
 
   /// As in Combine, a value a child sends from inside downstream's failure handler is delivered after the
@@ -554,10 +555,10 @@ private struct TwiceSubscribingPublisher: Publisher {
     upstream.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
     upstream.send(0)
     child.send(completion: .failure(OpsMiscError()))
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     #expect(upstream.isCancelled)
-    #expect(child.requestedDemands == [.max(1)])
+    expectEqual(child.requestedDemands, [.max(1)])
     #expect(!child.isCancelled)
   }
 
@@ -571,11 +572,11 @@ private struct TwiceSubscribingPublisher: Publisher {
     let subscription = recorder.subscription
     upstream.send(0)
     upstream.send(completion: .failure(OpsMiscError()))
-    #expect(child.send(1) == .max(1))
-    #expect(child.send(2) == .none)
+    expectEqual(child.send(1), .max(1))
+    expectEqual(child.send(2), .none)
     subscription?.request(.max(1))
-    #expect(child.send(3) == .none)
-    #expect(recorder.events == [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
+    expectEqual(child.send(3), .none)
+    expectEqual(recorder.events, [.subscription, .completion(.failure(OpsMiscError(1))), .value(1)])
   }
 
   /// As in Combine, each finish of a child asks a bounded outer upstream for one more publisher, also a
@@ -588,8 +589,8 @@ private struct TwiceSubscribingPublisher: Publisher {
     upstream.send(0)
     child.send(completion: .finished)
     child.send(completion: .finished)
-    #expect(upstream.requestedDemands == [.max(1), .max(1), .max(1)])
-    #expect(recorder.events == [.subscription])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(1), .max(1)])
+    expectEqual(recorder.events, [.subscription])
   }
 
   /// As in Combine, the outer upstream's finish counts before its subscription; a subscription that
@@ -599,7 +600,7 @@ private struct TwiceSubscribingPublisher: Publisher {
     let recorder = TestSubscriber<Int, Never>()
     outer.flatMap { Just($0) }.subscribe(recorder)
     try #require(outer.subscriber).receive(completion: .finished)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
+    expectEqual(recorder.events, [.subscription, .completion(.finished)])
     let late = TestSubscription()
     try #require(outer.subscriber).receive(subscription: late)
     #expect(late.isCancelled)
@@ -619,7 +620,7 @@ private struct TwiceSubscribingPublisher: Publisher {
       weakSubscription = recorder.subscription as AnyObject?
       upstream.send(0)
       child.send(completion: .failure(.boom))
-      #expect(recorder.completions == [.failure(.boom)])
+      expectEqual(recorder.completions, [.failure(.boom)])
     }
     #expect(weakRecorder == nil)
     #expect(weakSubscription == nil)

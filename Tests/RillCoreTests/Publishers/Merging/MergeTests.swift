@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -27,42 +28,42 @@ import Testing
     #expect(recorder.completions.isEmpty)
     sources[2].send(5)
     sources[2].send(completion: .finished)
-    #expect(recorder.values == [1, 2, 3, 4, 5])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [1, 2, 3, 4, 5])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func failureFailsAndCancelsTheOthers() {
     let (sources, recorder) = merged()
     sources[1].send(completion: .failure(.boom))
-    #expect(recorder.completion == .failure(.boom))
+    expectEqual(recorder.completion, .failure(.boom))
     #expect(sources[0].isCancelled)
     #expect(!sources[1].isCancelled)
     #expect(sources[2].isCancelled)
     sources[0].send(1)
     sources[2].send(completion: .finished)
     #expect(recorder.values.isEmpty)
-    #expect(recorder.completions.count == 1)
+    expectEqual(recorder.completions.count, 1)
   }
 
   @Test func asksEachUpstreamForOneAtATimeUnderFiniteDemand() {
     let (sources, recorder) = merged(2, demand: .max(1))
-    #expect(sources[0].requestedDemands == [.max(1)])
-    #expect(sources[1].requestedDemands == [.max(1)])
-    #expect(sources[0].send(1) == .max(1))
-    #expect(sources[1].send(2) == .none)
-    #expect(recorder.values == [1])
+    expectEqual(sources[0].requestedDemands, [.max(1)])
+    expectEqual(sources[1].requestedDemands, [.max(1)])
+    expectEqual(sources[0].send(1), .max(1))
+    expectEqual(sources[1].send(2), .none)
+    expectEqual(recorder.values, [1])
     recorder.request(.max(1))
-    #expect(recorder.values == [1, 2])
-    #expect(sources[1].requestedDemands == [.max(1), .max(1)])
+    expectEqual(recorder.values, [1, 2])
+    expectEqual(sources[1].requestedDemands, [.max(1), .max(1)])
   }
 
   @Test func asksForUnlimitedUnderUnlimitedDemand() {
     let (sources, recorder) = merged(2, demand: .none)
-    #expect(sources[0].requestedDemands == [.max(1)])
+    expectEqual(sources[0].requestedDemands, [.max(1)])
     recorder.request(.unlimited)
-    #expect(sources[0].requestedDemands == [.max(1), .unlimited])
-    #expect(sources[1].requestedDemands == [.max(1), .unlimited])
-    #expect(sources[0].send(1) == .none)
+    expectEqual(sources[0].requestedDemands, [.max(1), .unlimited])
+    expectEqual(sources[1].requestedDemands, [.max(1), .unlimited])
+    expectEqual(sources[0].send(1), .none)
   }
 
   @Test func deliversQueuedValuesBeforeAskingForUnlimited() {
@@ -72,12 +73,12 @@ import Testing
       demandsSeenOnDelivery.append(sources[1].requestedDemands)
       return .none
     }
-    #expect(sources[1].send(7) == .none)
+    expectEqual(sources[1].send(7), .none)
     recorder.request(.unlimited)
-    #expect(recorder.values == [7])
-    #expect(demandsSeenOnDelivery == [[.max(1)]])
-    #expect(sources[0].requestedDemands == [.max(1), .unlimited])
-    #expect(sources[1].requestedDemands == [.max(1), .unlimited])
+    expectEqual(recorder.values, [7])
+    expectEqual(demandsSeenOnDelivery, [[.max(1)]])
+    expectEqual(sources[0].requestedDemands, [.max(1), .unlimited])
+    expectEqual(sources[1].requestedDemands, [.max(1), .unlimited])
   }
 
   @Test func cancelCancelsEveryUpstreamAndSilences() {
@@ -99,24 +100,24 @@ import Testing
     }
     sources[0].send(1)
     sources[0].send(3)
-    #expect(recorder.values == [1, 2])
-    #expect(recorder.overlappingDeliveries == 0)
+    expectEqual(recorder.values, [1, 2])
+    expectEqual(recorder.overlappingDeliveries, 0)
     #expect(sources[0].isCancelled)
   }
 
   @Test func emptyMergeManyFinishesRightAway() {
     let recorder = TestSubscriber<Int, Never>()
     Publishers.MergeMany<Just<Int>>([]).subscribe(recorder)
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func synchronousUpstreamsUnderLimitedDemand() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .max(3))
     [1, 2].publisher.merge(with: [10, 20].publisher).subscribe(recorder)
-    #expect(recorder.values == [1, 2, 10])
+    expectEqual(recorder.values, [1, 2, 10])
     recorder.request(.max(5))
-    #expect(recorder.values == [1, 2, 10, 20])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [1, 2, 10, 20])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func everyArity() {
@@ -124,33 +125,33 @@ import Testing
     func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
       let recorder = TestSubscriber<Int, Never>()
       publisher.subscribe(recorder)
-      #expect(recorder.completion == .finished)
+      expectEqual(recorder.completion, .finished)
       return recorder.values
     }
-    #expect(values(just[0].merge(with: just[1])) == [1, 2])
-    #expect(values(just[0].merge(with: just[1], just[2])) == [1, 2, 3])
-    #expect(values(just[0].merge(with: just[1], just[2], just[3])) == [1, 2, 3, 4])
-    #expect(values(just[0].merge(with: just[1], just[2], just[3], just[4])) == [1, 2, 3, 4, 5])
-    #expect(values(just[0].merge(with: just[1], just[2], just[3], just[4], just[5])) == Array(1...6))
-    #expect(values(just[0].merge(with: just[1], just[2], just[3], just[4], just[5], just[6])) == Array(1...7))
+    expectEqual(values(just[0].merge(with: just[1])), [1, 2])
+    expectEqual(values(just[0].merge(with: just[1], just[2])), [1, 2, 3])
+    expectEqual(values(just[0].merge(with: just[1], just[2], just[3])), [1, 2, 3, 4])
+    expectEqual(values(just[0].merge(with: just[1], just[2], just[3], just[4])), [1, 2, 3, 4, 5])
+    expectEqual(values(just[0].merge(with: just[1], just[2], just[3], just[4], just[5])), Array(1...6))
+    expectEqual(values(just[0].merge(with: just[1], just[2], just[3], just[4], just[5], just[6])), Array(1...7))
     #expect(
       values(just[0].merge(with: just[1], just[2], just[3], just[4], just[5], just[6], just[7])) == Array(1...8)
     )
-    #expect(values(just[0].merge(with: just[1]).merge(with: just[2], just[3])) == [1, 2, 3, 4])
-    #expect(values(Publishers.Merge3(just[0], just[1], just[2]).merge(with: just[3], just[4])) == Array(1...5))
-    #expect(values(Publishers.Merge7(1, 2, 3, 4, 5, 6, 7, just: just).merge(with: just[7])) == Array(1...8))
-    #expect(values(Publishers.MergeMany(just[0], just[1]).merge(with: just[2])) == [1, 2, 3])
+    expectEqual(values(just[0].merge(with: just[1]).merge(with: just[2], just[3])), [1, 2, 3, 4])
+    expectEqual(values(Publishers.Merge3(just[0], just[1], just[2]).merge(with: just[3], just[4])), Array(1...5))
+    expectEqual(values(Publishers.Merge7(1, 2, 3, 4, 5, 6, 7, just: just).merge(with: just[7])), Array(1...8))
+    expectEqual(values(Publishers.MergeMany(just[0], just[1]).merge(with: just[2])), [1, 2, 3])
   }
 
   @Test func typesAndEquatable() {
     let a = Just(1)
     let b = Just(2)
     let merge: Publishers.Merge<Just<Int>, Just<Int>> = a.merge(with: b)
-    #expect(merge.a == a)
+    expectEqual(merge.a, a)
     let many: Publishers.MergeMany<Just<Int>> = a.merge(with: b)
-    #expect(many == Publishers.MergeMany([a, b]))
-    #expect(many.publishers == [a, b])
-    #expect(Publishers.Merge4(a, b, a, b) == Publishers.Merge4(a, b, a, b))
+    expectEqual(many, Publishers.MergeMany([a, b]))
+    expectEqual(many.publishers, [a, b])
+    expectEqual(Publishers.Merge4(a, b, a, b), Publishers.Merge4(a, b, a, b))
     #expect(Publishers.Merge8(a, a, a, a, a, a, a, a) != Publishers.Merge8(a, a, a, a, a, a, a, b))
   }
 
@@ -185,13 +186,13 @@ import Testing
       for value in 0..<perProducer { subjects[producer].send(producer * 1_000_000 + value) }
       subjects[producer].send(completion: .finished)
     }
-    #expect(recorder.overlappingDeliveries == 0)
-    #expect(recorder.values.count == producers * perProducer)
+    expectEqual(recorder.overlappingDeliveries, 0)
+    expectEqual(recorder.values.count, producers * perProducer)
     for producer in 0..<producers {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }.map { $0 % 1_000_000 }
-      #expect(mine == Array(0..<perProducer))
+      expectEqual(mine, Array(0..<perProducer))
     }
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.completion, .finished)
   }
 }
 

@@ -78,11 +78,11 @@ import Testing
     }
     // "b" took the second demand at once and waits for "a" to return.
     #expect(waitUntil { pipe.deliveriesInProgress == 2 })
-    #expect(pipe.log.events == ["a"])
+    expectEqual(pipe.log.events, ["a"])
     pipe.release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(pipe.log.events == ["a", "returned a", "b"])
+    expectEqual(pipe.log.events, ["a", "returned a", "b"])
     #expect(returned.withLock { $0?.0 } == .max(1))
     #expect(returned.withLock { $0?.1 } == ["a", "returned a", "b"])
     #expect(pipe.log.thread(of: "a") == threadA.withLock { $0 })
@@ -98,21 +98,21 @@ import Testing
     let (sentA, threadA) = pipe.blockInA()
     let (sentB, _) = onNewThread { [children = pipe.children] in #expect(children[1].send("b") == .none) }
     sentB.wait()
-    #expect(pipe.log.events == ["a"])
-    #expect(pipe.children[1].requestedDemands == [.max(1)])
+    expectEqual(pipe.log.events, ["a"])
+    expectEqual(pipe.children[1].requestedDemands, [.max(1)])
     pipe.release.signal()
     sentA.wait()
-    #expect(pipe.log.events == ["a", "returned a", "b"])
+    expectEqual(pipe.log.events, ["a", "returned a", "b"])
     #expect(pipe.log.thread(of: "b") == threadA.withLock { $0 })
     // The buffered value's child is asked for one more once it has been delivered.
-    #expect(pipe.children[1].requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.children[1].requestedDemands, [.max(1), .max(1)])
   }
 
   /// A request delivers the buffered values on its own thread, before it returns.
   @Test(arguments: [false, true]) func aRequestDeliversTheBufferOnItsThread(merge: Bool) {
     let pipe = Pipeline(merge: merge, initialDemand: .none)
-    #expect(pipe.children[0].send("x") == .none)
-    #expect(pipe.children[1].send("y") == .none)
+    expectEqual(pipe.children[0].send("x"), .none)
+    expectEqual(pipe.children[1].send("y"), .none)
     let subscription = StressUnchecked(pipe.downstreamSubscription)
     let seen = StressLocked<[String]>([])
     let (requested, thread) = onNewThread { [log = pipe.log] in
@@ -130,12 +130,12 @@ import Testing
   @Test(arguments: [false, true]) func aRequestWhileDownstreamIsBusyOnlyAddsDemand(merge: Bool) {
     let pipe = Pipeline(merge: merge, initialDemand: .max(1))
     let (sentA, threadA) = pipe.blockInA()
-    #expect(pipe.children[1].send("b") == .none)
+    expectEqual(pipe.children[1].send("b"), .none)
     pipe.downstreamSubscription.request(.max(1))
-    #expect(pipe.log.events == ["a"])
+    expectEqual(pipe.log.events, ["a"])
     pipe.release.signal()
     sentA.wait()
-    #expect(pipe.log.events == ["a", "returned a", "b"])
+    expectEqual(pipe.log.events, ["a", "returned a", "b"])
     #expect(pipe.log.thread(of: "b") == threadA.withLock { $0 })
   }
 
@@ -148,11 +148,11 @@ import Testing
       children[1].send(completion: .failure(.boom))
     }
     #expect(waitUntil { pipe.children[0].isCancelled })
-    #expect(pipe.log.events == ["a"])
+    expectEqual(pipe.log.events, ["a"])
     pipe.release.signal()
     sentA.wait()
     failed.wait()
-    #expect(pipe.log.events == ["a", "returned a", "failure"])
+    expectEqual(pipe.log.events, ["a", "returned a", "failure"])
     #expect(pipe.log.thread(of: "failure") == threadB.withLock { $0 })
   }
 
@@ -166,7 +166,7 @@ import Testing
     pipe.release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(pipe.log.events == ["a", "returned a"])
+    expectEqual(pipe.log.events, ["a", "returned a"])
   }
 
   /// A merge delivers no value after its completion: a value that waited for the subscriber while another child's
@@ -206,6 +206,6 @@ import Testing
       [0, 1].publisher.setFailureType(to: CombiningError.self).flatMap { children[$0] }.subscribe(downstream)
     }
     children[0].send("a")
-    #expect(log == ["enter a", "enter b", "leave b", "leave a"])
+    expectEqual(log, ["enter a", "enter b", "leave b", "leave a"])
   }
 }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
       Issue.record("expected a request upstream")
       return (machine, upstream)
     }
-    #expect(demand == maxPublishers)
+    expectEqual(demand, maxPublishers)
     return (machine, upstream)
   }
 
@@ -52,20 +53,20 @@ import Testing
       Issue.record("expected a request")
       return
     }
-    #expect(demand == .max(1))
+    expectEqual(demand, .max(1))
     guard case .deliver(let value, let returning) = machine.childValue(index, "a") else {
       Issue.record("expected delivery")
       return
     }
-    #expect(value == "a")
-    #expect(returning == .max(1))
-    #expect(machine.demand == .none)
-    #expect(machine.deliveriesInProgress == 1)
+    expectEqual(value, "a")
+    expectEqual(returning, .max(1))
+    expectEqual(machine.demand, .none)
+    expectEqual(machine.deliveriesInProgress, 1)
     guard case .none = machine.delivered(.none) else {
       Issue.record("expected nothing more to do")
       return
     }
-    #expect(machine.deliveriesInProgress == 0)
+    expectEqual(machine.deliveriesInProgress, 0)
   }
 
   @Test func underUnlimitedDemandAValueIsDeliveredAndItsChildAskedForNothing() {
@@ -155,7 +156,7 @@ import Testing
       Issue.record("expected a nested delivery")
       return
     }
-    #expect(machine.deliveriesInProgress == 2)
+    expectEqual(machine.deliveriesInProgress, 2)
     guard case .none = machine.delivered(.none) else {
       Issue.record("the drainer's delivery is still in progress")
       return
@@ -219,7 +220,7 @@ import Testing
       return
     }
     // Unlike Combine, a child's failure cancels the outer upstream too, after the other children.
-    #expect(cancelling.count == 2)
+    expectEqual(cancelling.count, 2)
     #expect(isSame(cancelling[0], subscriptions[0]))
     #expect(machine.buffer.isEmpty)
     let answer = machine.request(.max(1)).isNone
@@ -259,7 +260,7 @@ import Testing
       Issue.record("expected an upgrade")
       return
     }
-    #expect(upgrade.count == 1)
+    expectEqual(upgrade.count, 1)
     #expect(isSame(upgrade.first, subscriptions[0]))
     let answer = machine.request(.max(1)).isNone
     #expect(answer)
@@ -284,7 +285,7 @@ import Testing
       Issue.record("expected the drain to end")
       return
     }
-    #expect(upgrade.count == 1)
+    expectEqual(upgrade.count, 1)
     #expect(isSame(upgrade.first, subscriptions[0]))
   }
 
@@ -306,7 +307,7 @@ import Testing
     _ = machine.request(.unlimited)
     _ = machine.nextBuffered(afterAsking: false)
     let cancelling = machine.cancel().cancelling
-    #expect(cancelling.count == 2)
+    expectEqual(cancelling.count, 2)
     let asking = machine.deliveredBuffered(.none, asking: false)
     #expect(!asking)
     guard case .end(upgrade: let upgrade) = machine.nextBuffered(afterAsking: false) else {
@@ -322,7 +323,7 @@ import Testing
     let child = TestSubscription()
     _ = machine.childSubscribed(index, child)
     let cancelling = machine.cancel().cancelling
-    #expect(cancelling.count == 2)
+    expectEqual(cancelling.count, 2)
     #expect(cancelling.contains { isSame($0, upstream) })
     let answer = machine.cancel().cancelling.isEmpty
     #expect(answer)
@@ -343,7 +344,7 @@ import Testing
     _ = machine.childSubscribed(first, TestSubscription())
     _ = machine.childCompleted(first, .finished)
     let second = machine.upstreamValue()!
-    #expect(second.slot == first.slot)
+    expectEqual(second.slot, first.slot)
     #expect(second != first)
     guard case .cancel = machine.childSubscribed(first, TestSubscription()) else {
       Issue.record("a finished child's second subscription must be cancelled")
@@ -379,11 +380,11 @@ import Testing
       Issue.record("expected an upgrade")
       return
     }
-    #expect(upgrade.count == 2)
+    expectEqual(upgrade.count, 2)
     #expect(isSame(upgrade.first, secondChild))
     #expect(isSame(upgrade.last, thirdChild))
     let cancelling = machine.cancel().cancelling
-    #expect(cancelling.count == 3)
+    expectEqual(cancelling.count, 3)
     #expect(isSame(cancelling[0], secondChild))
     #expect(isSame(cancelling[1], thirdChild))
     #expect(isSame(cancelling[2], upstream))
@@ -420,11 +421,11 @@ import Testing
     _ = machine.childValue(keys[0], "a")
     _ = machine.childValue(keys[0], "b")
     let (cancelling, released) = machine.cancel()
-    #expect(cancelling.count == 2)
-    #expect(released?.buffer.elements.map(\.value) == ["a", "b"])
-    #expect(released?.children.count == 1)
+    expectEqual(cancelling.count, 2)
+    expectEqual(released?.buffer.elements.map(\.value), ["a", "b"])
+    expectEqual(released?.children.count, 1)
     #expect(isSame(released?.children.first?.subscription.subscription, subscriptions[0]))
-    #expect(released?.upstream.isHeld == true)
+    expectEqual(released?.upstream.isHeld, true)
   }
 
   @Test func aFinishedChildHandsBackItsSubscription() {
@@ -448,7 +449,7 @@ import Testing
       Issue.record("expected the failure")
       return
     }
-    #expect(released.buffer.elements.map(\.value) == ["a"])
+    expectEqual(released.buffer.elements.map(\.value), ["a"])
   }
 }
 

@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
     try #require(upstream.subscriberAsSubscription).cancel()
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
-    #expect(subscription.requestedDemands == [.unlimited])
+    expectEqual(subscription.requestedDemands, [.unlimited])
     #expect(!subscription.isCancelled)
   }
 
@@ -34,8 +35,8 @@ import Testing
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
     try #require(upstream.subscriberAsSubscription).cancel()
-    #expect(subscription.requestedDemands == [.unlimited])
-    #expect(subscription.cancelCount == 1)
+    expectEqual(subscription.requestedDemands, [.unlimited])
+    expectEqual(subscription.cancelCount, 1)
   }
 
   /// Cancelling after upstream finished, while the result waits for demand, drops the result.
@@ -47,7 +48,7 @@ import Testing
     let subscription = recorder.subscription
     recorder.cancel()
     subscription?.request(.max(1))
-    #expect(recorder.events == [.subscription])
+    expectEqual(recorder.events, [.subscription])
   }
 
   @Test func mirrorShowsDownstreamResultInitialAndStatus() throws {
@@ -55,7 +56,7 @@ import Testing
     let upstream = held({ $0.reduce(5, +) }, recorder: recorder)
     let subscription = try #require(upstream.subscriberAsSubscription)
     let mirror = try #require(subscription as? any CustomReflectable).customMirror
-    #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+    expectEqual(mirror.children.map(\.label), ["downstream", "result", "initial", "status"])
     #expect(
       mirror.children.map { String(describing: $0.value) }.dropFirst() == ["Optional(5)", "5", "awaitingSubscription"]
     )
@@ -69,7 +70,7 @@ import Testing
     _ = upstream.send(2)
     let subscription = try #require(upstream.subscriberAsSubscription)
     let mirror = try #require(subscription as? any CustomReflectable).customMirror
-    #expect(mirror.children.map(\.label) == ["count"])
+    expectEqual(mirror.children.map(\.label), ["count"])
     #expect(mirror.children.map { String(describing: $0.value) } == ["2"])
   }
 
@@ -77,6 +78,6 @@ import Testing
   @Test func firstWhereIsDescribedAsCombineDescribesIt() {
     let recorder = TestSubscriber<Int, Never>(initialDemand: .none)
     let upstream = held({ $0.first { $0 > 1 } }, recorder: recorder)
-    #expect((upstream.subscriberAsSubscription as? any CustomStringConvertible)?.description == "TryFirst")
+    expectEqual((upstream.subscriberAsSubscription as? any CustomStringConvertible)?.description, "TryFirst")
   }
 }

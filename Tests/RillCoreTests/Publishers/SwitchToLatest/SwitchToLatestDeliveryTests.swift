@@ -72,11 +72,11 @@ import Testing
     }
     // "b" took the second demand at once and waits for "a" to return.
     #expect(waitUntil { pipe.outstandingDemand == .none })
-    #expect(pipe.log.events == ["a"])
+    expectEqual(pipe.log.events, ["a"])
     pipe.release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(pipe.log.events == ["a", "returned a", "b"])
+    expectEqual(pipe.log.events, ["a", "returned a", "b"])
     #expect(seenByB.withLock { $0 } == ["a", "returned a", "b"])
     #expect(pipe.log.thread(of: "a") == threadA.withLock { $0 })
     #expect(pipe.log.thread(of: "b") == threadB.withLock { $0 })
@@ -87,13 +87,13 @@ import Testing
   @Test func aValueWithoutDemandIsDroppedAtOnceEvenIfTheBusySubscriberReturnsMore() {
     let pipe = Pipeline(initialDemand: .max(1), more: .max(1))
     let (sentA, _) = pipe.blockInA()
-    #expect(pipe.child.send("b") == .none)
+    expectEqual(pipe.child.send("b"), .none)
     pipe.release.signal()
     sentA.wait()
-    #expect(pipe.log.events == ["a", "returned a"])
+    expectEqual(pipe.log.events, ["a", "returned a"])
     // The demand "a" returned went back to the child and is there for the next value.
-    #expect(pipe.child.send("c") == .none)
-    #expect(pipe.log.events == ["a", "returned a", "c"])
+    expectEqual(pipe.child.send("c"), .none)
+    expectEqual(pipe.log.events, ["a", "returned a", "c"])
   }
 
   /// A failure from another thread waits for the value in flight, then is delivered on its own thread.
@@ -102,11 +102,11 @@ import Testing
     let (sentA, _) = pipe.blockInA()
     let (failed, threadB) = onNewThread { [child = pipe.child] in child.send(completion: .failure(.boom)) }
     #expect(waitUntil { pipe.upstream.isCancelled })
-    #expect(pipe.log.events == ["a"])
+    expectEqual(pipe.log.events, ["a"])
     pipe.release.signal()
     sentA.wait()
     failed.wait()
-    #expect(pipe.log.events == ["a", "returned a", "failure"])
+    expectEqual(pipe.log.events, ["a", "returned a", "failure"])
     #expect(pipe.log.thread(of: "failure") == threadB.withLock { $0 })
   }
 
@@ -136,7 +136,7 @@ import Testing
     pipe.release.signal()
     sentA.wait()
     sentB.wait()
-    #expect(pipe.log.events == ["a", "returned a"])
+    expectEqual(pipe.log.events, ["a", "returned a"])
   }
 
   /// As in Combine, a value and a completion sent from inside `receive(_:)` are delivered at once, nested.
@@ -162,6 +162,6 @@ import Testing
     )
     upstream.send(child)
     child.send("a")
-    #expect(log == ["enter a", "enter b", "leave b", "finished", "leave a"])
+    expectEqual(log, ["enter a", "enter b", "leave b", "finished", "leave a"])
   }
 }

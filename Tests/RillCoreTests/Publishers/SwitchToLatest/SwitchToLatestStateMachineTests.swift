@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -18,13 +19,13 @@ import Testing
     _ = machine.request(.max(2))
     let child = TestSubscription()
     let (index, previous) = machine.upstreamValue()!
-    #expect(index == 0)
+    expectEqual(index, 0)
     #expect(previous == nil)
     guard case .request(_, let demand) = machine.childSubscribed(0, child) else {
       Issue.record("expected the child to be asked for the outstanding demand")
       return (machine, upstream, child)
     }
-    #expect(demand == .max(2))
+    expectEqual(demand, .max(2))
     return (machine, upstream, child)
   }
 
@@ -39,7 +40,7 @@ import Testing
   @Test func aNewChildCancelsThePreviousOneAndSilencesIt() {
     var (machine, _, first) = running()
     let (index, previous) = machine.upstreamValue()!
-    #expect(index == 1)
+    expectEqual(index, 1)
     #expect(previous as? TestSubscription === first)
     let took = machine.childValue(0)
     #expect(!took)
@@ -51,7 +52,7 @@ import Testing
       Issue.record("expected the new child to be asked for the outstanding demand")
       return
     }
-    #expect(demand == .max(2))
+    expectEqual(demand, .max(2))
   }
 
   @Test func valuesTakeDemandAndAreDroppedWithoutIt() {
@@ -88,7 +89,7 @@ import Testing
     let sent1 = machine.upstreamCompleted(.finished).action.completion
     #expect(sent1 == nil)
     let sent2 = machine.childCompleted(0, .finished).action.completion
-    #expect(sent2 == .finished)
+    expectEqual(sent2, .finished)
   }
 
   @Test func theUpstreamsFinishWaitsForTheCurrentChild() {
@@ -97,14 +98,14 @@ import Testing
     #expect(sent1 == nil)
     #expect(machine.upstreamValue() == nil)
     let sent2 = machine.childCompleted(0, .finished).action.completion
-    #expect(sent2 == .finished)
+    expectEqual(sent2, .finished)
   }
 
   @Test func theUpstreamsFinishWithoutAChildCompletesAtOnce() {
     var machine = Machine()
     _ = machine.upstreamSubscribed(TestSubscription())
     let sent = machine.upstreamCompleted(.finished).action.completion
-    #expect(sent == .finished)
+    expectEqual(sent, .finished)
   }
 
   @Test func aSecondUpstreamCompletionIsPassedOnAsCombineDoes() {
@@ -112,7 +113,7 @@ import Testing
     _ = machine.upstreamSubscribed(TestSubscription())
     _ = machine.upstreamCompleted(.failure(.boom))
     let sent = machine.upstreamCompleted(.failure(.other)).action.completion
-    #expect(sent == .failure(.other))
+    expectEqual(sent, .failure(.other))
   }
 
   @Test func afterTheUpstreamFailedAChildsFinishIsNotPassedOn() {
@@ -130,7 +131,7 @@ import Testing
     var (machine, _, child) = running()
     let action = machine.upstreamCompleted(.failure(.boom)).action
     #expect(action.cancelling as? TestSubscription === child)
-    #expect(action.completion == .failure(.boom))
+    expectEqual(action.completion, .failure(.boom))
     let took = machine.childValue(0)
     #expect(took)
     let sent = machine.childCompleted(0, .failure(.other)).action.completion
@@ -143,12 +144,12 @@ import Testing
     _ = machine.request(.max(4))
     _ = machine.upstreamValue()
     let sent = machine.upstreamCompleted(.failure(.boom)).action.completion
-    #expect(sent == .failure(.boom))
+    expectEqual(sent, .failure(.boom))
     guard case .request(_, let demand) = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected the late subscription to be kept")
       return
     }
-    #expect(demand == .max(4))
+    expectEqual(demand, .max(4))
   }
 
   @Test func aFinishedChildStaysCurrentAndKeepsALateSubscription() {
@@ -167,7 +168,7 @@ import Testing
     var (machine, upstream, _) = running()
     let action = machine.childCompleted(0, .failure(.other)).action
     #expect(action.cancelling as? TestSubscription === upstream)
-    #expect(action.completion == .failure(.other))
+    expectEqual(action.completion, .failure(.other))
     #expect(action.silencesValues)
     let took = machine.childValue(0)
     #expect(!took)
@@ -181,7 +182,7 @@ import Testing
   @Test func cancelReturnsTheChildThenTheUpstreamAndSilencesEverything() {
     var (machine, upstream, child) = running()
     let cancelled = machine.cancel()
-    #expect(cancelled.count == 2)
+    expectEqual(cancelled.count, 2)
     #expect(cancelled.first as? TestSubscription === child)
     #expect(cancelled.last as? TestSubscription === upstream)
     let took = machine.childValue(0)
@@ -197,7 +198,7 @@ import Testing
     _ = machine.upstreamSubscribed(upstream)
     _ = machine.upstreamValue()
     let cancelled = machine.cancel()
-    #expect(cancelled.count == 1)
+    expectEqual(cancelled.count, 1)
     #expect(cancelled.first as? TestSubscription === upstream)
     guard case .cancel = machine.childSubscribed(0, TestSubscription()) else {
       Issue.record("expected a subscription after cancel to be cancelled")

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
     #expect(pipe.children[0].isCancelled)
     pipe.children[0].send("a2")
     pipe.children[1].send("b1")
-    #expect(pipe.recorder.values == ["a1", "b1"])
+    expectEqual(pipe.recorder.values, ["a1", "b1"])
   }
 
   @Test func finishesWhenUpstreamAndTheCurrentChildHaveFinished() {
@@ -40,13 +41,13 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.children[1].send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func finishesRightAwayWhenUpstreamFinishesWithoutAChild() {
     let pipe = Pipeline()
     pipe.upstream.send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func aReplacedChildsCompletionIsIgnored() {
@@ -63,7 +64,7 @@ import Testing
     let pipe = Pipeline()
     pipe.switchTo(0)
     pipe.children[0].send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.upstream.isCancelled)
   }
 
@@ -73,22 +74,22 @@ import Testing
     let pipe = Pipeline()
     pipe.switchTo(0)
     pipe.upstream.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.children[0].isCancelled)
     pipe.children[0].send("late")
     pipe.children[0].send(completion: .finished)
     pipe.children[0].send(completion: .failure(.other))
-    #expect(pipe.recorder.values == ["late"])
-    #expect(pipe.recorder.completions == [.failure(.boom)])
+    expectEqual(pipe.recorder.values, ["late"])
+    expectEqual(pipe.recorder.completions, [.failure(.boom)])
   }
 
   @Test func requestsUnlimitedUpstreamAndForwardsDemandToTheChild() {
     let pipe = Pipeline(demand: .max(2))
-    #expect(pipe.upstream.requestedDemands == [.unlimited])
+    expectEqual(pipe.upstream.requestedDemands, [.unlimited])
     pipe.switchTo(0)
-    #expect(pipe.children[0].requestedDemands == [.max(2)])
+    expectEqual(pipe.children[0].requestedDemands, [.max(2)])
     pipe.recorder.request(.max(3))
-    #expect(pipe.children[0].requestedDemands == [.max(2), .max(3)])
+    expectEqual(pipe.children[0].requestedDemands, [.max(2), .max(3)])
   }
 
   @Test func outstandingDemandCarriesOverToTheNextChild() {
@@ -96,7 +97,7 @@ import Testing
     pipe.switchTo(0)
     pipe.children[0].send("a1")
     pipe.switchTo(1)
-    #expect(pipe.children[1].requestedDemands == [.max(2)])
+    expectEqual(pipe.children[1].requestedDemands, [.max(2)])
   }
 
   @Test func noDemandNoRequest() {
@@ -104,14 +105,14 @@ import Testing
     pipe.switchTo(0)
     #expect(pipe.children[0].requestedDemands.isEmpty)
     pipe.recorder.request(.max(1))
-    #expect(pipe.children[0].requestedDemands == [.max(1)])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1)])
   }
 
   @Test func additionalDemandIsReturnedToTheChild() {
     let pipe = Pipeline(demand: .max(1))
     pipe.recorder.onValue = { _, _ in .max(2) }
     pipe.switchTo(0)
-    #expect(pipe.children[0].send("a") == .max(2))
+    expectEqual(pipe.children[0].send("a"), .max(2))
   }
 
   @Test func cancelCancelsUpstreamAndChildAndSilences() {
@@ -125,7 +126,7 @@ import Testing
     pipe.upstream.send(completion: .finished)
     #expect(pipe.recorder.values.isEmpty)
     #expect(pipe.recorder.completions.isEmpty)
-    #expect(pipe.children[1].subscriberCount == 0)
+    expectEqual(pipe.children[1].subscriberCount, 0)
   }
 
   /// As in Combine, a switch and a new child's value from inside `receive(_:)` are handled at once: the value is
@@ -147,9 +148,9 @@ import Testing
     }
     pipe.switchTo(0)
     pipe.children[0].send("a1")
-    #expect(pipe.recorder.values == ["a1", "b1"])
-    #expect(log == ["enter a1", "enter b1", "leave b1", "leave a1"])
-    #expect(pipe.recorder.overlappingDeliveries == 1)
+    expectEqual(pipe.recorder.values, ["a1", "b1"])
+    expectEqual(log, ["enter a1", "enter b1", "leave b1", "leave a1"])
+    expectEqual(pipe.recorder.overlappingDeliveries, 1)
   }
 
   @Test func requestAndCancelFromInsideReceive() {
@@ -162,10 +163,10 @@ import Testing
     }
     pipe.switchTo(0)
     pipe.children[0].send("a1")
-    #expect(pipe.children[0].requestedDemands == [.max(1), .max(1)])
+    expectEqual(pipe.children[0].requestedDemands, [.max(1), .max(1)])
     pipe.children[0].send("a2")
     pipe.children[0].send("a3")
-    #expect(recorder.values == ["a1", "a2"])
+    expectEqual(recorder.values, ["a1", "a2"])
     #expect(pipe.children[0].isCancelled)
     #expect(pipe.upstream.isCancelled)
   }
@@ -173,8 +174,8 @@ import Testing
   @Test func synchronousChildren() {
     let recorder = TestSubscriber<Int, Never>()
     [1, 2, 3].publisher.map { (0..<$0).publisher }.switchToLatest().subscribe(recorder)
-    #expect(recorder.values == [0, 0, 1, 0, 1, 2])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, [0, 0, 1, 0, 1, 2])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func everyFailureCombinationTypeChecks() {
@@ -204,12 +205,12 @@ import Testing
     d.subscribe(recorder)
     innerNever.send(Just(7))
     innerNever.send(completion: .failure(.boom))
-    #expect(recorder.values == [7])
-    #expect(recorder.completion == .failure(.boom))
+    expectEqual(recorder.values, [7])
+    expectEqual(recorder.completion, .failure(.boom))
     let failed = TestSubscriber<Int, CombiningError>()
     c.subscribe(failed)
     neverFailing.send(Fail(error: .other))
-    #expect(failed.completion == .failure(.other))
+    expectEqual(failed.completion, .failure(.other))
     _ = (a, b)
   }
 
@@ -258,10 +259,10 @@ import Testing
         children[producer].send(producer * 1_000_000 + value)
       }
     }
-    #expect(recorder.overlappingDeliveries == 0)
+    expectEqual(recorder.overlappingDeliveries, 0)
     for producer in 0..<4 {
       let mine = recorder.values.filter { $0 / 1_000_000 == producer }
-      #expect(mine == mine.sorted())
+      expectEqual(mine, mine.sorted())
     }
   }
 
@@ -271,7 +272,7 @@ import Testing
     let recorder = TestSubscriber<String, CombiningError>()
     outer.switchToLatest().subscribe(recorder)
     try #require(outer.subscriber).receive(completion: .finished)
-    #expect(recorder.completions == [.finished])
+    expectEqual(recorder.completions, [.finished])
   }
 
   /// As in Combine, each completion of the upstream is passed on.
@@ -280,7 +281,7 @@ import Testing
     pipe.upstream.send(completion: .finished)
     pipe.upstream.send(completion: .failure(.boom))
     pipe.upstream.send(completion: .finished)
-    #expect(pipe.recorder.completions == [.finished, .failure(.boom), .finished])
+    expectEqual(pipe.recorder.completions, [.finished, .failure(.boom), .finished])
   }
 
   /// As in Combine, a child that hands over its subscription after the upstream failed is asked for the
@@ -295,10 +296,10 @@ import Testing
     outer.send(completion: .failure(.boom))
     let late = TestSubscription()
     try #require(child.subscriber).receive(subscription: late)
-    #expect(late.requestedDemands == [.unlimited])
+    expectEqual(late.requestedDemands, [.unlimited])
     #expect(!late.isCancelled)
-    #expect(recorder.values == ["a"])
-    #expect(recorder.completions == [.failure(.boom)])
+    expectEqual(recorder.values, ["a"])
+    expectEqual(recorder.completions, [.failure(.boom)])
   }
 
   /// As in Combine, a child that has finished stays current until the next one: a subscription it hands

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -51,9 +52,9 @@ import Testing
     var machine = Machine(downstream: Receiver(), interval: 10, latest: true)
     #expect(!machine.acceptsEvents)
     machine.request(.unlimited)
-    #expect(machine.demand == .none)
+    expectEqual(machine.demand, .none)
     let action = machine.upstreamValue("a", at: 0).action
-    #expect(action == .none)
+    expectEqual(action, .none)
     let schedules = machine.upstreamCompleted(.finished)
     #expect(!schedules)
   }
@@ -62,53 +63,53 @@ import Testing
     var (machine, _, _) = running(demand: .max(2))
     #expect(machine.acceptsEvents)
     let action = machine.upstreamValue("a", at: 3).action
-    #expect(action == .emitNow)
-    #expect(machine.demand == .max(1))
-    #expect(machine.pendingValue == "a")
-    #expect(machine.emissionReadsClock() == true)
-    #expect(emitAll(&machine, at: 3) == ["a"])
+    expectEqual(action, .emitNow)
+    expectEqual(machine.demand, .max(1))
+    expectEqual(machine.pendingValue, "a")
+    expectEqual(machine.emissionReadsClock(), true)
+    expectEqual(emitAll(&machine, at: 3), ["a"])
     #expect(machine.pendingValue == nil)
   }
 
   @Test func aValueWithoutDemandIsDropped() {
     var (machine, _, _) = running(demand: .none)
     let action = machine.upstreamValue("a", at: 0).action
-    #expect(action == .none)
+    expectEqual(action, .none)
     #expect(machine.pendingValue == nil)
   }
 
   @Test func theNextValueWaitsForTheIntervalSinceTheLastEmission() {
     var (machine, _, _) = running()
     _ = machine.upstreamValue("a", at: 10)
-    #expect(emitAll(&machine, at: 10) == ["a"])
+    expectEqual(emitAll(&machine, at: 10), ["a"])
     let early = machine.upstreamValue("b", at: 12).action
-    #expect(early == .emit(at: 20))
-    #expect(emitAll(&machine, at: 20) == ["b"])
+    expectEqual(early, .emit(at: 20))
+    expectEqual(emitAll(&machine, at: 20), ["b"])
     let onTime = machine.upstreamValue("c", at: 30).action
-    #expect(onTime == .emitNow)
-    #expect(emitAll(&machine, at: 30) == ["c"])
+    expectEqual(onTime, .emitNow)
+    expectEqual(emitAll(&machine, at: 30), ["c"])
     let late = machine.upstreamValue("d", at: 45).action
-    #expect(late == .emitNow)
+    expectEqual(late, .emitNow)
   }
 
   @Test func withLatestANewValueReplacesThePendingOne() {
     var (machine, _, _) = running(latest: true)
     _ = machine.upstreamValue("a", at: 0)
     let second = machine.upstreamValue("b", at: 1)
-    #expect(second.action == .none)
+    expectEqual(second.action, .none)
     // Handed back, to be released after unlocking.
-    #expect(second.replaced == "a")
-    #expect(machine.pendingValue == "b")
-    #expect(machine.demand == .unlimited)
-    #expect(emitAll(&machine, at: 2) == ["b"])
+    expectEqual(second.replaced, "a")
+    expectEqual(machine.pendingValue, "b")
+    expectEqual(machine.demand, .unlimited)
+    expectEqual(emitAll(&machine, at: 2), ["b"])
   }
 
   @Test func withoutLatestThePendingValueIsKept() {
     var (machine, _, _) = running(latest: false)
     _ = machine.upstreamValue("a", at: 0)
     let second = machine.upstreamValue("b", at: 1).action
-    #expect(second == .none)
-    #expect(machine.pendingValue == "a")
+    expectEqual(second, .none)
+    expectEqual(machine.pendingValue, "a")
   }
 
   /// Demand is checked first: without it, a value does not replace the pending one even with `latest`.
@@ -116,19 +117,19 @@ import Testing
     var (machine, _, _) = running(latest: true, demand: .max(1))
     _ = machine.upstreamValue("a", at: 0)
     _ = machine.upstreamValue("b", at: 1)
-    #expect(machine.pendingValue == "a")
+    expectEqual(machine.pendingValue, "a")
     machine.request(.max(1))
     _ = machine.upstreamValue("c", at: 2)
-    #expect(machine.pendingValue == "c")
-    #expect(machine.demand == .max(1))
+    expectEqual(machine.pendingValue, "c")
+    expectEqual(machine.demand, .max(1))
   }
 
   @Test func demandAddsUp() {
     var (machine, _, _) = running(demand: .max(1))
     machine.request(.max(2))
-    #expect(machine.demand == .max(3))
+    expectEqual(machine.demand, .max(3))
     machine.request(.unlimited)
-    #expect(machine.demand == .unlimited)
+    expectEqual(machine.demand, .unlimited)
   }
 
   @Test func anEmissionWithNothingPendingDoesNothing() {
@@ -137,7 +138,7 @@ import Testing
     let emitted = machine.emit(at: 5).delivery
     #expect(emitted == nil)
     _ = machine.upstreamValue("a", at: 5)
-    #expect(emitAll(&machine, at: 5) == ["a"])
+    expectEqual(emitAll(&machine, at: 5), ["a"])
     #expect(machine.emissionReadsClock() == nil)
   }
 
@@ -146,13 +147,13 @@ import Testing
     let schedules = machine.upstreamCompleted(.finished)
     #expect(schedules)
     #expect(!machine.acceptsEvents)
-    #expect(machine.emissionReadsClock() == false)
-    #expect(emitAll(&machine, at: 0) == ["|"])
+    expectEqual(machine.emissionReadsClock(), false)
+    expectEqual(emitAll(&machine, at: 0), ["|"])
     guard case .finished = machine.phase else {
       Issue.record("expected the subscription to have finished")
       return
     }
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func aCompletionWhileAValueIsPendingFollowsIt() {
@@ -160,12 +161,12 @@ import Testing
     _ = machine.upstreamValue("a", at: 0)
     let schedules = machine.upstreamCompleted(.failure(.boom))
     #expect(!schedules)
-    #expect(machine.pendingValue == "a")
-    #expect(machine.emissionReadsClock() == false)
+    expectEqual(machine.pendingValue, "a")
+    expectEqual(machine.emissionReadsClock(), false)
     let emitted = machine.emit(at: nil).delivery
     #expect(emitted?.downstream === receiver)
-    #expect(describe(emitted?.first) == "a")
-    #expect(describe(machine.next()) == "^")
+    expectEqual(describe(emitted?.first), "a")
+    expectEqual(describe(machine.next()), "^")
     #expect(describe(machine.next()) == "nil")
   }
 
@@ -173,27 +174,27 @@ import Testing
     var (machine, _, _) = running(demand: .max(1))
     _ = machine.upstreamCompleted(.finished)
     let value = machine.upstreamValue("a", at: 0).action
-    #expect(value == .none)
+    expectEqual(value, .none)
     let again = machine.upstreamCompleted(.failure(.boom))
     #expect(!again)
     machine.request(.max(5))
-    #expect(machine.demand == .none)
-    #expect(emitAll(&machine, at: 0) == ["|"])
+    expectEqual(machine.demand, .none)
+    expectEqual(emitAll(&machine, at: 0), ["|"])
   }
 
   @Test func anEmissionWhileAnotherDeliversIsQueuedInOrder() {
     var (machine, _, _) = running()
     _ = machine.upstreamValue("a", at: 0)
     let first = machine.emit(at: 0).delivery
-    #expect(describe(first?.first) == "a")
+    expectEqual(describe(first?.first), "a")
     _ = machine.upstreamValue("b", at: 10)
     let second = machine.emit(at: 10).delivery
     #expect(second == nil)
     _ = machine.upstreamCompleted(.finished)
     let third = machine.emit(at: nil).delivery
     #expect(third == nil)
-    #expect(describe(machine.next()) == "b")
-    #expect(describe(machine.next()) == "|")
+    expectEqual(describe(machine.next()), "b")
+    expectEqual(describe(machine.next()), "|")
     #expect(describe(machine.next()) == "nil")
   }
 
@@ -237,7 +238,7 @@ import Testing
     _ = machine.upstreamValue("a", at: 0)
     _ = machine.upstreamCompleted(.finished)
     let emitted = machine.emit(at: nil).delivery
-    #expect(describe(emitted?.first) == "a")
+    expectEqual(describe(emitted?.first), "a")
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.downstream == nil)
     #expect(describe(machine.next()) == "nil")

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -22,11 +23,11 @@ import Testing
   }
 
   @Test func latestPublishesTheMostRecent() {
-    #expect(run(latest: true) == ["a@0", "c@10", "d@22", "finished@22"])
+    expectEqual(run(latest: true), ["a@0", "c@10", "d@22", "finished@22"])
   }
 
   @Test func firstPublishesTheFirst() {
-    #expect(run(latest: false) == ["a@0", "b@10", "d@22", "finished@22"])
+    expectEqual(run(latest: false), ["a@0", "b@10", "d@22", "finished@22"])
   }
 
   @Test func demandAndFailure() {
@@ -34,14 +35,14 @@ import Testing
     let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1))
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(upstream.requestedDemands, [.unlimited])
     upstream.send(1)
     scheduler.advance(by: 5)
     upstream.send(2)
     scheduler.advance(by: 5)
     upstream.send(completion: .failure(.boom))
     scheduler.advance()
-    #expect(subscriber.stampedEvents == ["1", "failure"])
+    expectEqual(subscriber.stampedEvents, ["1", "failure"])
   }
 
   /// Found by `TimeOperatorStressTests`: on a concurrent scheduler the next emission (or the completion) can run while the previous value is still being delivered, and was delivered at the same time.
@@ -63,8 +64,8 @@ import Testing
     upstream.throttle(for: 0, scheduler: scheduler, latest: latest).subscribe(subscriber)
     upstream.send(1)
     scheduler.advance()
-    #expect(seenDuringFirstDelivery == ["1"])
-    #expect(subscriber.stampedEvents == ["1", "2", "finished"])
+    expectEqual(seenDuringFirstDelivery, ["1"])
+    expectEqual(subscriber.stampedEvents, ["1", "2", "finished"])
   }
 
   @Test func cancelSilencesPendingEmission() {
@@ -76,7 +77,7 @@ import Testing
     subscriber.cancel()
     scheduler.advance(by: 5)
     #expect(subscriber.stampedEvents.isEmpty)
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// Combine accepts a request for `.none`; throttle asks its upstream for everything once, whatever comes after.
@@ -89,8 +90,8 @@ import Testing
     subscriber.subscription?.request(.none)
     upstream.send(1)
     scheduler.advance(by: 1)
-    #expect(subscriber.values == [1])
-    #expect(upstream.requestedDemands == [.unlimited])
+    expectEqual(subscriber.values, [1])
+    expectEqual(upstream.requestedDemands, [.unlimited])
   }
 }
 
@@ -103,13 +104,13 @@ extension ThrottleTests {
     let upstream = TestPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
-    #expect(scheduler.log == ["clock", "clock"])
+    expectEqual(scheduler.log, ["clock", "clock"])
     upstream.send(1)
     upstream.send(2)
-    #expect(scheduler.log == ["clock", "clock", "clock", "now", "clock"])
+    expectEqual(scheduler.log, ["clock", "clock", "clock", "now", "clock"])
     scheduler.base.advance()
-    #expect(subscriber.values == [2])
-    #expect(scheduler.log == ["clock", "clock", "clock", "now", "clock", "clock"])
+    expectEqual(subscriber.values, [2])
+    expectEqual(scheduler.log, ["clock", "clock", "clock", "now", "clock", "clock"])
     upstream.send(3)
     upstream.send(completion: .finished)
     #expect(
@@ -118,8 +119,8 @@ extension ThrottleTests {
       ]
     )
     scheduler.base.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["2", "3", "finished"])
-    #expect(scheduler.log.count == 10)
+    expectEqual(subscriber.stampedEvents, ["2", "3", "finished"])
+    expectEqual(scheduler.log.count, 10)
   }
 
   /// A cancelled subscription is silent and reads no clock.
@@ -134,8 +135,8 @@ extension ThrottleTests {
     upstream.send(completion: .finished)
     scheduler.base.advance(by: 20)
     #expect(subscriber.stampedEvents.isEmpty)
-    #expect(scheduler.log == ["clock", "clock", "clock", "now"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(scheduler.log, ["clock", "clock", "clock", "now"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// A scheduled emission holds the subscription weakly, and a cancelled subscription lets its subscriber go,

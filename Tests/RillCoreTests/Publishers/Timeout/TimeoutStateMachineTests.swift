@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -109,7 +110,7 @@ import Testing
     #expect(machine.upstream == nil)
     let again = machine.timerFired(generation)
     #expect(again == nil)
-    #expect(describe(machine.timedOut(with: .failure(.boom))) == "^")
+    expectEqual(describe(machine.timedOut(with: .failure(.boom))), "^")
     #expect(describe(machine.next()) == "nil")
     let late = machine.arrive("late")
     #expect(late == nil)
@@ -118,13 +119,13 @@ import Testing
   /// Values released while another call delivers are dropped by the time-out; its completion follows at once.
   @Test func timingOutDropsTheValuesNotYetDelivered() {
     var (machine, _, _, generation) = running()
-    #expect(describe(machine.arrive("a")) == "a")
+    expectEqual(describe(machine.arrive("a")), "a")
     let queued = machine.arrive("b")
     #expect(queued == nil)
     _ = machine.timerFired(generation)
     let completion = machine.timedOut(with: .finished)
     #expect(completion == nil)
-    #expect(describe(machine.next()) == "|")
+    expectEqual(describe(machine.next()), "|")
     #expect(describe(machine.next()) == "nil")
   }
 
@@ -159,34 +160,34 @@ import Testing
     let acceptsB = machine.upstreamValue("b")
     #expect(acceptsA && acceptsB)
     _ = machine.upstreamCompleted(.finished)
-    #expect(describe(machine.release()) == "a")
+    expectEqual(describe(machine.release()), "a")
     #expect(describe(machine.next()) == "nil")
-    #expect(describe(machine.release()) == "b")
+    expectEqual(describe(machine.release()), "b")
     #expect(describe(machine.next()) == "nil")
-    #expect(describe(machine.release()) == "|")
+    expectEqual(describe(machine.release()), "|")
   }
 
   @Test func eventsAreDeliveredOneAtATimeInOrder() {
     var (machine, upstream, _, _) = running()
-    #expect(describe(machine.arrive("a")) == "a")
+    expectEqual(describe(machine.arrive("a")), "a")
     let queued = machine.arrive("b")
     #expect(queued == nil)
     _ = machine.upstreamCompleted(.finished)
     let completion = machine.release()
     #expect(completion == nil)
-    #expect(describe(machine.next()) == "b")
-    #expect(describe(machine.next()) == "|")
+    expectEqual(describe(machine.next()), "b")
+    expectEqual(describe(machine.next()), "|")
     _ = machine.deliveringCompletion()
     #expect(machine.upstream == nil)
     #expect(describe(machine.next()) == "nil")
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil)
-    #expect(upstream.cancelCount == 0)
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func cancelWhileRunningHandsBackTheUpstreamAndTheTimer() {
     var (machine, upstream, timer, generation) = running()
-    #expect(describe(machine.arrive("a")) == "a")
+    expectEqual(describe(machine.arrive("a")), "a")
     _ = machine.arrive("b")
     let cancelled = machine.cancel()
     #expect(cancelled.upstream as? TestSubscription === upstream)
@@ -219,7 +220,7 @@ import Testing
   /// A cancel during the delivery of a value drops the time-out's completion queued behind it.
   @Test func cancelAfterTheTimeOutDropsItsQueuedCompletion() {
     var (machine, _, _, generation) = running()
-    #expect(describe(machine.arrive("a")) == "a")
+    expectEqual(describe(machine.arrive("a")), "a")
     _ = machine.timerFired(generation)
     let completion = machine.timedOut(with: .finished)
     #expect(completion == nil)
@@ -232,7 +233,7 @@ import Testing
   /// completion is not queued behind a value another call is delivering.
   @Test func cancelWhileTheTimeOutIsMadeQueuesNoCompletion() {
     var (machine, _, _, generation) = running()
-    #expect(describe(machine.arrive("a")) == "a")
+    expectEqual(describe(machine.arrive("a")), "a")
     _ = machine.timerFired(generation)
     let cancelled = machine.cancel()
     #expect(cancelled.upstream == nil && cancelled.timer == nil)

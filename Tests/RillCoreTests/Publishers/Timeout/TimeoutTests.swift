@@ -1,4 +1,5 @@
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -13,11 +14,11 @@ import Testing
     scheduler.advance(by: 4)
     upstream.send(2)
     scheduler.advance(by: 4)
-    #expect(subscriber.stampedEvents == ["1@3", "2@7"])
+    expectEqual(subscriber.stampedEvents, ["1@3", "2@7"])
     scheduler.advance(by: 1)
-    #expect(subscriber.stampedEvents == ["1@3", "2@7", "finished@12"])
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(subscriber.stampedEvents, ["1@3", "2@7", "finished@12"])
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func customErrorFails() {
@@ -26,8 +27,8 @@ import Testing
     let subscriber = TestSubscriber<Int, TimeOpsError>(scheduler: scheduler)
     upstream.timeout(5, scheduler: scheduler, customError: { .timedOut }).subscribe(subscriber)
     scheduler.advance(by: 10)
-    #expect(subscriber.stampedEvents == ["failure@5"])
-    #expect(subscriber.completion == .failure(.timedOut))
+    expectEqual(subscriber.stampedEvents, ["failure@5"])
+    expectEqual(subscriber.completion, .failure(.timedOut))
   }
 
   @Test func upstreamCompletionBeforeDeadline() {
@@ -35,14 +36,14 @@ import Testing
     let upstream = TestPublisher<Int, TimeOpsError>()
     let subscriber = TestSubscriber<Int, TimeOpsError>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
     upstream.send(1)
     scheduler.advance(by: 1)
     upstream.send(completion: .failure(.boom))
     scheduler.advance(by: 20)
-    #expect(subscriber.stampedEvents == ["1", "failure"])
-    #expect(upstream.requestedDemands == [.max(1), .max(2)])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.stampedEvents, ["1", "failure"])
+    expectEqual(upstream.requestedDemands, [.max(1), .max(2)])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func upstreamFinishingBeforeDeadlineFinishesOnce() {
@@ -54,8 +55,8 @@ import Testing
     scheduler.advance(by: 2)
     upstream.send(completion: .finished)
     scheduler.advance(by: 20)
-    #expect(subscriber.stampedEvents == ["1@0", "finished@2"])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.stampedEvents, ["1@0", "finished@2"])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func cancelStopsTheClock() {
@@ -64,8 +65,8 @@ import Testing
     let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(upstream.cancelCount, 1)
+    expectEqual(scheduler.scheduledActionCount, 0)
     scheduler.advance(by: 20)
     #expect(subscriber.stampedEvents.isEmpty)
   }
@@ -83,8 +84,8 @@ import Testing
           receiveCompletion: { _ in events.append("finished") }
         )
       )
-    #expect(events == ["subscription", "finished"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(events, ["subscription", "finished"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   @Test func reentrantCancelFromReceive() {
@@ -98,8 +99,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     scheduler.advance(by: 20)
-    #expect(subscriber.stampedEvents == ["1"])
-    #expect(upstream.cancelCount == 1)
+    expectEqual(subscriber.stampedEvents, ["1"])
+    expectEqual(upstream.cancelCount, 1)
   }
 
   /// Combine forwards a first request for `.none` upstream, and it restarts the clock like any first request.
@@ -111,11 +112,11 @@ import Testing
     scheduler.advance(by: 3)
     subscriber.subscription?.request(.none)
     subscriber.subscription?.request(.max(2))
-    #expect(upstream.requestedDemands == [.none, .max(2)])
+    expectEqual(upstream.requestedDemands, [.none, .max(2)])
     scheduler.advance(by: 4)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.stampedEvents == ["finished@8"])
+    expectEqual(subscriber.stampedEvents, ["finished@8"])
   }
 
   /// A request made before the upstream subscription arrives goes nowhere, so the first request after it still
@@ -130,11 +131,11 @@ import Testing
     upstream.send(subscription: subscription)
     scheduler.advance(by: 3)
     subscriber.subscription?.request(.max(1))
-    #expect(subscription.requestedDemands == [.max(1)])
+    expectEqual(subscription.requestedDemands, [.max(1)])
     scheduler.advance(by: 4)
     #expect(subscriber.stampedEvents.isEmpty)
     scheduler.advance(by: 1)
-    #expect(subscriber.stampedEvents == ["finished@8"])
+    expectEqual(subscriber.stampedEvents, ["finished@8"])
   }
 
   /// As in Combine, the link to the upstream lasts until its completion has been delivered: a cancel while the
@@ -146,10 +147,10 @@ import Testing
     upstream.timeout(5, scheduler: scheduler).subscribe(subscriber)
     upstream.send(completion: .finished)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     scheduler.advance(by: 20)
     #expect(subscriber.stampedEvents.isEmpty)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   /// As in Combine, a cancel before the upstream's subscription arrives does nothing: the subscription is then
@@ -162,11 +163,11 @@ import Testing
     try #require(upstream.subscriberAsSubscription).cancel()
     let subscription = TestSubscription()
     upstream.send(subscription: subscription)
-    #expect(subscription.cancelCount == 0)
-    #expect(subscription.requestedDemands == [.unlimited])
+    expectEqual(subscription.cancelCount, 0)
+    expectEqual(subscription.requestedDemands, [.unlimited])
     scheduler.advance(by: 5)
-    #expect(subscriber.stampedEvents == ["finished"])
-    #expect(subscription.cancelCount == 1)
+    expectEqual(subscriber.stampedEvents, ["finished"])
+    expectEqual(subscription.cancelCount, 1)
   }
 
   /// As in Combine, the running clock holds the subscription: a pipeline nobody cancels lives until it times out.
@@ -183,7 +184,7 @@ import Testing
     #expect(weakSubscriber != nil)
     scheduler.advance(by: 5)
     #expect(weakSubscriber == nil)
-    #expect(scheduler.scheduledActionCount == 0)
+    expectEqual(scheduler.scheduledActionCount, 0)
   }
 
   @Test func mirrorHasNoChildren() {

@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     pipe.letters.send("a")
     pipe.numbers.send(3)
     pipe.letters.send("b")
-    #expect(pipe.recorder.values == ["2a", "3a", "3b"])
+    expectEqual(pipe.recorder.values, ["2a", "3a", "3b"])
   }
 
   @Test func finishesOnlyWhenEveryUpstreamFinishes() {
@@ -35,15 +36,15 @@ import Testing
     pipe.numbers.send(completion: .finished)
     #expect(pipe.recorder.completions.isEmpty)
     pipe.letters.send("b")
-    #expect(pipe.recorder.values == ["1a", "1b"])
+    expectEqual(pipe.recorder.values, ["1a", "1b"])
     pipe.letters.send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
   }
 
   @Test func failureFailsAndCancelsTheOthers() {
     let pipe = Pipeline()
     pipe.numbers.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.letters.isCancelled)
     #expect(!pipe.numbers.isCancelled)
     pipe.letters.send("a")
@@ -52,24 +53,24 @@ import Testing
 
   @Test func passesDemandToEveryUpstreamAndDropsCombinationsWithoutDemand() {
     let pipe = Pipeline(demand: .max(1))
-    #expect(pipe.numbers.requestedDemands == [.max(1)])
-    #expect(pipe.letters.requestedDemands == [.max(1)])
+    expectEqual(pipe.numbers.requestedDemands, [.max(1)])
+    expectEqual(pipe.letters.requestedDemands, [.max(1)])
     pipe.numbers.send(1)
     pipe.letters.send("a")
     pipe.numbers.send(2)
-    #expect(pipe.recorder.values == ["1a"])
+    expectEqual(pipe.recorder.values, ["1a"])
     pipe.recorder.request(.max(2))
-    #expect(pipe.numbers.requestedDemands == [.max(1), .max(2)])
+    expectEqual(pipe.numbers.requestedDemands, [.max(1), .max(2)])
     pipe.letters.send("b")
-    #expect(pipe.recorder.values == ["1a", "2b"])
+    expectEqual(pipe.recorder.values, ["1a", "2b"])
   }
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
     pipe.recorder.onValue = { _, _ in .max(2) }
     pipe.numbers.send(1)
-    #expect(pipe.letters.send("a") == .max(2))
-    #expect(pipe.numbers.requestedDemands == [.max(1), .max(2)])
+    expectEqual(pipe.letters.send("a"), .max(2))
+    expectEqual(pipe.numbers.requestedDemands, [.max(1), .max(2)])
   }
 
   @Test func cancelCancelsEveryUpstreamAndSilences() {
@@ -103,8 +104,8 @@ import Testing
     letters.send("a")
     letters.send("b")
     numbers.send(3)
-    #expect(recorder.values == ["1a", "2b"])
-    #expect(pipe.recorder.overlappingDeliveries == 0)
+    expectEqual(recorder.values, ["1a", "2b"])
+    expectEqual(pipe.recorder.overlappingDeliveries, 0)
     #expect(letters.isCancelled)
   }
 
@@ -116,7 +117,7 @@ import Testing
     func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
       let recorder = TestSubscriber<P.Output, Never>()
       publisher.subscribe(recorder)
-      #expect(recorder.completion == .finished)
+      expectEqual(recorder.completion, .finished)
       return recorder.values.first
     }
     #expect(first(a.combineLatest(b))! == (1, "b"))
@@ -128,16 +129,16 @@ import Testing
     let map: Publishers.Map<Publishers.CombineLatest<Just<Int>, Just<String>>, String> = a.combineLatest(b) {
       "\($0)\($1)"
     }
-    #expect(map.upstream == Publishers.CombineLatest(a, b))
-    #expect(Publishers.CombineLatest4(a, b, c, d) == Publishers.CombineLatest4(a, b, c, d))
+    expectEqual(map.upstream, Publishers.CombineLatest(a, b))
+    expectEqual(Publishers.CombineLatest4(a, b, c, d), Publishers.CombineLatest4(a, b, c, d))
     #expect(Publishers.CombineLatest3(a, b, c) != Publishers.CombineLatest3(Just(2), b, c))
   }
 
   @Test func synchronousUpstreams() {
     let recorder = TestSubscriber<String, Never>()
     [1, 2].publisher.combineLatest(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
-    #expect(recorder.values == ["2a", "2b"])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, ["2a", "2b"])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func releasesThePipelineAfterCompletionAndCancel() {

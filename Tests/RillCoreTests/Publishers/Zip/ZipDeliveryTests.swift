@@ -96,8 +96,8 @@ private struct Pair: CustomStringConvertible {
       seen.withLock { $0 = (ObjectIdentifier(Thread.current), pipe.log.events) }
     }.wait()
     let (thread, eventsWhenReturned) = seen.withLock { $0 }
-    #expect(eventsWhenReturned == ["begin 1a", "end 1a"])
-    #expect(pipe.log.thread(of: "begin 1a") == thread)
+    expectEqual(eventsWhenReturned, ["begin 1a", "end 1a"])
+    expectEqual(pipe.log.thread(of: "begin 1a"), thread)
   }
 
   @Test func aValueFromInsideDownstreamThatCompletesATupleIsDeliveredNested() {
@@ -113,7 +113,7 @@ private struct Pair: CustomStringConvertible {
     box.withLock { $0 = pipe }
     pipe.numbers.send(1)
     pipe.letters.send("a")
-    #expect(pipe.log.events == ["begin 1a", "begin 2b", "end 2b", "sent b", "end 1a"])
+    expectEqual(pipe.log.events, ["begin 1a", "begin 2b", "end 2b", "sent b", "end 1a"])
   }
 
   @Test func aFinishFromInsideDownstreamFollowsTheDeliveryInProgress() {
@@ -125,7 +125,7 @@ private struct Pair: CustomStringConvertible {
     box.withLock { $0 = pipe }
     pipe.numbers.send(1)
     pipe.letters.send("a")
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "finished"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "finished"])
     #expect(pipe.letters.isCancelled)
   }
 
@@ -140,8 +140,8 @@ private struct Pair: CustomStringConvertible {
     }
     box.withLock { $0 = pipe }
     pipe.numbers.send(1)
-    #expect(pipe.letters.send("a") == .none)
-    #expect(pipe.log.events == ["begin 1a", "failure(boom)", "end 1a"])
+    expectEqual(pipe.letters.send("a"), .none)
+    expectEqual(pipe.log.events, ["begin 1a", "failure(boom)", "end 1a"])
     #expect(pipe.numbers.isCancelled && pipe.letters.isCancelled)
   }
 
@@ -170,7 +170,7 @@ private struct Pair: CustomStringConvertible {
     release.signal()
     delivering.wait()
     failing.wait()
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "failure(boom)"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "failure(boom)"])
     #expect(seenWhenReturned.withLock { $0 } == pipe.log.events)
     #expect(pipe.log.thread(of: "failure(boom)") == failingThread.withLock { $0 })
   }
@@ -201,7 +201,7 @@ private struct Pair: CustomStringConvertible {
     // The value's `receive` returned only after the delivery in progress.
     #expect(seenWhenReturned.withLock { $0 } == ["begin 1a", "end 1a"])
     pipe.letters.send("b")
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "begin 2b", "end 2b"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "begin 2b", "end 2b"])
   }
 
   @Test(.tags(.stress)) func concurrentUpstreamsNeverOverlapAndEachTupleArrivesOnAThreadThatSentIt() {
@@ -219,9 +219,9 @@ private struct Pair: CustomStringConvertible {
         for value in 0..<count { subjects[producer].send(value) }
       }
     )
-    #expect(recorder.overlappingDeliveries == 0)
-    #expect(recorder.values.map(\.0) == Array(0..<count))
-    #expect(recorder.values.map(\.2) == Array(0..<count))
+    expectEqual(recorder.overlappingDeliveries, 0)
+    expectEqual(recorder.values.map(\.0), Array(0..<count))
+    expectEqual(recorder.values.map(\.2), Array(0..<count))
     let producers = Set(threads.withLock { $0 })
     #expect(arrivals.withLock { $0 }.allSatisfy { producers.contains($0) })
   }
@@ -252,8 +252,8 @@ private struct Pair: CustomStringConvertible {
       seen.withLock { $0 = (ObjectIdentifier(Thread.current), pipe.log.events) }
     }.wait()
     let (thread, eventsWhenReturned) = seen.withLock { $0 }
-    #expect(eventsWhenReturned == ["begin 1a", "end 1a"])
-    #expect(pipe.log.thread(of: "begin 1a") == thread)
+    expectEqual(eventsWhenReturned, ["begin 1a", "end 1a"])
+    expectEqual(pipe.log.thread(of: "begin 1a"), thread)
   }
 
   /// As in Combine: the value is kept as the latest, and the next combination uses it.
@@ -267,7 +267,7 @@ private struct Pair: CustomStringConvertible {
     pipe.numbers.send(1)
     pipe.letters.send("a")
     pipe.letters.send("b")
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "begin 2b", "end 2b"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "begin 2b", "end 2b"])
   }
 
   /// As in Combine, the value does not wait for the busy subscriber: it is kept as the latest, and not emitted
@@ -288,9 +288,9 @@ private struct Pair: CustomStringConvertible {
     onZipThread { pipe.numbers.send(2) }.wait()
     release.signal()
     delivering.wait()
-    #expect(pipe.log.events == ["begin 1a", "end 1a"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a"])
     pipe.letters.send("b")
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "begin 2b", "end 2b"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "begin 2b", "end 2b"])
   }
 
   @Test func demandIsJudgedWhenTheValueArrives() {
@@ -300,9 +300,9 @@ private struct Pair: CustomStringConvertible {
     pipe.letters.send("b")
     // "1b" found no demand: demand that comes later does not bring it back.
     pipe.log.subscription?.request(.max(1))
-    #expect(pipe.log.events == ["begin 1a", "end 1a"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a"])
     pipe.numbers.send(2)
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "begin 2b", "end 2b"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "begin 2b", "end 2b"])
   }
 
   @Test func aFinishFromInsideDownstreamIsDeliveredNested() {
@@ -316,7 +316,7 @@ private struct Pair: CustomStringConvertible {
     box.withLock { $0 = pipe }
     pipe.numbers.send(1)
     pipe.letters.send("a")
-    #expect(pipe.log.events == ["begin 1a", "finished", "end 1a"])
+    expectEqual(pipe.log.events, ["begin 1a", "finished", "end 1a"])
   }
 
   @Test func aFailureFromAnotherThreadWaitsForTheDeliveryInProgressThenArrivesOnItsOwnThread() {
@@ -344,7 +344,7 @@ private struct Pair: CustomStringConvertible {
     release.signal()
     delivering.wait()
     failing.wait()
-    #expect(pipe.log.events == ["begin 1a", "end 1a", "failure(boom)"])
+    expectEqual(pipe.log.events, ["begin 1a", "end 1a", "failure(boom)"])
     #expect(seenWhenReturned.withLock { $0 } == pipe.log.events)
     #expect(pipe.log.thread(of: "failure(boom)") == failingThread.withLock { $0 })
     #expect(pipe.letters.isCancelled)
@@ -362,9 +362,9 @@ private struct Pair: CustomStringConvertible {
         subjects[producer].send(completion: .finished)
       }
     )
-    #expect(recorder.overlappingDeliveries == 0)
-    #expect(recorder.completions == [.finished])
-    #expect(recorder.eventDescriptions.last == "finished")
+    expectEqual(recorder.overlappingDeliveries, 0)
+    expectEqual(recorder.completions, [.finished])
+    expectEqual(recorder.eventDescriptions.last, "finished")
     let values = recorder.values
     #expect(!values.isEmpty && values.count <= 1 + 3 * count)
     for column in [values.map(\.0), values.map(\.1), values.map(\.2)] { #expect(column == column.sorted()) }

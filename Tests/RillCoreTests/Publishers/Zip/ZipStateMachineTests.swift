@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -65,7 +66,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("nothing follows")
       return
     }
-    #expect(zip.deliveries == 0)
+    expectEqual(zip.deliveries, 0)
   }
 
   @Test func zipFinishesOnceAFinishedUpstreamIsExhausted() {
@@ -117,7 +118,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("expected a claim")
       return
     }
-    #expect(latest.combination() == "2a")
+    expectEqual(latest.combination(), "2a")
   }
 
   @Test func combineLatestKeepsAValueThatArrivesDuringADeliveryWithoutEmittingIt() {
@@ -132,14 +133,14 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       Issue.record("a delivery is in progress")
       return
     }
-    #expect(latest.combination() == "2a")
+    expectEqual(latest.combination(), "2a")
     _ = latest.delivered(.none)
     guard case .claimed = latest.upstreamValue(1, "b") else {
       Issue.record("expected a claim")
       return
     }
-    #expect(latest.combination() == "2b")
-    #expect(latest.demand == .max(3))
+    expectEqual(latest.combination(), "2b")
+    expectEqual(latest.demand, .max(3))
   }
 
   @Test func combineLatestFinishesWhenEveryUpstreamFinishes() {
@@ -168,7 +169,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
       return
     }
     // As in Combine, the failed upstream is cancelled too.
-    #expect(cancelling.map(\.combineIdentifier) == [first.combineIdentifier, second.combineIdentifier])
+    expectEqual(cancelling.map(\.combineIdentifier), [first.combineIdentifier, second.combineIdentifier])
     let after = zip.delivered(.max(1))
     guard !after.finishes, after.forward.isEmpty else {
       Issue.record("nothing after the failure")
@@ -184,20 +185,20 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     _ = zip.upstreamValue(1, "a")
     #expect(zip.request(.max(3)).isEmpty)
     let after = zip.delivered(.max(1))
-    #expect(after.more == .max(4))
-    #expect(after.forward.map(\.0) == [0, 1])
+    expectEqual(after.more, .max(4))
+    expectEqual(after.forward.map(\.0), [0, 1])
   }
 
   @Test func demandGoesToEveryUpstreamAndLateSubscribersGetWhatWasRequested() {
     var zip = machine(.zip)
     let early = TestSubscription()
     _ = zip.upstreamSubscribed(0, early)
-    #expect(zip.request(.max(2)).count == 1)
+    expectEqual(zip.request(.max(2)).count, 1)
     guard case .request(_, .max(2)) = zip.upstreamSubscribed(1, TestSubscription()) else {
       Issue.record("expected the late subscriber to get the demand requested so far")
       return
     }
-    #expect(zip.cancel().cancelling.count == 2)
+    expectEqual(zip.cancel().cancelling.count, 2)
     #expect(zip.cancel().cancelling.isEmpty)
   }
 
@@ -209,7 +210,7 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     _ = zip.upstreamValue(0, 1)
     _ = zip.upstreamValue(0, 2)
     let (_, released) = zip.cancel()
-    #expect(released?.numbers.a.elements == [1, 2])
+    expectEqual(released?.numbers.a.elements, [1, 2])
   }
 
   @Test func combineLatestHandsBackTheValueItReplaces() {
@@ -228,6 +229,6 @@ extension ZipStateMachine where Buffers == ZipTestBuffers {
     _ = zip.upstreamSubscribed(1, TestSubscription())
     _ = zip.upstreamValue(0, 1)
     let (_, released) = zip.upstreamCompleted(0, .finished)
-    #expect(released.subscription?.combineIdentifier == first.combineIdentifier)
+    expectEqual(released.subscription?.combineIdentifier, first.combineIdentifier)
   }
 }

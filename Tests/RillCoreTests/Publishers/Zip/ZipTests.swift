@@ -1,5 +1,6 @@
 import Foundation
 import RillCore
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -27,14 +28,14 @@ import Testing
     pipe.letters.send("b")
     pipe.letters.send("c")
     pipe.letters.send("d")
-    #expect(pipe.recorder.values == ["1a", "2b", "3c"])
+    expectEqual(pipe.recorder.values, ["1a", "2b", "3c"])
   }
 
   @Test func finishesWhenAnUpstreamFinishesWithNothingQueued() {
     let pipe = Pipeline()
     pipe.numbers.send(1)
     pipe.letters.send(completion: .finished)
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.completion, .finished)
     #expect(pipe.numbers.isCancelled)
     #expect(!pipe.letters.isCancelled)
   }
@@ -48,8 +49,8 @@ import Testing
     pipe.letters.send("a")
     #expect(pipe.recorder.completions.isEmpty)
     pipe.letters.send("b")
-    #expect(pipe.recorder.values == ["1a", "2b"])
-    #expect(pipe.recorder.completion == .finished)
+    expectEqual(pipe.recorder.values, ["1a", "2b"])
+    expectEqual(pipe.recorder.completion, .finished)
     #expect(pipe.letters.isCancelled)
   }
 
@@ -57,7 +58,7 @@ import Testing
     let pipe = Pipeline()
     pipe.numbers.send(1)
     pipe.letters.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.numbers.isCancelled)
     pipe.numbers.send(2)
     pipe.letters.send("a")
@@ -68,7 +69,7 @@ import Testing
   @Test func failureCancelsTheFailedUpstreamToo() {
     let pipe = Pipeline()
     pipe.numbers.send(completion: .failure(.boom))
-    #expect(pipe.recorder.completion == .failure(.boom))
+    expectEqual(pipe.recorder.completion, .failure(.boom))
     #expect(pipe.numbers.isCancelled)
     #expect(pipe.letters.isCancelled)
   }
@@ -85,28 +86,28 @@ import Testing
       return .none
     }
     numbers.zip(letters) { "\($0)\($1)" }.subscribe(recorder)
-    #expect(numbers.send(1) == .none)
-    #expect(letters.send("a") == .max(666))
-    #expect(numbers.requestedDemands == [initial, .max(666)])
-    #expect(letters.requestedDemands == [initial])
+    expectEqual(numbers.send(1), .none)
+    expectEqual(letters.send("a"), .max(666))
+    expectEqual(numbers.requestedDemands, [initial, .max(666)])
+    expectEqual(letters.requestedDemands, [initial])
   }
 
   @Test func passesDownstreamDemandToEveryUpstream() {
     let pipe = Pipeline(demand: .max(2))
-    #expect(pipe.numbers.requestedDemands == [.max(2)])
-    #expect(pipe.letters.requestedDemands == [.max(2)])
+    expectEqual(pipe.numbers.requestedDemands, [.max(2)])
+    expectEqual(pipe.letters.requestedDemands, [.max(2)])
     pipe.recorder.request(.max(3))
-    #expect(pipe.numbers.requestedDemands == [.max(2), .max(3)])
-    #expect(pipe.letters.requestedDemands == [.max(2), .max(3)])
+    expectEqual(pipe.numbers.requestedDemands, [.max(2), .max(3)])
+    expectEqual(pipe.letters.requestedDemands, [.max(2), .max(3)])
   }
 
   @Test func additionalDemandGoesBackToTheTriggeringUpstreamAndIsRequestedFromTheOthers() {
     let pipe = Pipeline(demand: .max(1))
     pipe.recorder.onValue = { _, _ in .max(4) }
-    #expect(pipe.numbers.send(1) == .none)
-    #expect(pipe.letters.send("a") == .max(4))
-    #expect(pipe.numbers.requestedDemands == [.max(1), .max(4)])
-    #expect(pipe.letters.requestedDemands == [.max(1)])
+    expectEqual(pipe.numbers.send(1), .none)
+    expectEqual(pipe.letters.send("a"), .max(4))
+    expectEqual(pipe.numbers.requestedDemands, [.max(1), .max(4)])
+    expectEqual(pipe.letters.requestedDemands, [.max(1)])
   }
 
   @Test func cancelCancelsEveryUpstreamAndSilences() {
@@ -139,17 +140,17 @@ import Testing
     letters.send("a")
     numbers.send(3)
     letters.send("c")
-    #expect(recorder.values == ["1a", "2b"])
+    expectEqual(recorder.values, ["1a", "2b"])
     // As in Combine, "2b" arrives nested, inside the delivery of "1a".
-    #expect(pipe.recorder.overlappingDeliveries == 1)
+    expectEqual(pipe.recorder.overlappingDeliveries, 1)
     #expect(numbers.isCancelled)
   }
 
   @Test func synchronousUpstreams() {
     let recorder = TestSubscriber<String, Never>()
     [1, 2, 3].publisher.zip(["a", "b"].publisher) { "\($0)\($1)" }.subscribe(recorder)
-    #expect(recorder.values == ["1a", "2b"])
-    #expect(recorder.completion == .finished)
+    expectEqual(recorder.values, ["1a", "2b"])
+    expectEqual(recorder.completion, .finished)
   }
 
   @Test func everyArityWithAndWithoutTransform() {
@@ -160,7 +161,7 @@ import Testing
     func first<P: Publisher>(_ publisher: P) -> P.Output? where P.Failure == Never {
       let recorder = TestSubscriber<P.Output, Never>()
       publisher.subscribe(recorder)
-      #expect(recorder.completion == .finished)
+      expectEqual(recorder.completion, .finished)
       return recorder.values.first
     }
     #expect(first(a.zip(b))! == (1, "b"))
@@ -170,8 +171,8 @@ import Testing
     #expect(first(a.zip(b, c) { "\($0)\($1)\($2)" }) == "1b3.5")
     #expect(first(a.zip(b, c, d) { "\($0)\($1)\($2)\($3)" }) == "1b3.5true")
     let map: Publishers.Map<Publishers.Zip<Just<Int>, Just<String>>, String> = a.zip(b) { "\($0)\($1)" }
-    #expect(map.upstream == Publishers.Zip(a, b))
-    #expect(Publishers.Zip4(a, b, c, d) == Publishers.Zip4(a, b, c, d))
+    expectEqual(map.upstream, Publishers.Zip(a, b))
+    expectEqual(Publishers.Zip4(a, b, c, d), Publishers.Zip4(a, b, c, d))
     #expect(Publishers.Zip3(a, b, c) != Publishers.Zip3(Just(2), b, c))
   }
 

@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -25,9 +26,9 @@ import Testing
     upstream.send(.value(1))
     upstream.send(.value(2))
     upstream.send(.failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "failure(upstream)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(2)", "failure(upstream)"])
     // The event that ends the stream cancels upstream; what follows is ignored.
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(.value(3))
     upstream.send(.finished)
     upstream.send(completion: .finished)
@@ -36,34 +37,34 @@ import Testing
     let (finishing, finished) = subscribe()
     finishing.send(.value(1))
     finishing.send(.finished)
-    #expect(finished.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(finishing.cancelCount == 1)
+    expectEqual(finished.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(finishing.cancelCount, 1)
   }
 
   @Test func upstreamFinishingWithoutAnEventFinishes() {
     let (upstream, subscriber) = subscribe()
     upstream.send(.value(1))
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "finished"])
-    #expect(upstream.cancelCount == 0)
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "finished"])
+    expectEqual(upstream.cancelCount, 0)
   }
 
   @Test func demandGoesStraightUpstream() {
     let (upstream, subscriber) = subscribe(initialDemand: .max(2), demandPerValue: .max(1))
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(.value(1)) == .max(1))
-    #expect(upstream.send(.finished) == .none)
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(.value(1)), .max(1))
+    expectEqual(upstream.send(.finished), .none)
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2)])
+    expectEqual(upstream.requestedDemands, [.max(2)])
   }
 
   @Test func cancellationAndReentrancy() {
     let (upstream, subscriber) = subscribe()
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(.value(1))
     upstream.send(.finished)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
 
     let source = Events()
     let cancelling = TestSubscriber<Int, ExtTestError>(onValue: { subscriber, _ in
@@ -74,8 +75,8 @@ import Testing
     source.dematerialize().subscribe(cancelling)
     source.send(.value(1))
     source.send(.failure(.upstream))
-    #expect(cancelling.eventDescriptions == ["subscription", "value(1)"])
-    #expect(source.cancelCount == 1)
+    expectEqual(cancelling.eventDescriptions, ["subscription", "value(1)"])
+    expectEqual(source.cancelCount, 1)
   }
 
   @Test func memory() {
@@ -111,7 +112,7 @@ import Testing
   @Test func publicSurface() {
     let dematerialized: Publishers.Dematerialize<Publishers.Materialize<Just<Int>>> = Just(1).materialize()
       .dematerialize()
-    #expect(dematerialized.upstream.upstream == Just(1))
+    expectEqual(dematerialized.upstream.upstream, Just(1))
     let (_, subscriber) = subscribe()
     #expect(subscriber.subscription.map { String(describing: $0) } == "Dematerialize.Subscription<Int, ExtTestError>")
   }

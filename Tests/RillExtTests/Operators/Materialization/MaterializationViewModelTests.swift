@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -79,21 +80,21 @@ private final class RandomNumberViewModel: ObservableObject {
     let watching = viewModel.$state.sink { shown.append($0) }
 
     viewModel.randomNumberPing.send()
-    #expect(viewModel.state == .loading)
+    expectEqual(viewModel.state, .loading)
     server.fail(0)
-    #expect(viewModel.state == .failed(.failedRequest))
+    expectEqual(viewModel.state, .failed(.failedRequest))
 
     viewModel.randomNumberPing.send()
-    #expect(server.requests.count == 2)
+    expectEqual(server.requests.count, 2)
     server.answer(1, with: 42)
-    #expect(viewModel.state == .loaded(42))
+    expectEqual(viewModel.state, .loaded(42))
 
     viewModel.randomNumberPing.send()
     server.answer(2, with: 7)
 
-    #expect(server.requests.count == 3)
-    #expect(numbers.values == [42, 7])
-    #expect(errors.values == [.failedRequest])
+    expectEqual(server.requests.count, 3)
+    expectEqual(numbers.values, [42, 7])
+    expectEqual(errors.values, [.failedRequest])
     #expect(!numbers.isCompleted && !errors.isCompleted)
     #expect(
       shown == [.idle, .loading, .failed(.failedRequest), .loading, .loaded(42), .loading, .loaded(7)]
@@ -109,7 +110,7 @@ private final class RandomNumberViewModel: ObservableObject {
     ping.send()
     server.fail(0)
     ping.send()
-    #expect(server.requests.count == 1)
-    #expect(subscriber.failure == .failedRequest)
+    expectEqual(server.requests.count, 1)
+    expectEqual(subscriber.failure, .failedRequest)
   }
 }

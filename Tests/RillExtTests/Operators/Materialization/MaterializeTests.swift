@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -21,61 +22,61 @@ import Testing
     )
     let (upstream, subscriber) = extSubscribe { $0.materialize() }
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.values == [.failure(.upstream)])
-    #expect(subscriber.completion == .finished)
+    expectEqual(subscriber.values, [.failure(.upstream)])
+    expectEqual(subscriber.completion, .finished)
   }
 
   @Test func demandGoesStraightUpstream() {
     let (upstream, subscriber) = extSubscribe({ $0.materialize() }, initialDemand: .max(2), demandPerValue: .max(1))
-    #expect(upstream.requestedDemands == [.max(2)])
-    #expect(upstream.send(1) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(2)])
+    expectEqual(upstream.send(1), .max(1))
     subscriber.request(.max(3))
-    #expect(upstream.requestedDemands == [.max(2), .max(3)])
-    #expect(subscriber.values == [.value(1)])
+    expectEqual(upstream.requestedDemands, [.max(2), .max(3)])
+    expectEqual(subscriber.values, [.value(1)])
   }
 
   @Test func theCompletionsEventWaitsForDemand() {
     let (upstream, subscriber) = extSubscribe({ $0.materialize() }, initialDemand: .max(1))
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(value(1))"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(value(1))"])
     subscriber.request(.max(1))
     #expect(
       subscriber.eventDescriptions == ["subscription", "value(value(1))", "value(failure(upstream))", "finished"]
     )
     // Upstream has completed: the request is not passed on.
-    #expect(upstream.requestedDemands == [.max(1)])
+    expectEqual(upstream.requestedDemands, [.max(1)])
 
     let (idle, waiting) = extSubscribe({ $0.materialize() }, initialDemand: .none)
     idle.send(completion: .finished)
-    #expect(waiting.eventDescriptions == ["subscription"])
+    expectEqual(waiting.eventDescriptions, ["subscription"])
     waiting.request(.max(5))
-    #expect(waiting.eventDescriptions == ["subscription", "value(finished)", "finished"])
+    expectEqual(waiting.eventDescriptions, ["subscription", "value(finished)", "finished"])
   }
 
   @Test func aValueBeyondDemandIsNotDelivered() {
     let (upstream, subscriber) = extSubscribe({ $0.materialize() }, initialDemand: .max(1))
     upstream.send(1)
-    #expect(upstream.send(2) == .none)
-    #expect(subscriber.values == [.value(1)])
+    expectEqual(upstream.send(2), .none)
+    expectEqual(subscriber.values, [.value(1)])
   }
 
   @Test func cancellation() {
     let (upstream, subscriber) = extSubscribe { $0.materialize() }
     upstream.send(1)
     subscriber.cancel()
-    #expect(upstream.cancelCount == 1)
+    expectEqual(upstream.cancelCount, 1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(value(1))"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(value(1))"])
 
     // A cancel while the completion's event waits for demand drops it.
     let (idle, waiting) = extSubscribe({ $0.materialize() }, initialDemand: .none)
     idle.send(completion: .finished)
     waiting.subscription?.cancel()
     waiting.subscription?.request(.max(1))
-    #expect(waiting.eventDescriptions == ["subscription"])
-    #expect(idle.cancelCount == 0)
+    expectEqual(waiting.eventDescriptions, ["subscription"])
+    expectEqual(idle.cancelCount, 0)
   }
 
   @Test func reentrancy() {
@@ -90,7 +91,7 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(value(1))"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(value(1))"])
     #expect(upstream.isCancelled)
 
     // Requesting from inside a value reaches upstream, and upstream may send from inside that request.
@@ -106,7 +107,7 @@ import Testing
     )
     source.materialize().subscribe(requester)
     source.send(1)
-    #expect(requester.eventDescriptions == ["subscription", "value(value(1))", "value(finished)", "finished"])
+    expectEqual(requester.eventDescriptions, ["subscription", "value(value(1))", "value(finished)", "finished"])
   }
 
   @Test func aSecondSubscriptionIsCancelled() {
@@ -114,7 +115,7 @@ import Testing
     let extra = TestSubscription()
     upstream.send(subscription: extra)
     #expect(extra.isCancelled)
-    #expect(subscriber.subscriptionCount == 1)
+    expectEqual(subscriber.subscriptionCount, 1)
   }
 
   @Test func memory() {
@@ -144,7 +145,7 @@ import Testing
 
   @Test func publicSurface() {
     let materialized: Publishers.Materialize<Just<Int>> = Just(1).materialize()
-    #expect(materialized.upstream == Just(1))
+    expectEqual(materialized.upstream, Just(1))
     let event: Event<Int, ExtTestError> = .value(1)
     #expect(event == .value(1) && event != .finished && event.event == event)
     #expect(Event<Int, ExtTestError>.failure(.other).description == "failure(other)")

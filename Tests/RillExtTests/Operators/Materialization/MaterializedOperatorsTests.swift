@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -23,19 +24,19 @@ import Testing
 
   @Test func aDroppedEventAsksForOneMore() {
     let (upstream, subscriber) = extSubscribe({ $0.materialize().failures() }, initialDemand: .max(1))
-    #expect(upstream.requestedDemands == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(1))
+    expectEqual(upstream.requestedDemands, [.max(1)])
+    expectEqual(upstream.send(1), .max(1))
+    expectEqual(upstream.send(2), .max(1))
     upstream.send(completion: .failure(.other))
-    #expect(subscriber.eventDescriptions == ["subscription", "value(other)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(other)", "finished"])
 
     let (source, values) = extSubscribe({ $0.materialize().values() }, initialDemand: .max(1))
     source.send(1)
     source.send(completion: .finished)
     // The `.finished` event waits for demand inside materialize, then values() drops it and finishes.
-    #expect(values.eventDescriptions == ["subscription", "value(1)"])
+    expectEqual(values.eventDescriptions, ["subscription", "value(1)"])
     values.request(.max(1))
-    #expect(values.eventDescriptions == ["subscription", "value(1)", "finished"])
+    expectEqual(values.eventDescriptions, ["subscription", "value(1)", "finished"])
   }
 
   @Test func sharedMaterializedStreamObservedTwice() {
@@ -48,8 +49,8 @@ import Testing
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .failure(.upstream))
-    #expect(values.eventDescriptions == ["subscription", "value(1)", "value(2)", "finished"])
-    #expect(failures.eventDescriptions == ["subscription", "value(upstream)", "finished"])
+    expectEqual(values.eventDescriptions, ["subscription", "value(1)", "value(2)", "finished"])
+    expectEqual(failures.eventDescriptions, ["subscription", "value(upstream)", "finished"])
   }
 
   @Test func cancellationAndMemory() {

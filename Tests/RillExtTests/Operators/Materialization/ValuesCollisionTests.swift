@@ -1,5 +1,6 @@
 import Rill
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -14,22 +15,22 @@ import Testing
     let operatorValues: AnyPublisher<Int, Never> = events.values()
     let subscriber = TestSubscriber<Int, Never>()
     operatorValues.subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1)", "value(2)", "value(3)", "finished"])
 
     var received: [Event<Int, ExtTestError>] = []
     for await event in events.values {
       received.append(event)
     }
-    #expect(received == [.value(1), .value(2), .value(3), .finished])
+    expectEqual(received, [.value(1), .value(2), .value(3), .finished])
 
     let sequence: AsyncPublisher<Publishers.Materialize<Publishers.Sequence<[Int], ExtTestError>>> =
       events.values
     var count = 0
     for await _ in sequence { count += 1 }
-    #expect(count == 4)
+    expectEqual(count, 4)
 
     var plain: [Int] = []
     for await value in events.values().values { plain.append(value) }
-    #expect(plain == [1, 2, 3])
+    expectEqual(plain, [1, 2, 3])
   }
 }

@@ -1,3 +1,4 @@
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -30,7 +31,7 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     #expect(isSame(subscription, upstream) && demand == .max(5))
     let later = machine.request(.max(1))
     #expect(isSame(later, upstream))
-    #expect(machine.upstreamValue() == 2)
+    expectEqual(machine.upstreamValue(), 2)
     guard case .cancel = machine.upstreamSubscribed(TestSubscription()) else {
       Issue.record("a second subscription was kept")
       return
@@ -51,10 +52,10 @@ private func isSame(_ subscription: (any Subscription)?, _ expected: TestSubscri
     _ = machine.otherValue(7)
     _ = machine.otherCompleted()
     _ = machine.upstreamSubscribed(TestSubscription())
-    #expect(machine.upstreamValue() == 7)
+    expectEqual(machine.upstreamValue(), 7)
     let afterCompletion = machine.otherValue(8)
     #expect(afterCompletion.subscribing == nil && afterCompletion.replaced == nil)
-    #expect(machine.upstreamValue() == 7)
+    expectEqual(machine.upstreamValue(), 7)
   }
 
   @Test func upstreamsCompletionCancelsOnlyTheOther() {

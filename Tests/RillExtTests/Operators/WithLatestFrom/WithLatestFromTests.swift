@@ -1,4 +1,5 @@
 import RillExt
+import RillTestSupport
 import RillTesting
 import Testing
 
@@ -63,7 +64,7 @@ private typealias Other = TestPublisher<String, ExtTestError>
     other.send("qux")
     upstream.send(4)
     upstream.send(5)
-    #expect(subscriber.values == ["3bar", "4qux", "5qux"])
+    expectEqual(subscriber.values, ["3bar", "4qux", "5qux"])
     other.send(completion: .finished)
     upstream.send(6)
     #expect(!subscriber.isCompleted && subscriber.values.last == "6qux")
@@ -76,26 +77,26 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let upstream = ExtUpstream()
     let subscriber = TestSubscriber<String, ExtTestError>(initialDemand: .max(2))
     upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(subscriber)
-    #expect(other.requestedDemands == [.unlimited])
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(other.requestedDemands, [.unlimited])
+    expectEqual(upstream.subscriberCount, 0)
     subscriber.request(.max(3))
     other.send("a")
     other.send("b")
-    #expect(upstream.subscriberCount == 1)
+    expectEqual(upstream.subscriberCount, 1)
     // What downstream asked for meanwhile goes up in one request.
-    #expect(upstream.requestedDemands == [.max(5)])
+    expectEqual(upstream.requestedDemands, [.max(5)])
     subscriber.request(.max(1))
-    #expect(upstream.requestedDemands == [.max(5), .max(1)])
+    expectEqual(upstream.requestedDemands, [.max(5), .max(1)])
     upstream.send(1)
-    #expect(subscriber.values == ["1b"])
+    expectEqual(subscriber.values, ["1b"])
 
     // A cold upstream runs once the other publisher has a value, with the values the other sent before.
     let trigger = PassthroughSubject<String, Never>()
     let cold = TestSubscriber<String, Never>()
     Just(1).withLatestFrom(trigger) { "\($0)\($1)" }.subscribe(cold)
-    #expect(cold.eventDescriptions == ["subscription"])
+    expectEqual(cold.eventDescriptions, ["subscription"])
     trigger.send("x")
-    #expect(cold.eventDescriptions == ["subscription", "value(1x)", "finished"])
+    expectEqual(cold.eventDescriptions, ["subscription", "value(1x)", "finished"])
 
     // No demand yet: upstream is subscribed but asked for nothing.
     let idleOther = Other()
@@ -111,8 +112,8 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let subscriber = TestSubscriber<String, ExtTestError>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.withLatestFrom(other).subscribe(subscriber)
     other.send("a")
-    #expect(upstream.send(1) == .max(2))
-    #expect(other.send("b") == .none)
+    expectEqual(upstream.send(1), .max(2))
+    expectEqual(other.send("b"), .none)
   }
 
   @Test func theOthersCompletionAndFailureAreIgnored() {
@@ -121,7 +122,7 @@ private typealias Other = TestPublisher<String, ExtTestError>
     other.send("a")
     other.send(completion: .failure(.other))
     upstream.send(1)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(a)"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(a)"])
 
     // Completing without a value leaves upstream unsubscribed, and the stream never ends.
     let silent = Other()
@@ -129,8 +130,8 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let waiting = TestSubscriber<String, ExtTestError>()
     silentUpstream.withLatestFrom(silent).subscribe(waiting)
     silent.send(completion: .finished)
-    #expect(silentUpstream.subscriberCount == 0)
-    #expect(waiting.eventDescriptions == ["subscription"])
+    expectEqual(silentUpstream.subscriberCount, 0)
+    expectEqual(waiting.eventDescriptions, ["subscription"])
   }
 
   @Test func upstreamsCompletionEndsTheStreamAndCancelsTheOther() {
@@ -140,9 +141,9 @@ private typealias Other = TestPublisher<String, ExtTestError>
       other.send("a")
       upstream.send(1)
       upstream.send(completion: completion)
-      #expect(subscriber.completion == completion)
-      #expect(other.cancelCount == 1)
-      #expect(upstream.cancelCount == 0)
+      expectEqual(subscriber.completion, completion)
+      expectEqual(other.cancelCount, 1)
+      expectEqual(upstream.cancelCount, 0)
       other.send("b")
       upstream.send(2)
       #expect(subscriber.values == ["a"] && subscriber.completionCount == 1)
@@ -156,9 +157,9 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let subscriber = TestSubscriber<String, ExtTestError>()
     upstream.withLatestFrom(other).subscribe(subscriber)
     subscriber.cancel()
-    #expect(other.cancelCount == 1)
+    expectEqual(other.cancelCount, 1)
     other.send("a")
-    #expect(upstream.subscriberCount == 0)
+    expectEqual(upstream.subscriberCount, 0)
 
     // Afterwards: both are cancelled and nothing more arrives.
     let other2 = Other()
@@ -168,13 +169,13 @@ private typealias Other = TestPublisher<String, ExtTestError>
     #expect(other2.cancelCount == 1 && upstream2.cancelCount == 1)
     upstream2.send(1)
     upstream2.send(completion: .finished)
-    #expect(subscriber2.eventDescriptions == ["subscription"])
+    expectEqual(subscriber2.eventDescriptions, ["subscription"])
 
     // Cancelling inside receive(subscription:) subscribes nothing.
     let other3 = Other()
     let early = TestSubscriber<String, ExtTestError>(onSubscription: { subscriber, _ in subscriber.cancel() })
     ExtUpstream().withLatestFrom(other3).subscribe(early)
-    #expect(other3.subscriberCount == 0)
+    expectEqual(other3.subscriberCount, 0)
   }
 
   @Test func reentrancy() {
@@ -182,7 +183,7 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let current = CurrentValueSubject<String, Never>("x")
     let subscriber = TestSubscriber<String, Never>()
     [1, 2, 3].publisher.withLatestFrom(current) { "\($0)\($1)" }.subscribe(subscriber)
-    #expect(subscriber.eventDescriptions == ["subscription", "value(1x)", "value(2x)", "value(3x)", "finished"])
+    expectEqual(subscriber.eventDescriptions, ["subscription", "value(1x)", "value(2x)", "value(3x)", "finished"])
 
     // Downstream makes the other send, and cancels, from inside a value.
     let other = PassthroughSubject<String, Never>()
@@ -197,7 +198,7 @@ private typealias Other = TestPublisher<String, ExtTestError>
     upstream.send(1)
     upstream.send(2)
     upstream.send(3)
-    #expect(reacting.values == ["1a", "2b"])
+    expectEqual(reacting.values, ["1a", "2b"])
   }
 
   /// As in CombineExt: the subscription keeps both publishers alive until it ends, so a relay that finishes when it is
@@ -219,10 +220,10 @@ private typealias Other = TestPublisher<String, ExtTestError>
       other.accept(made)
     }
     #expect(weakUpstream != nil && weakOther != nil)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
     subscriber.cancel()
     #expect(weakUpstream == nil && weakOther == nil && payload == nil)
-    #expect(subscriber.eventDescriptions == ["subscription"])
+    expectEqual(subscriber.eventDescriptions, ["subscription"])
   }
 
   @Test func memory() {
@@ -306,13 +307,13 @@ private typealias Other = TestPublisher<String, ExtTestError>
     let three: Publishers.WithLatestFrom<Just<Int>, AnyPublisher<(String, Bool, Int), Never>, Int> =
       just.withLatestFrom(Just("a"), Just(true), Just(2)) { $0 + $1.2 }
     let selector: Publishers.WithLatestFrom<Just<Int>, Just<String>, Int>.ResultSelector = { $0 + $1.count }
-    #expect(selector(1, "ab") == 3)
+    expectEqual(selector(1, "ab"), 3)
     var outputs: [String] = []
     _ = one.sink { outputs.append($0) }
     _ = selected.sink { outputs.append("\($0)") }
     _ = two.sink { outputs.append("\($0.0)\($0.1)") }
     _ = three.sink { outputs.append("\($0)") }
-    #expect(outputs == ["a", "2", "atrue", "3"])
+    expectEqual(outputs, ["a", "2", "atrue", "3"])
     let subscriber = TestSubscriber<String, Never>()
     PassthroughSubject<Int, Never>().withLatestFrom(Just("a")).subscribe(subscriber)
     #expect(subscriber.subscription.map { String(describing: $0) } == "WithLatestFrom.Subscription<String, Never>")
