@@ -63,7 +63,7 @@ public enum PublisherContract {
   ///     numbers.asPublisher(),  // RillExt's
   ///     demand: demand,
   ///     expectsCompletion: demand.initial == .unlimited,
-  ///     timeout: .seconds(10)
+  ///     timeout: .seconds(60)
   ///   )
   ///   #expect(report.isSatisfied, "\(report)")
   /// }

@@ -120,7 +120,7 @@ import Testing
       for step in 0..<Int.random(in: 0..<20_000) { spin &+= step }
       #expect(spin >= 0)
       future.subscribe(checker)
-      await eventually(within: .seconds(30)) { checker.report().completion != nil }
+      await eventually(within: asyncTestTimeout) { checker.report().completion != nil }
       let report = checker.report(expectsCompletion: true)
       #expect(report.isSatisfied, "\(report)")
       if !report.isSatisfied { return }
@@ -163,7 +163,7 @@ private struct SlowSequence: AsyncSequence {
       numbers.asPublisher(),  // RillExt's
       demand: demand,
       expectsCompletion: demand.initial == .unlimited,
-      timeout: .seconds(10)
+      timeout: .seconds(60)
     )
     #expect(report.isSatisfied, "\(report)")
   }

@@ -72,6 +72,13 @@ func expectContract<P: Publisher>(
   }
 }
 
+/// How long a test waits for a publisher that delivers from a task: longer than a whole run of the suite.
+///
+/// Swift Testing queues every test on the cooperative pool, two threads here, and synchronous tests hold them while
+/// they run: a task the publisher starts, or a test that suspends, can wait behind most of the suite. A passing run
+/// returns as soon as it has settled; only a broken one waits this long.
+let asyncTestTimeout = Duration.seconds(300)
+
 /// Runs the contract checker's `async` form on a publisher that delivers from a task, under each demand plan (every
 /// standard one by default): checks that it keeps the contract and sends the first of `values` that the plan allows.
 ///
@@ -94,9 +101,9 @@ func expectAsyncContract<P: Publisher>(
       await makePublisher(),
       demand: demand,
       expectsCompletion: demandCovers(demand, demandToComplete),
-      timeout: .seconds(30)
+      timeout: asyncTestTimeout
     ) { checker in
-      await eventually(within: .seconds(30)) { checker.report().values.count >= allowed.count }
+      await eventually(within: asyncTestTimeout) { checker.report().values.count >= allowed.count }
     }
     #expect(report.isSatisfied, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
     expectEqual(report.values, allowed, "\(name), \(demand): \(report)", sourceLocation: sourceLocation)
