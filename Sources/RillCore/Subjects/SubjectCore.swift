@@ -119,8 +119,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Calls the subscribers each step claimed, with `value`, then claims the next ones, until none is left.
   @inlinable
   func deliver(_ value: Output, from first: consuming State.Step) {
-    var step = first
-    while let entries = step.entries {
+    var step = consume first
+    // Taken out of the step, not copied: the table is retained once per send, by the step that claimed it.
+    while let entries = step.entries.take() {
       var claimed = step.claimed
       while claimed != 0 {
         let offset = step.base &+ claimed.trailingZeroBitCount
