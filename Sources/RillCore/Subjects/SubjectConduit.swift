@@ -76,7 +76,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
       return (state.entries[index].receiver, state.subject, state.demands[index].demand)
     }
     let probe = SubjectProbe()
-    _ = receiver?(.describe(probe))
+    _ = receiver?(self, .describe(probe))
     if core.signalsFromFirstRequest { return Mirror(self, children: ["downstream": probe.downstream as Any]) }
     return Mirror(
       self,
