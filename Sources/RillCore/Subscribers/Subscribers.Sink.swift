@@ -133,7 +133,7 @@ extension Subscribers {
     func cancelNow() {
       // As in Combine, only a subscribed sink acts on a cancel.
       let (upstream, closures) = state.withLock { state in state.link.isSubscribed ? state.end() : (nil, nil) }
-      upstream?.cancel()
+      if let upstream { upstream.cancel() }
       // The closures are released here, after unlocking.
       _ = closures
     }
