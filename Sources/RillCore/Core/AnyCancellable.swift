@@ -5,8 +5,10 @@
 // SAFETY: `action` is written by the initializer, then only under `cancellationLock` in `cancel()`, or by `deinit`,
 // when no other reference is left.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  /// The cancel action, until the first call to ``cancel()`` takes it: a closure, as in Combine. One that wraps a
-  /// cancellable object captures only that object, so wrapping it allocates nothing more.
+  /// The cancel action, until the first call to ``cancel()`` takes it.
+  ///
+  /// A closure, as in Combine. One that wraps a cancellable object captures only that object, so wrapping it
+  /// allocates nothing more.
   @usableFromInline
   var action: (() -> Void)?
 

@@ -58,9 +58,11 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     entry.store(Self.ended(with: demand), ordering: .releasing)
   }
 
-  /// The entry of a subscription that has ended with `demand` left, kept for the mirror: `Int.min` for unlimited
-  /// demand, `-1 - n` for `.max(n)`. A stored property would cost a dynamic exclusivity check per cancel; the word
-  /// has room for every demand but `.max(Int.max)`, which reads back as `.max(Int.max - 1)`.
+  /// The entry of a subscription that has ended with `demand` left, kept for the mirror.
+  ///
+  /// `Int.min` for unlimited demand, `-1 - n` for `.max(n)`. A stored property would cost a dynamic exclusivity
+  /// check per cancel; the word has room for every demand but `.max(Int.max)`, which reads back as
+  /// `.max(Int.max - 1)`.
   @inlinable
   static func ended(with demand: Subscribers.Demand) -> Int {
     guard demand.rawValue < Subscribers.Demand.unlimitedRawValue else { return Int.min }

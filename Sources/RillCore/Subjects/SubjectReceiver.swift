@@ -9,7 +9,8 @@
 struct SubjectReceiver<Output, Failure: Error> {
   /// Calls the subscriber; the conduit is optional so that it can be passed from where it is stored, in an entry,
   /// without a reference count (an entry with a receiver always has one).
-  @usableFromInline let deliver: (SubjectConduit<Output, Failure>?, SubjectSignal<Output, Failure>) -> Subscribers.Demand
+  @usableFromInline let deliver:
+    (SubjectConduit<Output, Failure>?, SubjectSignal<Output, Failure>) -> Subscribers.Demand
 
   @inlinable
   init(_ deliver: @escaping (SubjectConduit<Output, Failure>?, SubjectSignal<Output, Failure>) -> Subscribers.Demand) {
@@ -18,7 +19,10 @@ struct SubjectReceiver<Output, Failure: Error> {
 
   /// Hands the subscriber of `conduit` a signal; returns the demand it adds.
   @inlinable
-  func callAsFunction(_ conduit: SubjectConduit<Output, Failure>?, _ signal: SubjectSignal<Output, Failure>)
+  func callAsFunction(
+    _ conduit: SubjectConduit<Output, Failure>?,
+    _ signal: SubjectSignal<Output, Failure>
+  )
     -> Subscribers.Demand
   {
     deliver(conduit, signal)
