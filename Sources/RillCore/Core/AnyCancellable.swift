@@ -2,42 +2,19 @@
 ///
 /// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized. The cancel action runs
 /// at most once, whichever thread calls it first.
-// SAFETY: `state` is written by the initializer, then only under `cancellationLock` in `cancel()`, or by `deinit`,
+// SAFETY: `action` is written by the initializer, then only under `cancellationLock` in `cancel()`, or by `deinit`,
 // when no other reference is left.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  /// What cancelling does; a cancellable is kept as itself, so wrapping one allocates nothing more.
-  @usableFromInline
-  enum Action {
-    case closure(() -> Void)
-    case cancellable(any Cancellable)
-  }
-
   /// The cancel action, until the first call to ``cancel()`` takes it.
+  ///
+  /// A closure, as in Combine. One that wraps a cancellable object captures only that object, so wrapping it
+  /// allocates nothing more.
   @usableFromInline
-  struct State {
-    @usableFromInline var isCancelled = false
-    @usableFromInline var action: Action?
-
-    @inlinable
-    init(_ action: Action) {
-      self.action = action
-    }
-
-    /// The action, the first time; `nil` after.
-    @inlinable
-    mutating func take() -> Action? {
-      guard !isCancelled else { return nil }
-      isCancelled = true
-      return action.take()
-    }
-  }
-
-  @usableFromInline
-  var state: State
+  var action: (() -> Void)?
 
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
-    state = State(.closure(cancel))
+    action = cancel
   }
 
   /// Initializes the cancellable object with the given cancellable.
@@ -45,16 +22,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// The new object cancels the given one when cancelled or deinitialized.
   @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    state = State(.cancellable(canceller))
+    action = { canceller.cancel() }
   }
 
   deinit {
     // No other reference is left, so no other thread is cancelling: no lock.
-    switch state.take() {
-    case .closure(let cancel): cancel()
-    case .cancellable(let cancellable): cancellable.cancel()
-    case nil: break
-    }
+    action.take()?()
   }
 
   /// Cancels the activity.
@@ -63,11 +36,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   @inlinable
   public func cancel() {
     // Taken under the lock, so that one thread gets it whichever cancels first; run after unlocking.
-    switch cancellationLock.withLock({ _ in state.take() }) {
-    case .closure(let cancel): cancel()
-    case .cancellable(let cancellable): cancellable.cancel()
-    case nil: break
-    }
+    cancellationLock.withLock { _ in action.take() }?()
   }
 
   public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {

@@ -87,6 +87,17 @@ package struct DeliveryLock: @unchecked Sendable {
       return try body()
     }
   }
+
+  /// Runs `body`, a call to the subscriber, holding the lock, if the ``gate`` is not negative once the lock is taken;
+  /// returns `nil` without calling it if it is (the subscription ended while this call waited for the lock).
+  @inlinable
+  package func withLockIfOpen<Result>(_ body: () throws -> Result) rethrows -> Result? {
+    try storage.withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return gate.load(ordering: .acquiring) >= 0 ? try body() : nil
+    }
+  }
 }
 
 /// ``Locked``, and beside its state a ``gate``: a word read and written atomically without the lock.

@@ -4,7 +4,7 @@ public import Atomics
 /// each call to the subscriber.
 ///
 /// Calls on a subscription that has ended find no entry and do nothing.
-// SAFETY: `demandAtEnd` is read and written under the subject's lock only; the entry is the delivery lock's gate.
+// SAFETY: no mutable stored property; the entry is the delivery lock's gate, read and written atomically.
 @usableFromInline
 final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, @unchecked Sendable {
   @usableFromInline
@@ -15,17 +15,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   @usableFromInline
   let delivery = DeliveryLock()
 
-  /// The index of the subscription's entry in the subject's table, or `-1` once the subscription has ended: the
-  /// delivery lock's gate (WritingAnOperator.md, "Hot-path idioms").
+  /// The index of the subscription's entry in the subject's table, or a negative number once the subscription has
+  /// ended, which encodes the demand it had left (``ended(with:)``): the delivery lock's gate (WritingAnOperator.md,
+  /// "Hot-path idioms").
   ///
   /// Written under the subject's lock. A delivery reads it under the delivery lock, to call no subscriber that has
   /// ended.
   @inlinable
   var entry: LockGate<Void> { delivery.gate }
-
-  /// The demand left when the subscription ended, for the mirror; under the subject's lock.
-  @usableFromInline
-  var demandAtEnd = Subscribers.Demand(rawValue: 0)
 
   /// Runs `request` and `cancel` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path
   /// idioms"); one entry for both, `.none` for a cancel, keeps an idle subscription at one closure.
@@ -40,7 +37,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     }
   }
 
-  /// The index of the subscription's entry, or `-1` once it has ended; under the subject's lock.
+  /// The index of the subscription's entry, or a negative number once it has ended; under the subject's lock.
   @inlinable
   var index: Int { entry.load(ordering: .relaxed) }
 
@@ -58,8 +55,24 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   /// Records that the subscription has ended, with the demand it had left; under the subject's lock.
   @inlinable
   func recordEnd(demand: Subscribers.Demand) {
-    demandAtEnd = demand
-    entry.store(-1, ordering: .releasing)
+    entry.store(Self.ended(with: demand), ordering: .releasing)
+  }
+
+  /// The entry of a subscription that has ended with `demand` left, kept for the mirror.
+  ///
+  /// `Int.min` for unlimited demand, `-1 - n` for `.max(n)`. A stored property would cost a dynamic exclusivity
+  /// check per cancel; the word has room for every demand but `.max(Int.max)`, which reads back as
+  /// `.max(Int.max - 1)`.
+  @inlinable
+  static func ended(with demand: Subscribers.Demand) -> Int {
+    guard demand.rawValue < Subscribers.Demand.unlimitedRawValue else { return Int.min }
+    return -1 - Int(Swift.min(demand.rawValue, UInt(Int.max - 1)))
+  }
+
+  /// The demand an ended subscription had left, from its entry (``ended(with:)``).
+  @usableFromInline
+  static func demand(endedAt entry: Int) -> Subscribers.Demand {
+    entry == Int.min ? .unlimited : Subscribers.Demand(rawValue: UInt(-1 - entry))
   }
 
   @usableFromInline
@@ -72,11 +85,11 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     let (receiver, subject, demand) = core.state.withLock {
       state -> (SubjectReceiver<Output, Failure>?, AnyObject?, Subscribers.Demand) in
       let index = entry.load(ordering: .relaxed)
-      guard index >= 0 else { return (nil, nil, demandAtEnd) }
+      guard index >= 0 else { return (nil, nil, Self.demand(endedAt: index)) }
       return (state.entries[index].receiver, state.subject, state.demands[index].demand)
     }
     let probe = SubjectProbe()
-    _ = receiver?(.describe(probe))
+    _ = receiver?(self, .describe(probe))
     if core.signalsFromFirstRequest { return Mirror(self, children: ["downstream": probe.downstream as Any]) }
     return Mirror(
       self,

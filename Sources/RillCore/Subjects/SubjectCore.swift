@@ -45,15 +45,13 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   ) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectConduit(core: self)
     // Made here, where the subscriber's type is known, so that delivery runs specialised code.
-    let receiver = SubjectReceiver<Output, Failure> { signal in
+    let receiver = SubjectReceiver<Output, Failure> { conduit, signal in
       switch signal {
       case .value(let value):
-        return conduit.delivery.withLock {
-          // A subscription that ended while this send waited for the lock gets nothing more.
-          conduit.isLive ? subscriber.receive(value) : Subscribers.Demand(rawValue: 0)
-        }
+        // A subscription that ended while this send waited for the lock gets nothing more.
+        return conduit?.delivery.withLockIfOpen { subscriber.receive(value) } ?? Subscribers.Demand(rawValue: 0)
       case .completion(let completion):
-        conduit.delivery.withLock { subscriber.receive(completion: completion) }
+        conduit?.delivery.withLock { subscriber.receive(completion: completion) }
         return Subscribers.Demand(rawValue: 0)
       case .describe(let probe):
         probe.downstream = subscriber
@@ -119,13 +117,14 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Calls the subscribers each step claimed, with `value`, then claims the next ones, until none is left.
   @inlinable
   func deliver(_ value: Output, from first: consuming State.Step) {
-    var step = first
-    while let entries = step.entries {
+    var step = consume first
+    // Taken out of the step, not copied: the table is retained once per send, by the step that claimed it.
+    while let entries = step.entries.take() {
       var claimed = step.claimed
       while claimed != 0 {
         let offset = step.base &+ claimed.trailingZeroBitCount
         claimed &= claimed &- 1
-        let more = entries[offset].receiver?(.value(value)) ?? Subscribers.Demand(rawValue: 0)
+        let more = entries[offset].receive(.value(value)) ?? Subscribers.Demand(rawValue: 0)
         if more.rawValue != 0, let conduit = entries[offset].conduit, state.withLock({ $0.add(more, to: conduit) }),
           let receiver = entries[offset].receiver
         {
@@ -158,9 +157,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       while true {
         let next = state.withLock { $0.nextBacklogged(for: conduit, adding: more) }
         if let value = next.value {
-          more = receiver(.value(value))
+          more = receiver(conduit, .value(value))
         } else {
-          if let completion = next.completion { _ = receiver(.completion(completion)) }
+          if let completion = next.completion { _ = receiver(conduit, .completion(completion)) }
           return next.ended
         }
       }
@@ -181,10 +180,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Sends the completion; later sends are ignored.
   @inlinable
   package func send(completion: Subscribers.Completion<Failure>) {
-    let (receivers, backlogged, subject) = state.withLock { state in
+    let (completed, backlogged, subject) = state.withLock { state in
       state.completion == nil ? state.complete(completion) : ([], [], nil)
     }
-    for receiver in receivers { _ = receiver(.completion(completion)) }
+    for index in completed.indices { _ = completed[index].receive(.completion(completion)) }
     for entry in backlogged {
       if let conduit = entry.conduit, let receiver = entry.receiver { drain(conduit, receiver) }
     }
@@ -250,7 +249,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   func deliverCurrent(to conduit: SubjectConduit<Output, Failure>) {
     conduit.delivery.withLock {
       guard let (receiver, value) = state.withLock({ $0.takeCurrent(for: conduit) }) else { return }
-      let more = receiver(.value(value))
+      let more = receiver(conduit, .value(value))
       if more.rawValue != 0 { _ = state.withLock { $0.add(more, to: conduit) } }
     }
   }

@@ -14,4 +14,14 @@ struct SubjectEntry<Output, Failure: Error> {
     self.receiver = receiver
     self.conduit = conduit
   }
+
+  /// Hands the subscriber a signal, if its subscription has not ended; returns the demand it adds, or `nil` if it has
+  /// ended.
+  ///
+  /// Called on an entry in place (`entries[index].receive(signal)`), so that the receiver and the conduit are used
+  /// where they are stored, without a reference count each.
+  @inlinable
+  func receive(_ signal: SubjectSignal<Output, Failure>) -> Subscribers.Demand? {
+    receiver?(conduit, signal)
+  }
 }

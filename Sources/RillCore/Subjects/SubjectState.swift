@@ -264,13 +264,13 @@ struct SubjectState<Output, Failure: Error> {
     return ended
   }
 
-  /// Ends every subscription for `completion`; returns their receivers, in subscription order, and the subject.
+  /// Ends every subscription for `completion`; returns their entries, in subscription order, and the subject.
   @inlinable
   mutating func complete(
     _ completion: Subscribers.Completion<Failure>
-  ) -> (receivers: ContiguousArray<SubjectReceiver<Output, Failure>>, backlogged: [Entry], subject: AnyObject?) {
+  ) -> (completed: ContiguousArray<Entry>, backlogged: [Entry], subject: AnyObject?) {
     self.completion = completion
-    var receivers = ContiguousArray<SubjectReceiver<Output, Failure>>()
+    var completed = ContiguousArray<Entry>()
     var backlogged: [Entry] = []
     for index in entries.indices {
       guard let conduit = entries[index].conduit, let receiver = entries[index].receiver else { continue }
@@ -280,12 +280,12 @@ struct SubjectState<Output, Failure: Error> {
         continue
       }
       conduit.recordEnd(demand: demands[index].demand)
-      receivers.append(receiver)
+      completed.append(Entry(receiver: receiver, conduit: conduit))
       entries[index] = Entry(receiver: nil, conduit: nil)
       emptySlots += 1
     }
     compact()
-    return (receivers, backlogged, backlogged.isEmpty ? subject.take() : nil)
+    return (completed, backlogged, backlogged.isEmpty ? subject.take() : nil)
   }
 
   /// Drops the empty entries.

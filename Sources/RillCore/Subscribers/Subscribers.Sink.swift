@@ -117,8 +117,11 @@ extension Subscribers {
 
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let ended = state.withLock { state in state.link.isTerminal ? nil : state.end() }
-      ended?.closures?.receiveCompletion?(completion)
+      // A tuple of optionals, not an optional tuple, whose copies would go through the tuple's value witnesses.
+      let (upstream, closures) = state.withLock { state in state.link.isTerminal ? (nil, nil) : state.end() }
+      closures?.receiveCompletion?(completion)
+      // The finished subscription is released here, after unlocking.
+      _ = upstream
     }
 
     @inlinable
@@ -129,8 +132,10 @@ extension Subscribers {
     @inlinable
     func cancelNow() {
       // As in Combine, only a subscribed sink acts on a cancel.
-      let ended = state.withLock { state in state.link.isSubscribed ? state.end() : nil }
-      ended?.upstream?.cancel()
+      let (upstream, closures) = state.withLock { state in state.link.isSubscribed ? state.end() : (nil, nil) }
+      if let upstream { upstream.cancel() }
+      // The closures are released here, after unlocking.
+      _ = closures
     }
   }
 }

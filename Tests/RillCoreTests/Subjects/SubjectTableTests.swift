@@ -178,4 +178,16 @@ import Testing
     #expect(String(describing: children["subject"]!) == "nil")
     #expect(String(describing: children["downstream"]!) == "nil")
   }
+
+  /// The demand left at the end is kept in the subscription's entry word: every demand reads back, unlimited too.
+  @Test(arguments: [Subscribers.Demand.unlimited, .max(1), .max(Int.max - 1)])
+  func anEndedSubscriptionsMirrorKeepsAnyDemand(_ demand: Subscribers.Demand) throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = TestSubscriber<Int, Never>(initialDemand: demand)
+    subject.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    subscription.cancel()
+    let left = Mirror(reflecting: subscription).children.first { $0.label == "demand" }?.value
+    expectEqual(left as? Subscribers.Demand, demand)
+  }
 }
