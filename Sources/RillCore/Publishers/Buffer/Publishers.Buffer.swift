@@ -120,43 +120,12 @@ extension Publishers.Buffer {
         self.machine = machine
         self.downstream = downstream
       }
-
-      /// Starts delivering, unless a delivery is under way or downstream is not ready: downstream and the first
-      /// step, taken under the same lock as the event that starts the delivery.
-      @inlinable
-      mutating func startDraining() -> Start? {
-        guard machine.startDraining(), let downstream else { return nil }
-        let (step, link) = nextStep(afterDelivering: false)
-        return (downstream, step, link)
-      }
-
-      /// The next step of a delivery, with the subscription it needs: on completion, the upstream that overflowed
-      /// (to refill, or to release after unlocking); on a stop after deliveries, the upstream to refill when the
-      /// buffer keeps itself full.
-      @inlinable
-      mutating func nextStep(afterDelivering: Bool) -> (Step, (any Subscription)?) {
-        let step = machine.nextStep()
-        switch step {
-        case .deliver: return (step, nil)
-        case .complete: return (step, machine.takeOverflowedUpstream())
-        case .stop: return (step, afterDelivering && machine.keepsFull ? machine.link.upstream : nil)
-        }
-      }
     }
-
-    @usableFromInline
-    typealias Step = BufferStateMachine<Output, Failure>.Step
-    /// What starts a delivery: downstream, the first step, and the subscription that step needs.
-    @usableFromInline
-    typealias Start = (Downstream, Step, (any Subscription)?)
 
     @usableFromInline
     let state: Locked<State>
     @usableFromInline
     let makeError: (() -> Failure)?
-    /// Whether the buffer asks upstream for as many values as it delivered (`.keepFull`).
-    @usableFromInline
-    let keepsFull: Bool
     /// Runs `requestNow`, and the delivery of what the buffer holds, in specialised code: a request arrives through
     /// `any Subscription` (a specialised entry: WritingAnOperator.md, "Hot-path idioms").
     @usableFromInline
@@ -187,8 +156,7 @@ extension Publishers.Buffer {
         size >= 0 || prefetch != .keepFull,
         "buffer(size:prefetch:whenFull:): size is \(size); with .keepFull it must not be negative"
       )
-      keepsFull = prefetch == .keepFull
-      let machine = BufferStateMachine<Output, Failure>(size: size, keepsFull: keepsFull, whenFull: full)
+      let machine = BufferStateMachine<Output, Failure>(size: size, keepsFull: prefetch == .keepFull, whenFull: full)
       state = Locked(State(machine: machine, downstream: downstream))
       specialized = SpecializedEntry { $0.requestNow($1) }
     }
@@ -218,28 +186,19 @@ extension Publishers.Buffer {
       if demand > 0 { subscription.request(demand) }
       guard let downstream = state.withLock({ $0.downstream }) else { return }
       downstream.receive(subscription: self)
-      let start = state.withLock { state in
-        state.machine.downstreamSubscribed()
-        return state.startDraining()
-      }
-      drain(start, refillUpstream: true)
+      state.withLock { $0.machine.downstreamSubscribed() }
+      drain(refillUpstream: true)
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      // A value that starts a delivery takes its first step under the same lock.
-      let (action, dropped, start) = state.withLock {
-        state -> (BufferStateMachine<Output, Failure>.UpstreamValueAction, Output?, Start?) in
-        let (action, dropped) = state.machine.upstreamValue(input)
-        guard case .drain = action else { return (action, dropped, nil) }
-        return (action, dropped, state.startDraining())
-      }
+      let (action, dropped) = state.withLock { $0.machine.upstreamValue(input) }
       switch action {
       case .ignore:
         return .none
       case .drain:
         _ = dropped
-        return drain(start, refillUpstream: false)
+        return drain(refillUpstream: false)
       case .makeError:
         guard let makeError else { return .none }
         let error = makeError()
@@ -250,12 +209,11 @@ extension Publishers.Buffer {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let (start, released) = state.withLock { state -> (Start?, (any Subscription)?) in
-        let (drains, released) = state.machine.upstreamCompleted(completion)
-        return (drains ? state.startDraining() : nil, released)
-      }
+      let (drains, released) = state.withLock { $0.machine.upstreamCompleted(completion) }
       _ = released
-      drain(start, refillUpstream: false)
+      if drains {
+        drain(refillUpstream: false)
+      }
     }
 
     @inlinable
@@ -265,8 +223,9 @@ extension Publishers.Buffer {
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
-      let start = state.withLock { $0.machine.request(demand) ? $0.startDraining() : nil }
-      drain(start, refillUpstream: true)
+      if state.withLock({ $0.machine.request(demand) }) {
+        drain(refillUpstream: true)
+      }
     }
 
     @inlinable
@@ -279,35 +238,37 @@ extension Publishers.Buffer {
       _ = (downstream, released)
     }
 
-    /// Delivers what demand allows, then a due completion, from the step `start` took; returns, or requests from
-    /// upstream when `refillUpstream` is set, the demand that keeps the buffer full.
+    /// Delivers what demand allows, then a due completion; returns, or requests from upstream when
+    /// `refillUpstream` is set, the demand that keeps the buffer full.
     @discardableResult
     @inlinable
-    func drain(_ start: Start?, refillUpstream: Bool) -> Subscribers.Demand {
-      guard let (downstream, first, firstLink) = start else { return .none }
-      var (step, link) = (first, firstLink)
+    func drain(refillUpstream: Bool) -> Subscribers.Demand {
+      guard let downstream = state.withLock({ $0.machine.startDraining() ? $0.downstream : nil }) else { return .none }
       var delivered = 0
       while true {
+        let (step, overflowed) = state.withLock {
+          state -> (BufferStateMachine<Output, Failure>.Step, (any Subscription)?) in
+          let step = state.machine.nextStep()
+          guard case .complete = step else { return (step, nil) }
+          return (step, state.machine.takeOverflowedUpstream())
+        }
         switch step {
         case .deliver(let value):
           delivered += 1
           let more = downstream.receive(value)
-          (step, link) = state.withLock { state in
-            state.machine.delivered(more)
-            return state.nextStep(afterDelivering: true)
-          }
+          state.withLock { $0.machine.delivered(more) }
         case .complete(let completion):
           // As in Combine, the subscription keeps its downstream after the completion, until it is freed.
           downstream.receive(completion: completion)
-          if refillUpstream, keepsFull, delivered > 0, let link {
-            link.request(.max(delivered))
+          if refillUpstream, state.withLock({ $0.machine.keepsFull }), delivered > 0, let overflowed {
+            overflowed.request(.max(delivered))
           }
-          (step, link) = state.withLock { $0.nextStep(afterDelivering: delivered > 0) }
         case .stop(let released):
           _ = released
-          guard keepsFull, delivered > 0, let link else { return .none }
+          let (keepsFull, upstream) = state.withLock { ($0.machine.keepsFull, $0.machine.link.upstream) }
+          guard keepsFull, delivered > 0, let upstream else { return .none }
           if refillUpstream {
-            link.request(.max(delivered))
+            upstream.request(.max(delivered))
             return .none
           }
           return .max(delivered)
