@@ -160,6 +160,21 @@ extension OperatorRows {
       }
     ),
     Workload(
+      // The buffer holds every value, so each `next()` requests one through `prefix(untilOutputFrom:)` and `buffer`,
+      // which deliver it before the task suspends: the request path of the server-shaped load, once per value.
+      name: "buffer(n, .byRequest) → prefix(untilOutputFrom:) → values (a request per value)",
+      run: { n in
+        blocking {
+          var sum = 0
+          let stop = PassthroughSubject<Void, Never>()
+          let buffered = (0..<n).publisher.buffer(size: n, prefetch: .byRequest, whenFull: .dropOldest)
+            .prefix(untilOutputFrom: stop)
+          for await value in buffered.values { sum &+= value }
+          return sum
+        }
+      }
+    ),
+    Workload(
       name: "Future.value (per subscription)",
       run: { n in
         blocking {

@@ -97,9 +97,14 @@ extension Publishers.PrefixUntilOutput {
     /// downstream finishes it at once, nested.
     @usableFromInline let delivery = DeliveryLock()
 
+    /// Runs `requestNow` in specialised code: a request arrives through `any Subscription` (a specialised entry:
+    /// WritingAnOperator.md, "Hot-path idioms").
+    @usableFromInline let specialized: SpecializedEntry<Inner>
+
     @inlinable
     init(downstream: Downstream) {
       state = Locked(State(downstream: downstream))
+      specialized = SpecializedEntry { $0.requestNow($1) }
     }
 
     @inlinable
@@ -140,6 +145,11 @@ extension Publishers.PrefixUntilOutput {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+      specialized(self, demand)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
       state.withLock { $0.link.upstream }?.request(demand)
     }
 

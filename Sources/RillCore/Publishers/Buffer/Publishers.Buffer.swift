@@ -126,6 +126,10 @@ extension Publishers.Buffer {
     let state: Locked<State>
     @usableFromInline
     let makeError: (() -> Failure)?
+    /// Runs `requestNow`, and the delivery of what the buffer holds, in specialised code: a request arrives through
+    /// `any Subscription` (a specialised entry: WritingAnOperator.md, "Hot-path idioms").
+    @usableFromInline
+    let specialized: SpecializedEntry<Inner>
 
     @inlinable
     init(
@@ -154,6 +158,7 @@ extension Publishers.Buffer {
       )
       let machine = BufferStateMachine<Output, Failure>(size: size, keepsFull: prefetch == .keepFull, whenFull: full)
       state = Locked(State(machine: machine, downstream: downstream))
+      specialized = SpecializedEntry { $0.requestNow($1) }
     }
 
     @inlinable
@@ -213,6 +218,11 @@ extension Publishers.Buffer {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+      specialized(self, demand)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
       if state.withLock({ $0.machine.request(demand) }) {
         drain(refillUpstream: true)
       }
