@@ -155,27 +155,7 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, CombineDes
   typealias Outcome = Result<Downstream.Input, Downstream.Failure>
 
   @usableFromInline
-  struct State {
-    @usableFromInline
-    var parent: Parent?
-    @usableFromInline
-    var downstream: Downstream?
-    @usableFromInline
-    var hasDemand = false
-    @usableFromInline
-    var result: Outcome?
-    /// Set once `receive(subscription:)` has returned: a result that arrives before, from another thread while the
-    /// future registers the subscriber or re-entrantly from inside `receive(subscription:)`, waits until then, so
-    /// the subscriber is never called before or during `receive(subscription:)`.
-    @usableFromInline
-    var isAttached = false
-
-    @inlinable
-    init(parent: Parent? = nil, downstream: Downstream? = nil) {
-      self.parent = parent
-      self.downstream = downstream
-    }
-  }
+  typealias State = FutureSubscriptionState<Downstream, Downstream.Input, Downstream.Failure>
 
   @usableFromInline
   let state: Locked<State>
@@ -279,5 +259,34 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, CombineDes
     }
     // The subscriber is released here, outside the lock.
     _ = downstream
+  }
+}
+
+/// What a future's subscription keeps under its lock.
+///
+/// Its types are generic parameters of its own rather than the subscriber's `Input` and `Failure`: the lock's storage
+/// destroys it in its `deinit`, which runs unspecialised, through the state's value witnesses, and those then find
+/// the types in the state's metadata instead of looking the subscriber's associated types up at run time (a state
+/// generic over what it holds: WritingAnOperator.md, "Hot-path idioms").
+@usableFromInline
+struct FutureSubscriptionState<Downstream, Output, Failure: Error> {
+  @usableFromInline
+  var parent: Future<Output, Failure>?
+  @usableFromInline
+  var downstream: Downstream?
+  @usableFromInline
+  var hasDemand = false
+  @usableFromInline
+  var result: Result<Output, Failure>?
+  /// Set once `receive(subscription:)` has returned: a result that arrives before, from another thread while the
+  /// future registers the subscriber or re-entrantly from inside `receive(subscription:)`, waits until then, so
+  /// the subscriber is never called before or during `receive(subscription:)`.
+  @usableFromInline
+  var isAttached = false
+
+  @inlinable
+  init(parent: Future<Output, Failure>? = nil, downstream: Downstream? = nil) {
+    self.parent = parent
+    self.downstream = downstream
   }
 }

@@ -205,11 +205,7 @@ extension Action {
   private final class Execution: Subscriber, @unchecked Sendable {
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case subscribed(any Subscription)
-      case terminal
-    }
+    private typealias Phase = ActionExecutionPhase
 
     private let action: Action
 
@@ -256,4 +252,14 @@ extension Action {
       }
     }
   }
+}
+
+/// Where an execution's work stands.
+///
+/// Not nested in the generic `Action`: it holds nothing of the action's types, and nested, each of its value
+/// witnesses (which `Locked` runs, unspecialised, to copy and destroy it) would look its generic metadata up.
+private enum ActionExecutionPhase {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case terminal
 }

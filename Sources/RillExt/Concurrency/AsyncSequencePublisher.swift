@@ -42,9 +42,16 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
   }
 }
 
+/// The loop of an ``AsyncSequenceSubscription``, for its task to run.
+// SAFETY: the closure only calls `run()` on the subscription it captures, which is `Sendable`.
 @usableFromInline
-protocol AsyncSequenceRunning: Sendable {
-  func run() async
+struct AsyncSequenceRunner: @unchecked Sendable {
+  @usableFromInline let body: () async -> Void
+
+  @inlinable
+  init(_ body: @escaping () async -> Void) {
+    self.body = body
+  }
 }
 
 // SAFETY: mutable state is in `lock`; the sequence is only touched by the one task the subscription starts,
@@ -52,7 +59,7 @@ protocol AsyncSequenceRunning: Sendable {
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 @usableFromInline
 final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>: Subscription,
-  AsyncSequenceRunning, CustomStringConvertible, @unchecked Sendable
+  CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   @usableFromInline
   struct State {
@@ -113,8 +120,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     }
     waiter?.resume(returning: true)
     guard mustStart else { return }
-    let runner: any AsyncSequenceRunning = self
-    let task = Task { await runner.run() }
+    // `run()` is called from a closure made here, in code specialised for the subscriber's and the sequence's
+    // types; the task calls that closure through a non-generic box, which captures no generic metadata (a specialised
+    // entry: WritingAnOperator.md, "Hot-path idioms").
+    let runner = AsyncSequenceRunner { [self] in await run() }
+    let task = Task { await runner.body() }
     let cancelled = lock.withLock { state -> Bool in
       state.task = task
       return state.downstream == nil

@@ -30,12 +30,14 @@ public import Rill
 // whose scheduling calls are safe from any thread.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-  private let minimumToleranceBody: () -> SchedulerTimeType.Stride
-  private let nowBody: () -> SchedulerTimeType
-  private let scheduleBody: (SchedulerOptions?, @escaping () -> Void) -> Void
-  private let scheduleAfterBody:
+  // Internal and `@usableFromInline`, so that the forwarding initializer is inlinable: the closures it makes are then
+  // compiled where the wrapped scheduler's type is known, and call that scheduler in code specialised for it.
+  @usableFromInline let minimumToleranceBody: () -> SchedulerTimeType.Stride
+  @usableFromInline let nowBody: () -> SchedulerTimeType
+  @usableFromInline let scheduleBody: (SchedulerOptions?, @escaping () -> Void) -> Void
+  @usableFromInline let scheduleAfterBody:
     (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void
-  private let scheduleRepeatingBody:
+  @usableFromInline let scheduleRepeatingBody:
     (
       SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
       @escaping () -> Void
@@ -75,6 +77,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// Creates a scheduler that forwards every call to `scheduler`.
   ///
   /// - Parameter scheduler: The scheduler to wrap, which must be `Sendable`: it is called from any thread.
+  @inlinable
   public init<S: Scheduler & Sendable>(_ scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     self.init(forwardingTo: scheduler)
@@ -86,12 +89,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// run loop, which runs it on its own thread.
   ///
   /// - Parameter scheduler: The run loop to wrap.
+  @inlinable
   public init(_ scheduler: RunLoop)
   where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
     self.init(forwardingTo: scheduler)
   }
 
-  private init<S: Scheduler>(forwardingTo scheduler: S)
+  @inlinable
+  init<S: Scheduler>(forwardingTo scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     minimumToleranceBody = { scheduler.minimumTolerance }
     nowBody = { scheduler.now }
@@ -167,6 +172,7 @@ extension Scheduler where Self: Sendable {
   /// Wraps this scheduler in an ``AnyScheduler``, hiding its concrete type.
   ///
   /// - Returns: A scheduler that forwards every call to this one.
+  @inlinable
   public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
     AnyScheduler(self)
   }
@@ -196,6 +202,7 @@ extension RunLoop {
   /// Wraps this run loop in an ``AnyScheduler``, hiding its concrete type.
   ///
   /// - Returns: A scheduler that forwards every call to this run loop.
+  @inlinable
   public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
     AnyScheduler(self)
   }

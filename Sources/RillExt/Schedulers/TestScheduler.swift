@@ -30,25 +30,9 @@ public import Rill
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
   @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
+  /// A queued action; see ``VirtualTimeEntry`` for why its types are its own generic parameters.
   @usableFromInline
-  struct Entry {
-    @usableFromInline
-    let sequence: Int
-    @usableFromInline
-    let date: SchedulerTimeType
-    @usableFromInline
-    let interval: SchedulerTimeType.Stride?
-    @usableFromInline
-    let action: () -> Void
-
-    @inlinable
-    init(sequence: Int, date: SchedulerTimeType, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
-      self.sequence = sequence
-      self.date = date
-      self.interval = interval
-      self.action = action
-    }
-  }
+  typealias Entry = VirtualTimeEntry<SchedulerTimeType, SchedulerTimeType.Stride>
 
   @usableFromInline
   struct State {

@@ -12,67 +12,33 @@ where Downstream.Input == Upstream.Output {
   @usableFromInline typealias Input = Upstream.Output
   @usableFromInline typealias Failure = Upstream.Failure
 
-  /// What the upstream events mean: `missingElement` is `nil` for a maybe, whose upstream may finish empty.
-  @usableFromInline
-  struct Rule {
-    @usableFromInline let missingElement: Downstream.Failure?
-    @usableFromInline let tooManyElements: Downstream.Failure
-    @usableFromInline let bothElementAndError: Downstream.Failure
-    @usableFromInline let upstream: (Upstream.Failure) -> Downstream.Failure
-
-    @inlinable
-    init(
-      missingElement: Downstream.Failure? = nil,
-      tooManyElements: Downstream.Failure,
-      bothElementAndError: Downstream.Failure,
-      upstream: @escaping (Upstream.Failure) -> Downstream.Failure
-    ) {
-      self.missingElement = missingElement
-      self.tooManyElements = tooManyElements
-      self.bothElementAndError = bothElementAndError
-      self.upstream = upstream
-    }
-  }
-
-  @usableFromInline
-  enum State {
-    case awaitingRequest(Upstream)
-    case awaitingSubscription(Subscribers.Demand)
-    case awaitingElement(any Subscription)
-    case awaitingCompletion(Upstream.Output, any Subscription)
-    case terminal
-  }
-
-  @usableFromInline
-  enum Action {
-    case none
-    case subscribe(Upstream)
-    case request(any Subscription, Subscribers.Demand)
-    case cancel(any Subscription)
-    case fail(Downstream.Failure, cancelling: (any Subscription)?)
-    case finish(Upstream.Output?)
-  }
+  // The rule, state and action are types of their own, generic over the types they hold: their value witnesses (the
+  // lock's storage destroys its state in its unspecialised `deinit`, and specialised code copies the enums through
+  // them) then find those types in their metadata instead of looking associated types up at run time. The rule is
+  // kept in the lock's state rather than in a property, which this class's unspecialised `deinit` would destroy.
+  // (A state generic over what it holds: WritingAnOperator.md, "Hot-path idioms".)
+  @usableFromInline typealias Rule = TraitCheckRule<Downstream.Failure, Upstream.Failure>
+  @usableFromInline typealias Action = TraitCheckAction<Upstream, Upstream.Output, Downstream.Failure>
 
   @usableFromInline let downstream: Downstream
-  @usableFromInline let rule: Rule
-  @usableFromInline let state: Locked<State>
+  @usableFromInline let state:
+    Locked<TraitCheckLockedState<Upstream, Upstream.Output, Downstream.Failure, Upstream.Failure>>
 
   @inlinable
   init(upstream: Upstream, downstream: Downstream, rule: Rule) {
     self.downstream = downstream
-    self.rule = rule
-    state = Locked(.awaitingRequest(upstream))
+    state = Locked(TraitCheckLockedState(phase: .awaitingRequest(upstream), rule: rule))
   }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     let action: Action = state.withLock { state in
-      switch state {
+      switch state.phase {
       case .awaitingRequest(let upstream):
-        state = .awaitingSubscription(demand)
+        state.phase = .awaitingSubscription(demand)
         return .subscribe(upstream)
       case .awaitingSubscription(let pending):
-        state = .awaitingSubscription(pending + demand)
+        state.phase = .awaitingSubscription(pending + demand)
         return .none
       case .awaitingElement(let subscription):
         return .request(subscription, demand)
@@ -86,8 +52,8 @@ where Downstream.Input == Upstream.Output {
   @inlinable
   func cancel() {
     let (action, upstream) = state.withLock { state -> (Action, Upstream?) in
-      defer { state = .terminal }
-      switch state {
+      defer { state.phase = .terminal }
+      switch state.phase {
       case .awaitingElement(let subscription), .awaitingCompletion(_, let subscription):
         return (.cancel(subscription), nil)
       case .awaitingRequest(let upstream):
@@ -104,9 +70,9 @@ where Downstream.Input == Upstream.Output {
   @inlinable
   func receive(subscription: any Subscription) {
     let action: Action = state.withLock { state in
-      switch state {
+      switch state.phase {
       case .awaitingSubscription(let demand):
-        state = .awaitingElement(subscription)
+        state.phase = .awaitingElement(subscription)
         return demand > .none ? .request(subscription, demand) : .none
       case .awaitingRequest, .awaitingElement, .awaitingCompletion, .terminal:
         return .cancel(subscription)
@@ -118,13 +84,13 @@ where Downstream.Input == Upstream.Output {
   @inlinable
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
     let action: Action = state.withLock { state in
-      switch state {
+      switch state.phase {
       case .awaitingElement(let subscription):
-        state = .awaitingCompletion(input, subscription)
+        state.phase = .awaitingCompletion(input, subscription)
         return .request(subscription, .unlimited)
       case .awaitingCompletion(_, let subscription):
-        state = .terminal
-        return .fail(rule.tooManyElements, cancelling: subscription)
+        state.phase = .terminal
+        return .fail(state.rule.tooManyElements, cancelling: subscription)
       case .awaitingRequest, .awaitingSubscription, .terminal:
         return .none
       }
@@ -138,17 +104,17 @@ where Downstream.Input == Upstream.Output {
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
     let action: Action = state.withLock { state in
       let held: Upstream.Output?
-      switch state {
+      switch state.phase {
       case .awaitingSubscription, .awaitingElement: held = nil
       case .awaitingCompletion(let value, _): held = value
       case .awaitingRequest, .terminal: return .none
       }
-      state = .terminal
+      state.phase = .terminal
       switch (completion, held) {
       case (.finished, .some(let value)): return .finish(value)
-      case (.finished, .none): return rule.missingElement.map { .fail($0, cancelling: nil) } ?? .finish(nil)
-      case (.failure, .some): return .fail(rule.bothElementAndError, cancelling: nil)
-      case (.failure(let error), .none): return .fail(rule.upstream(error), cancelling: nil)
+      case (.finished, .none): return state.rule.missingElement.map { .fail($0, cancelling: nil) } ?? .finish(nil)
+      case (.failure, .some): return .fail(state.rule.bothElementAndError, cancelling: nil)
+      case (.failure(let error), .none): return .fail(state.rule.upstream(error), cancelling: nil)
       }
     }
     perform(action)
@@ -173,4 +139,61 @@ where Downstream.Input == Upstream.Output {
       downstream.receive(completion: .finished)
     }
   }
+}
+
+/// What the upstream events mean to a ``TraitCheckInner``: `missingElement` is `nil` for a maybe, whose upstream may
+/// finish empty.
+@usableFromInline
+struct TraitCheckRule<Failure: Error, UpstreamFailure: Error> {
+  @usableFromInline let missingElement: Failure?
+  @usableFromInline let tooManyElements: Failure
+  @usableFromInline let bothElementAndError: Failure
+  @usableFromInline let upstream: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    missingElement: Failure? = nil,
+    tooManyElements: Failure,
+    bothElementAndError: Failure,
+    upstream: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.missingElement = missingElement
+    self.tooManyElements = tooManyElements
+    self.bothElementAndError = bothElementAndError
+    self.upstream = upstream
+  }
+}
+
+/// What a ``TraitCheckInner``'s lock protects: where it stands, and the rule it checks upstream against.
+@usableFromInline
+struct TraitCheckLockedState<Upstream, Output, Failure: Error, UpstreamFailure: Error> {
+  @usableFromInline var phase: TraitCheckState<Upstream, Output>
+  @usableFromInline let rule: TraitCheckRule<Failure, UpstreamFailure>
+
+  @inlinable
+  init(phase: TraitCheckState<Upstream, Output>, rule: TraitCheckRule<Failure, UpstreamFailure>) {
+    self.phase = phase
+    self.rule = rule
+  }
+}
+
+/// Where a ``TraitCheckInner`` stands.
+@usableFromInline
+enum TraitCheckState<Upstream, Output> {
+  case awaitingRequest(Upstream)
+  case awaitingSubscription(Subscribers.Demand)
+  case awaitingElement(any Subscription)
+  case awaitingCompletion(Output, any Subscription)
+  case terminal
+}
+
+/// What a ``TraitCheckInner`` does after unlocking.
+@usableFromInline
+enum TraitCheckAction<Upstream, Output, Failure> {
+  case none
+  case subscribe(Upstream)
+  case request(any Subscription, Subscribers.Demand)
+  case cancel(any Subscription)
+  case fail(Failure, cancelling: (any Subscription)?)
+  case finish(Output?)
 }

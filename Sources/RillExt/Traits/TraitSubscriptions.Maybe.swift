@@ -25,23 +25,35 @@ extension TraitSubscriptions {
   /// asked for a value is not dropped: `.finished` and a failure go downstream at once, and a value waits for demand
   /// (``start(with:)`` is then never called).
   open class Maybe<Downstream: Subscriber, Context>: Subscription {
-    private typealias Machine = TraitSubscriptionStateMachine<
-      Downstream, Context, MaybeResult<Downstream.Input, Downstream.Failure>
-    >
+    @usableFromInline typealias Outcome = MaybeResult<Downstream.Input, Downstream.Failure>
+    @usableFromInline typealias Machine = TraitSubscriptionStateMachine<Downstream, Context, Outcome>
 
-    private let machine: Locked<Machine>
+    @usableFromInline let machine: Locked<Machine>
+    @usableFromInline let entry: TraitSubscriptionEntry<Maybe, Outcome>
 
     /// Creates a subscription that will send its outcome to `downstream`.
     ///
     /// - Parameters:
     ///   - downstream: The subscriber to send the outcome to.
     ///   - context: The value handed to ``start(with:)``, ``didCancel(with:)`` and ``didComplete(with:)``.
+    @inlinable
     public init(downstream: Downstream, context: Context) {
       machine = Locked(Machine(downstream: downstream, context: context))
+      entry = TraitSubscriptionEntry(
+        request: { $0.specializedRequest($1) },
+        receive: { $0.specializedReceive($1) },
+        cancel: { $0.specializedCancel() }
+      )
     }
 
     /// Starts the work at the first demand.
+    @inlinable
     public func request(_ demand: Subscribers.Demand) {
+      entry.request(self, demand)
+    }
+
+    @inlinable
+    final func specializedRequest(_ demand: Subscribers.Demand) {
       switch machine.withLock({ $0.request(demand) }) {
       case .none: break
       case .start(let context): start(with: context)
@@ -75,7 +87,13 @@ extension TraitSubscriptions {
     /// failure.
     ///
     /// - Parameter result: The outcome of the work.
+    @inlinable
     public func receive(_ result: MaybeResult<Downstream.Input, Downstream.Failure>) {
+      entry.receive(self, result)
+    }
+
+    @inlinable
+    final func specializedReceive(_ result: Outcome) {
       let needsDemand: Bool
       if case .success = result { needsDemand = true } else { needsDemand = false }
       switch machine.withLock({ $0.outcome(result, needsDemand: needsDemand) }) {
@@ -85,14 +103,21 @@ extension TraitSubscriptions {
     }
 
     /// Ends the subscription; the subscriber receives nothing more.
+    @inlinable
     public func cancel() {
+      entry.cancel(self)
+    }
+
+    @inlinable
+    final func specializedCancel() {
       switch machine.withLock({ $0.cancel() }) {
       case .none: break
       case .didCancel(let context): didCancel(with: context)
       }
     }
 
-    private func complete(
+    @inlinable
+    final func complete(
       _ downstream: Downstream,
       _ context: Context,
       _ result: MaybeResult<Downstream.Input, Downstream.Failure>

@@ -45,23 +45,35 @@ extension TraitSubscriptions {
   /// asked for a value is not dropped: a failure goes downstream at once, and a value waits for demand (``start(with:)``
   /// is then never called).
   open class Single<Downstream: Subscriber, Context>: Subscription {
-    private typealias Machine = TraitSubscriptionStateMachine<
-      Downstream, Context, Result<Downstream.Input, Downstream.Failure>
-    >
+    @usableFromInline typealias Outcome = Result<Downstream.Input, Downstream.Failure>
+    @usableFromInline typealias Machine = TraitSubscriptionStateMachine<Downstream, Context, Outcome>
 
-    private let machine: Locked<Machine>
+    @usableFromInline let machine: Locked<Machine>
+    @usableFromInline let entry: TraitSubscriptionEntry<Single, Outcome>
 
     /// Creates a subscription that will send its outcome to `downstream`.
     ///
     /// - Parameters:
     ///   - downstream: The subscriber to send the outcome to.
     ///   - context: The value handed to ``start(with:)``, ``didCancel(with:)`` and ``didComplete(with:)``.
+    @inlinable
     public init(downstream: Downstream, context: Context) {
       machine = Locked(Machine(downstream: downstream, context: context))
+      entry = TraitSubscriptionEntry(
+        request: { $0.specializedRequest($1) },
+        receive: { $0.specializedReceive($1) },
+        cancel: { $0.specializedCancel() }
+      )
     }
 
     /// Starts the work at the first demand.
+    @inlinable
     public func request(_ demand: Subscribers.Demand) {
+      entry.request(self, demand)
+    }
+
+    @inlinable
+    final func specializedRequest(_ demand: Subscribers.Demand) {
       switch machine.withLock({ $0.request(demand) }) {
       case .none: break
       case .start(let context): start(with: context)
@@ -94,7 +106,13 @@ extension TraitSubscriptions {
     /// Sends the work's outcome to the subscriber: the value followed by `.finished`, or the failure.
     ///
     /// - Parameter result: The outcome of the work.
+    @inlinable
     public func receive(_ result: Result<Downstream.Input, Downstream.Failure>) {
+      entry.receive(self, result)
+    }
+
+    @inlinable
+    final func specializedReceive(_ result: Outcome) {
       let needsDemand: Bool
       if case .success = result { needsDemand = true } else { needsDemand = false }
       switch machine.withLock({ $0.outcome(result, needsDemand: needsDemand) }) {
@@ -104,14 +122,21 @@ extension TraitSubscriptions {
     }
 
     /// Ends the subscription; the subscriber receives nothing more.
+    @inlinable
     public func cancel() {
+      entry.cancel(self)
+    }
+
+    @inlinable
+    final func specializedCancel() {
       switch machine.withLock({ $0.cancel() }) {
       case .none: break
       case .didCancel(let context): didCancel(with: context)
       }
     }
 
-    private func complete(
+    @inlinable
+    final func complete(
       _ downstream: Downstream,
       _ context: Context,
       _ result: Result<Downstream.Input, Downstream.Failure>

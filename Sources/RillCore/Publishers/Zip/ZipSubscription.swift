@@ -20,6 +20,8 @@ where Buffers.Output == Downstream.Input {
   @usableFromInline let delivery = DeliveryLock()
   @usableFromInline let mode: Machine.Mode
   @usableFromInline let name: String
+  /// Runs `requestNow` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path idioms").
+  @usableFromInline let specialized: SpecializedEntry<ZipSubscription>
 
   @inlinable
   init(downstream: Downstream, machine: Machine, name: String) {
@@ -27,6 +29,7 @@ where Buffers.Output == Downstream.Input {
     self.mode = machine.mode
     self.machine = Locked(machine)
     self.name = name
+    specialized = SpecializedEntry { $0.requestNow($1) }
   }
 
   /// Presents a zip or combineLatest of `count` upstreams, whose values `buffers` keeps, to `downstream`; the
@@ -64,6 +67,11 @@ where Buffers.Output == Downstream.Input {
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
+    specialized(self, demand)
+  }
+
+  @inlinable
+  func requestNow(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(name): a subscriber requested \(demand); demand must be greater than zero")
     for upstream in machine.withLock({ $0.request(demand) }) { upstream.request(demand) }
   }

@@ -56,12 +56,19 @@ extension Publishers.Materialize {
     @usableFromInline
     typealias Failure = Upstream.Failure
 
+    /// Where the subscription stands.
+    ///
+    /// It carries no payload: the upstream and a waiting completion are fields of ``State`` of their own, so that
+    /// the check each value makes reads a plain tag and never copies an enum that holds an ``Event`` of the
+    /// upstream's types (specialised code copies such an enum through its value witnesses, which look the
+    /// upstream's associated types up at run time). A tag beside optional fields: WritingAnOperator.md, "Hot-path
+    /// idioms".
     @usableFromInline
     enum Phase {
       case awaitingSubscription
-      case subscribed(any Subscription)
+      case subscribed
       /// Upstream completed while downstream had no demand: its event waits for the next request.
-      case awaitingDemandForCompletion(Event<Upstream.Output, Upstream.Failure>)
+      case awaitingDemandForCompletion
       case terminal
     }
 
@@ -69,9 +76,27 @@ extension Publishers.Materialize {
     struct State {
       @usableFromInline
       var phase = Phase.awaitingSubscription
+      /// The upstream's subscription, while `phase` is `.subscribed`.
+      @usableFromInline
+      var upstream: (any Subscription)?
+      /// The event that stands for upstream's completion, while `phase` is `.awaitingDemandForCompletion`.
+      @usableFromInline
+      var completion: Event<Upstream.Output, Upstream.Failure>?
       /// What downstream has asked for and not yet received.
       @usableFromInline
       var demand = Subscribers.Demand.none
+
+      @inlinable
+      init() {}
+
+      /// Ends the subscription; returns what it held, for the caller to release after unlocking.
+      @inlinable
+      mutating func terminate() -> (
+        upstream: (any Subscription)?, completion: Event<Upstream.Output, Upstream.Failure>?
+      ) {
+        phase = .terminal
+        return (upstream.take(), completion.take())
+      }
     }
 
     @usableFromInline
@@ -91,8 +116,9 @@ extension Publishers.Materialize {
     @inlinable
     func receive(subscription: any Subscription) {
       let accepted = state.withLock { state -> Bool in
-        guard case .awaitingSubscription = state.phase else { return false }
-        state.phase = .subscribed(subscription)
+        guard state.phase == .awaitingSubscription else { return false }
+        state.phase = .subscribed
+        state.upstream = subscription
         return true
       }
       guard accepted else {
@@ -106,7 +132,7 @@ extension Publishers.Materialize {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let deliver = state.withLock { state -> Bool in
         // A value beyond demand, or after the end, breaks upstream's contract and is not delivered.
-        guard case .subscribed = state.phase, state.demand > 0 else { return false }
+        guard state.phase == .subscribed, state.demand > 0 else { return false }
         state.demand -= 1
         return true
       }
@@ -114,7 +140,7 @@ extension Publishers.Materialize {
       let more = downstream.receive(.value(input))
       guard more > 0 else { return .none }
       state.withLock { state in
-        if case .subscribed = state.phase { state.demand += more }
+        if state.phase == .subscribed { state.demand += more }
       }
       return more
     }
@@ -128,13 +154,13 @@ extension Publishers.Materialize {
         }
       // The upstream's subscription, which has completed, is released after unlocking.
       let (deliverNow, upstream) = state.withLock { state -> (Bool, (any Subscription)?) in
-        guard case .subscribed(let upstream) = state.phase else { return (false, nil) }
+        guard state.phase == .subscribed else { return (false, nil) }
         if state.demand > 0 {
-          state.phase = .terminal
-          return (true, upstream)
+          return (true, state.terminate().upstream)
         }
-        state.phase = .awaitingDemandForCompletion(event)
-        return (false, upstream)
+        state.phase = .awaitingDemandForCompletion
+        state.completion = event
+        return (false, state.upstream.take())
       }
       _ = upstream
       if deliverNow { finish(with: event) }
@@ -146,12 +172,12 @@ extension Publishers.Materialize {
       guard demand > 0 else { return }
       let action = state.withLock { state -> RequestAction? in
         switch state.phase {
-        case .subscribed(let upstream):
+        case .subscribed:
+          guard let upstream = state.upstream else { return nil }
           state.demand += demand
           return .requestUpstream(upstream)
-        case .awaitingDemandForCompletion(let event):
-          state.phase = .terminal
-          return .finish(event)
+        case .awaitingDemandForCompletion:
+          return state.terminate().completion.map { .finish($0) }
         case .awaitingSubscription, .terminal:
           return nil
         }
@@ -166,11 +192,8 @@ extension Publishers.Materialize {
     @inlinable
     func cancel() {
       // The phase it leaves (a completion that waited for demand) is released after unlocking.
-      let released = state.withLock { state -> Phase in
-        defer { state.phase = .terminal }
-        return state.phase
-      }
-      if case .subscribed(let upstream) = released { upstream.cancel() }
+      let released = state.withLock { $0.terminate() }
+      released.upstream?.cancel()
     }
 
     @usableFromInline
