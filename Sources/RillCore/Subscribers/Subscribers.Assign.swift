@@ -8,12 +8,18 @@ extension Subscribers {
   {
     public typealias Failure = Never
 
-    private struct State {
-      var link = SubscriptionState.awaitingSubscription
-      var object: Root?
+    @usableFromInline
+    struct State {
+      @usableFromInline var link = SubscriptionState.awaitingSubscription
+      @usableFromInline var object: Root?
+
+      @inlinable
+      init(object: Root?) {
+        self.object = object
+      }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
     /// The object that contains the property to assign; `nil` once the subscriber has ended.
     public var object: Root? {
@@ -24,6 +30,7 @@ extension Subscribers {
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
     /// Creates a subscriber to assign the value of a property indicated by a key path.
+    @inlinable
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
       state = Locked(State(object: object))
       self.keyPath = keyPath
@@ -37,6 +44,7 @@ extension Subscribers {
 
     public var playgroundDescription: Any { description }
 
+    @inlinable
     public func receive(subscription: any Subscription) {
       if state.withLock({ $0.link.subscribe(subscription) }) {
         subscription.request(.unlimited)
@@ -45,12 +53,14 @@ extension Subscribers {
       }
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       let object = state.withLock { $0.link.isSubscribed ? $0.object : nil }
       object?[keyPath: keyPath] = value
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Never>) {
       // The object and the upstream's subscription, which has completed, are released after unlocking.
       let released = state.withLock { state -> (Root?, (any Subscription)?) in
@@ -64,6 +74,7 @@ extension Subscribers {
     ///
     /// As in Combine, a cancel before the subscription arrives does nothing: the object stays, and a subscription
     /// that comes later is taken up.
+    @inlinable
     public func cancel() {
       let (upstream, object) = state.withLock { state -> ((any Subscription)?, Root?) in
         guard state.link.isSubscribed else { return (nil, nil) }
@@ -85,6 +96,7 @@ extension Publisher where Failure == Never {
   ///   - keyPath: A key path that indicates the property to assign.
   ///   - object: The object that contains the property.
   /// - Returns: An ``AnyCancellable`` instance.
+  @inlinable
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
     let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
     subscribe(subscriber)
