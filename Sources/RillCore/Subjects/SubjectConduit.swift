@@ -48,10 +48,6 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
     entry.store(index, ordering: .relaxed)
   }
 
-  /// Whether the subscription has not ended.
-  @inlinable
-  var isLive: Bool { entry.load(ordering: .acquiring) >= 0 }
-
   /// Records that the subscription has ended, with the demand it had left; under the subject's lock.
   @inlinable
   func recordEnd(demand: Subscribers.Demand) {
