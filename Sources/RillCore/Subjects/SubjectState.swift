@@ -296,21 +296,22 @@ struct SubjectState<Output, Failure: Error> {
   @inlinable
   mutating func compact() {
     guard emptySlots != 0 else { return }
-    if emptySlots == entries.count {
-      let keep = entries.capacity <= 64
-      entries.removeAll(keepingCapacity: keep)
-      demands.removeAll(keepingCapacity: keep)
-      backlogs.removeAll(keepingCapacity: keep)
+    if emptySlots == entries.count, entries.capacity > 64 {
+      entries = []
+      demands = []
+      backlogs = []
       emptySlots = 0
       return
     }
-    while entries[entries.count &- 1].conduit == nil {
+    // One at a time: `removeLast()` costs a few instructions, where `removeAll(keepingCapacity:)` and
+    // `removeLast(_:)` replace a subrange, hundreds even for one entry.
+    while entries.count != 0, entries[entries.count &- 1].conduit == nil {
       entries.removeLast()
       demands.removeLast()
       if replay != nil { backlogs.removeLast() }
       emptySlots -= 1
     }
-    guard emptySlots * 2 >= entries.count else { return }
+    guard emptySlots != 0, emptySlots * 2 >= entries.count else { return }
     var kept = 0
     for index in entries.indices where entries[index].conduit != nil {
       if kept != index {

@@ -87,6 +87,20 @@ import Testing
     #expect(subject.core.state.withLock { ($0.entries.count, $0.emptySlots) } == (0, 0))
   }
 
+  @Test func aSmallTableKeepsItsMemoryWhenItEmptiesAndIsReused() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Log()
+    let cancellables = (0..<3).map { name in subject.sink { log.entries.append("\(name):\($0)") } }
+    let capacity = subject.core.state.withLock { $0.entries.capacity }
+    for cancellable in cancellables { cancellable.cancel() }
+    #expect(subject.core.state.withLock { ($0.entries.count, $0.demands.count, $0.emptySlots) } == (0, 0, 0))
+    #expect(subject.core.state.withLock { $0.entries.capacity } == capacity)
+    let again = subject.sink { log.entries.append("again:\($0)") }
+    subject.send(1)
+    expectEqual(log.entries, ["again:1"])
+    withExtendedLifetime(again) {}
+  }
+
   @Test func aSubscriberCancelledByAnotherDuringDeliveryGetsNothingMoreAndOrderHolds() {
     let subject = PassthroughSubject<Int, Never>()
     let log = Log()
