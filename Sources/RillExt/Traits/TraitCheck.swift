@@ -102,6 +102,8 @@ where Downstream.Input == Upstream.Output {
 
   @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    // The rule's mapping of an upstream failure is a closure: it is taken under the lock and called after it.
+    var mapUpstreamFailure: ((Upstream.Failure) -> Downstream.Failure)?
     let action: Action = state.withLock { state in
       let held: Upstream.Output?
       switch state.phase {
@@ -114,10 +116,16 @@ where Downstream.Input == Upstream.Output {
       case (.finished, .some(let value)): return .finish(value)
       case (.finished, .none): return state.rule.missingElement.map { .fail($0, cancelling: nil) } ?? .finish(nil)
       case (.failure, .some): return .fail(state.rule.bothElementAndError, cancelling: nil)
-      case (.failure(let error), .none): return .fail(state.rule.upstream(error), cancelling: nil)
+      case (.failure, .none):
+        mapUpstreamFailure = state.rule.upstream
+        return .none
       }
     }
-    perform(action)
+    if let mapUpstreamFailure, case .failure(let error) = completion {
+      perform(.fail(mapUpstreamFailure(error), cancelling: nil))
+    } else {
+      perform(action)
+    }
   }
 
   @inlinable
