@@ -94,19 +94,26 @@ public final class Action<Input, Output, Failure: Error> {
   /// The action is enabled when the latest value of `enabledIf` is `true` and no execution is running.
   public let isEnabled: AnyPublisher<Bool, Never>
 
-  private let workFactory: (Input) -> AnyPublisher<Output, Failure>
+  @usableFromInline
+  let workFactory: (Input) -> AnyPublisher<Output, Failure>
 
-  private let state = Locked(ActionState<Output, Failure>())
+  @usableFromInline
+  let state = Locked(ActionState<Output, Failure>())
 
-  private let valueSubject = PassthroughSubject<Output, Never>()
+  @usableFromInline
+  let valueSubject = PassthroughSubject<Output, Never>()
 
-  private let errorSubject = PassthroughSubject<ActionError<Failure>, Never>()
+  @usableFromInline
+  let errorSubject = PassthroughSubject<ActionError<Failure>, Never>()
 
-  private let underlyingErrorSubject = PassthroughSubject<Failure, Never>()
+  @usableFromInline
+  let underlyingErrorSubject = PassthroughSubject<Failure, Never>()
 
-  private let executingSubject = CurrentValueSubject<Bool, Never>(false)
+  @usableFromInline
+  let executingSubject = CurrentValueSubject<Bool, Never>(false)
 
-  private let enabledSubject = CurrentValueSubject<Bool, Never>(false)
+  @usableFromInline
+  let enabledSubject = CurrentValueSubject<Bool, Never>(false)
 
   /// Creates an action that runs the publisher `workFactory` makes for each input it executes.
   ///
@@ -117,6 +124,7 @@ public final class Action<Input, Output, Failure: Error> {
   ///   - enabledIf: A publisher of whether the action may execute; the action is disabled until its first value,
   ///     and keeps its last value after it finishes. By default, always `true`.
   ///   - workFactory: A closure that returns the publisher doing the work for an input.
+  @inlinable
   public init<Work: Publisher>(
     enabledIf: some Publisher<Bool, Never> = Just(true),
     workFactory: @escaping (Input) -> Work
@@ -152,6 +160,7 @@ public final class Action<Input, Output, Failure: Error> {
   /// - Parameter input: The input to pass to the work factory.
   /// - Returns: A publisher of the outputs of this execution, failing with
   ///   ``ActionError/underlyingError(_:)`` if the work fails.
+  @inlinable
   @discardableResult
   public func execute(_ input: Input) -> AnyPublisher<Output, ActionError<Failure>> {
     let (started, mustDeliver) = state.withLock { $0.start() }
@@ -170,16 +179,19 @@ public final class Action<Input, Output, Failure: Error> {
     enabledSubject.send(completion: .finished)
   }
 
-  fileprivate func workSent(_ value: Output) {
+  @inlinable
+  func workSent(_ value: Output) {
     deliver(if: state.withLock { $0.workSent(value) })
   }
 
-  fileprivate func workEnded(failure: Failure?) {
+  @inlinable
+  func workEnded(failure: Failure?) {
     deliver(if: state.withLock { $0.workEnded(failure: failure) })
   }
 
   /// Sends the pending events to the shared streams, if this thread was told to deliver them.
-  private func deliver(if mustDeliver: Bool) {
+  @inlinable
+  func deliver(if mustDeliver: Bool) {
     guard mustDeliver else { return }
     while let event = state.withLock({ $0.nextEvent() }) {
       switch event {
@@ -202,22 +214,25 @@ extension Action {
   ///
   /// It keeps the work's subscription until the work completes, so the work runs even when nobody else holds it.
   // SAFETY: all mutable state is in `phase`; the action, the subject and the subscription are called outside the lock.
-  private final class Execution: Subscriber, @unchecked Sendable {
-    typealias Input = Output
+  @usableFromInline
+  final class Execution: Subscriber, @unchecked Sendable {
+    @usableFromInline typealias Input = Output
 
-    private typealias Phase = ActionExecutionPhase
+    @usableFromInline typealias Phase = ActionExecutionPhase
 
-    private let action: Action
+    @usableFromInline let action: Action
 
-    private let outputs: ReplaySubject<Output, ActionError<Failure>>
+    @usableFromInline let outputs: ReplaySubject<Output, ActionError<Failure>>
 
-    private let phase = Locked(Phase.awaitingSubscription)
+    @usableFromInline let phase = Locked(Phase.awaitingSubscription)
 
+    @inlinable
     init(action: Action, outputs: ReplaySubject<Output, ActionError<Failure>>) {
       self.action = action
       self.outputs = outputs
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       let isFirst = phase.withLock { phase in
         guard case .awaitingSubscription = phase else { return false }
@@ -227,6 +242,7 @@ extension Action {
       if isFirst { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard case .subscribed = phase.withLock({ $0 }) else { return .none }
       action.workSent(input)
@@ -234,6 +250,7 @@ extension Action {
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       // The work's subscription, which has completed, is released after unlocking.
       let ended = phase.withLock { phase -> Phase? in
@@ -258,7 +275,8 @@ extension Action {
 ///
 /// Not nested in the generic `Action`: it holds nothing of the action's types, and nested, each of its value
 /// witnesses (which `Locked` runs, unspecialised, to copy and destroy it) would look its generic metadata up.
-private enum ActionExecutionPhase {
+@usableFromInline
+enum ActionExecutionPhase {
   case awaitingSubscription
   case subscribed(any Subscription)
   case terminal

@@ -4,8 +4,10 @@
 /// Every method runs under the action's lock. The events wait in `pending`; the thread that a method's result tells
 /// to deliver takes them out one at a time with ``nextEvent()`` until it is `nil`, and any other thread only adds to
 /// them, so the streams see the events in the order the lock saw them, one thread at a time.
+@usableFromInline
 struct ActionState<Output, Failure: Error> {
   /// One event of the action's shared streams.
+  @usableFromInline
   enum Event {
     case value(Output)
     case error(ActionError<Failure>)
@@ -14,21 +16,23 @@ struct ActionState<Output, Failure: Error> {
   }
 
   /// The latest value of the `enabledIf` publisher; `false` until it sends one.
-  private(set) var isEnabledIf = false
+  @usableFromInline var isEnabledIf = false
 
-  private(set) var isExecuting = false
+  @usableFromInline var isExecuting = false
 
   /// The subscription to the `enabledIf` publisher, kept here so that it ends with the action.
-  var enabledIfSubscription: AnyCancellable?
+  @usableFromInline var enabledIfSubscription: AnyCancellable?
 
-  private var pending = FIFO<Event>()
+  @usableFromInline var pending = FIFO<Event>()
 
   /// Whether a thread is delivering `pending`.
-  private var isDelivering = false
+  @usableFromInline var isDelivering = false
 
+  @inlinable
   var isEnabled: Bool { isEnabledIf && !isExecuting }
 
   /// Records a value of the `enabledIf` publisher; returns whether the caller must deliver the pending events.
+  @inlinable
   mutating func enabledIfSent(_ value: Bool) -> Bool {
     changingEnabled { $0.isEnabledIf = value }
     return claimDelivery()
@@ -37,6 +41,7 @@ struct ActionState<Output, Failure: Error> {
   /// Starts an execution if the action is enabled, or records a `notEnabled` error if not.
   ///
   /// - Returns: Whether the execution started, and whether the caller must deliver the pending events.
+  @inlinable
   mutating func start() -> (started: Bool, deliver: Bool) {
     guard isEnabled else {
       pending.append(.error(.notEnabled))
@@ -50,6 +55,7 @@ struct ActionState<Output, Failure: Error> {
   }
 
   /// Records a value of the running execution; returns whether the caller must deliver the pending events.
+  @inlinable
   mutating func workSent(_ value: Output) -> Bool {
     pending.append(.value(value))
     return claimDelivery()
@@ -57,6 +63,7 @@ struct ActionState<Output, Failure: Error> {
 
   /// Ends the running execution, with its failure if it failed; returns whether the caller must deliver the pending
   /// events.
+  @inlinable
   mutating func workEnded(failure: Failure?) -> Bool {
     if let failure { pending.append(.error(.underlyingError(failure))) }
     changingEnabled {
@@ -67,6 +74,7 @@ struct ActionState<Output, Failure: Error> {
   }
 
   /// The next event to deliver, or `nil`, in which case the delivering thread is done.
+  @inlinable
   mutating func nextEvent() -> Event? {
     precondition(isDelivering, "ActionState.nextEvent() called by a thread that is not delivering")
     if pending.isEmpty {
@@ -77,13 +85,15 @@ struct ActionState<Output, Failure: Error> {
   }
 
   /// Runs `change`, then records an `enabled` event if it changed whether the action is enabled.
-  private mutating func changingEnabled(_ change: (inout Self) -> Void) {
+  @inlinable
+  mutating func changingEnabled(_ change: (inout Self) -> Void) {
     let wasEnabled = isEnabled
     change(&self)
     if isEnabled != wasEnabled { pending.append(.enabled(isEnabled)) }
   }
 
-  private mutating func claimDelivery() -> Bool {
+  @inlinable
+  mutating func claimDelivery() -> Bool {
     guard !isDelivering, !pending.isEmpty else { return false }
     isDelivering = true
     return true
