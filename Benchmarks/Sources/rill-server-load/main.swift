@@ -2,6 +2,8 @@ import Foundation
 // Runs the server-shaped load (RillWorkloads/ServerLoad.swift) against Rill and OpenCombine in one process, in
 // alternating rounds, and prints the CPU time (user + system) each spends per delivered event:
 //   rill-server-load [clients=200] [events per second=2000] [seconds=5] [rounds=3]
+// SERVER_LOAD_ORDER=opencombine-first runs OpenCombine's round first in each pair, and SERVER_LOAD_ORDER=rill-only runs
+// Rill's rounds alone, to tell an effect of the order or of the other framework apart from Rill's own.
 import OpenCombineWorkloads
 import RillWorkloads
 
@@ -34,26 +36,41 @@ func report(_ framework: String, sent: Int, delivered: Int, summaries: Int, cpu:
   print(cells.joined(separator: " | "))
 }
 
-for _ in 0..<rounds {
-  let rill = RillWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
-  report(
-    "Rill",
-    sent: rill.sent,
-    delivered: rill.delivered,
-    summaries: rill.summaries,
-    cpu: rill.cpuMicroseconds,
-    wall: rill.wallSeconds
-  )
-  let openCombine = OpenCombineWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
-  report(
-    "OpenCombine",
-    sent: openCombine.sent,
-    delivered: openCombine.delivered,
-    summaries: openCombine.summaries,
-    cpu: openCombine.cpuMicroseconds,
-    wall: openCombine.wallSeconds
-  )
+/// Runs one round of `framework`'s load and reports it.
+func runRound(_ framework: String) {
+  if framework == "Rill" {
+    let result = RillWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
+    report(
+      framework,
+      sent: result.sent,
+      delivered: result.delivered,
+      summaries: result.summaries,
+      cpu: result.cpuMicroseconds,
+      wall: result.wallSeconds
+    )
+  } else {
+    let result = OpenCombineWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
+    report(
+      framework,
+      sent: result.sent,
+      delivered: result.delivered,
+      summaries: result.summaries,
+      cpu: result.cpuMicroseconds,
+      wall: result.wallSeconds
+    )
+  }
 }
+
+let order: [String]
+switch ProcessInfo.processInfo.environment["SERVER_LOAD_ORDER"] {
+case "opencombine-first": order = ["OpenCombine", "Rill"]
+case "rill-only": order = ["Rill"]
+default: order = ["Rill", "OpenCombine"]
+}
+for _ in 0..<rounds {
+  for framework in order { runRound(framework) }
+}
+guard order.count == 2 else { exit(0) }
 let rill = perDelivery["Rill", default: []].sorted()
 let openCombine = perDelivery["OpenCombine", default: []].sorted()
 let ratios = zip(perDelivery["Rill", default: []], perDelivery["OpenCombine", default: []]).map { $0 / $1 }.sorted()
