@@ -38,27 +38,22 @@ func report(_ framework: String, sent: Int, delivered: Int, summaries: Int, cpu:
 
 /// Runs one round of `framework`'s load and reports it.
 func runRound(_ framework: String) {
+  let result: (sent: Int, delivered: Int, summaries: Int, cpu: Double, wall: Double)
   if framework == "Rill" {
-    let result = RillWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
-    report(
-      framework,
-      sent: result.sent,
-      delivered: result.delivered,
-      summaries: result.summaries,
-      cpu: result.cpuMicroseconds,
-      wall: result.wallSeconds
-    )
+    let run = RillWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
+    result = (run.sent, run.delivered, run.summaries, run.cpuMicroseconds, run.wallSeconds)
   } else {
-    let result = OpenCombineWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
-    report(
-      framework,
-      sent: result.sent,
-      delivered: result.delivered,
-      summaries: result.summaries,
-      cpu: result.cpuMicroseconds,
-      wall: result.wallSeconds
-    )
+    let run = OpenCombineWorkloads.ServerLoad.run(clients: clients, rate: rate, seconds: seconds)
+    result = (run.sent, run.delivered, run.summaries, run.cpuMicroseconds, run.wallSeconds)
   }
+  report(
+    framework,
+    sent: result.sent,
+    delivered: result.delivered,
+    summaries: result.summaries,
+    cpu: result.cpu,
+    wall: result.wall
+  )
 }
 
 let order: [String]
