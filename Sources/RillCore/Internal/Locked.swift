@@ -66,17 +66,19 @@ extension Locked: @unchecked Sendable where State: Sendable {}
 /// whether the subscription has ended meanwhile; it is written without the lock, by whoever ends the subscription.
 @usableFromInline
 // SAFETY: it guards no state; the mutex is only reached through `withLock`, the gate only atomically.
-package struct DeliveryLock: @unchecked Sendable {
-  @usableFromInline let storage: LockedStorage<Gated<Void>>
+package struct DeliveryLock<Owner>: @unchecked Sendable {
+  @usableFromInline let storage: LockedStorage<Gated<Owner>>
 
+  /// The delivery lock in `storage`'s allocation, made with ``LockedStorage/make(_:recursive:)`` and `recursive`
+  /// set; `storage`'s state (`Owner`) is what an owner keeps beside its lock, so that the two take one allocation.
   @inlinable
-  package init() {
-    storage = LockedStorage.make(Gated(()), recursive: true)
+  init(in storage: LockedStorage<Gated<Owner>>) {
+    self.storage = storage
   }
 
   /// A word beside the lock, read and written atomically without it.
   @inlinable
-  package var gate: LockGate<Void> { LockGate(storage) }
+  package var gate: LockGate<Owner> { LockGate(storage) }
 
   /// Runs `body`, a call to the subscriber, holding the lock; waits while another thread holds it.
   @inlinable
@@ -97,6 +99,14 @@ package struct DeliveryLock: @unchecked Sendable {
       defer { pthread_mutex_unlock(mutex) }
       return gate.load(ordering: .acquiring) >= 0 ? try body() : nil
     }
+  }
+}
+
+extension DeliveryLock where Owner == Void {
+  /// A delivery lock in an allocation of its own.
+  @inlinable
+  package init() {
+    storage = LockedStorage.make(Gated(()), recursive: true)
   }
 }
 
@@ -207,8 +217,12 @@ package struct LockGate<State> {
 }
 
 /// The state (the buffer's header) and its mutex (the buffer's one element), whose address never changes.
+///
+/// Not final: an object that needs a delivery lock of its own can be the lock's storage, so that the two take one
+/// allocation (``SubjectConduit``). Like any `ManagedBuffer`, a subclass has no stored property: what it keeps is in
+/// the state.
 @usableFromInline
-final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   @inlinable
   static func make(_ initialState: State, recursive: Bool = false) -> LockedStorage {
     let buffer = create(minimumCapacity: 1) { _ in initialState }

@@ -3,17 +3,35 @@ public import Atomics
 /// A subscriber's subscription to a subject: where its entry is in the subject's table, and the lock held around
 /// each call to the subscriber.
 ///
-/// Calls on a subscription that has ended find no entry and do nothing.
-// SAFETY: no mutable stored property; the entry is the delivery lock's gate, read and written atomically.
+/// The subscription is its delivery lock's storage: one allocation holds the lock, the entry word (the lock's gate)
+/// and the link to the subject (``SubjectConduitLinks``). Calls on a subscription that has ended find no entry and do
+/// nothing.
+///
+/// Not `Sendable`, as no `ManagedBuffer` is; its mutable state is the entry, read and written atomically, and its
+/// links are written once, when the subscription is made.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescribable, @unchecked Sendable {
-  @usableFromInline
-  let core: SubjectCore<Output, Failure>
+final class SubjectConduit<Output, Failure: Error>: LockedStorage<Gated<SubjectConduitLinks>>, Subscription,
+  CombineDescribable
+{
+  /// Makes a subscription to the subject whose engine is `core`.
+  @inlinable
+  static func make(core: SubjectCore<Output, Failure>) -> SubjectConduit {
+    let links = SubjectConduitLinks(core: core, specialized: core.conduitEntry)
+    return unsafeDowncast(make(Gated(links), recursive: true), to: SubjectConduit.self)
+  }
+
+  /// The subject's engine.
+  ///
+  /// The links are read in place, never as part of the header, whose gate other threads write.
+  @inlinable
+  var core: SubjectCore<Output, Failure> {
+    withUnsafeMutablePointerToHeader { unsafeDowncast($0.pointee.state.core, to: SubjectCore<Output, Failure>.self) }
+  }
 
   /// Held around each call to the subscriber: a send from another thread waits until the subscriber returns, and
   /// one from inside the subscriber is delivered at once.
-  @usableFromInline
-  let delivery = DeliveryLock()
+  @inlinable
+  var delivery: DeliveryLock<SubjectConduitLinks> { DeliveryLock(in: self) }
 
   /// The index of the subscription's entry in the subject's table, or a negative number once the subscription has
   /// ended, which encodes the demand it had left (``ended(with:)``): the delivery lock's gate (WritingAnOperator.md,
@@ -22,20 +40,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   /// Written under the subject's lock. A delivery reads it under the delivery lock, to call no subscriber that has
   /// ended.
   @inlinable
-  var entry: LockGate<Void> { delivery.gate }
-
-  /// Runs `request` and `cancel` in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path
-  /// idioms"); one entry for both, `.none` for a cancel, keeps an idle subscription at one closure.
-  @usableFromInline
-  let specialized: SpecializedEntry<SubjectConduit>
-
-  @inlinable
-  init(core: SubjectCore<Output, Failure>) {
-    self.core = core
-    specialized = SpecializedEntry { conduit, demand in
-      if demand.rawValue != 0 { conduit.core.request(demand, for: conduit) } else { conduit.core.cancel(conduit) }
-    }
-  }
+  var entry: LockGate<SubjectConduitLinks> { LockGate(self) }
 
   /// The index of the subscription's entry, or a negative number once it has ended; under the subject's lock.
   @inlinable
@@ -98,11 +103,31 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CombineDescrib
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
-    specialized(self, demand)
+    withUnsafeMutablePointerToHeader { $0.pointee.state.specialized(self, demand) }
   }
 
   @inlinable
   func cancel() {
-    specialized(self, Subscribers.Demand(rawValue: 0))
+    withUnsafeMutablePointerToHeader { $0.pointee.state.specialized(self, Subscribers.Demand(rawValue: 0)) }
+  }
+}
+
+/// What a subject's subscription keeps beside its delivery lock: its subject's engine and the entry that runs
+/// `request` and `cancel` in specialised code.
+///
+/// Not generic, so that the subscription's header lies at the same place for every subject: `request` and `cancel`
+/// reached through `any Subscription` run unspecialised, and find the entry there without looking up metadata.
+@usableFromInline
+struct SubjectConduitLinks {
+  /// The subject's engine, a `SubjectCore` of the subscription's `Output` and `Failure`.
+  @usableFromInline let core: AnyObject
+  /// Runs `request` and `cancel` (`.none`) in specialised code (a specialised entry: WritingAnOperator.md, "Hot-path
+  /// idioms"); the subject's, shared by its subscriptions.
+  @usableFromInline let specialized: SpecializedEntry<AnyObject>
+
+  @inlinable
+  init(core: AnyObject, specialized: SpecializedEntry<AnyObject>) {
+    self.core = core
+    self.specialized = specialized
   }
 }

@@ -25,6 +25,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let signalsFromFirstRequest: Bool
 
+  /// Runs a subscription's `request` and `cancel` (`.none`) in specialised code (a specialised entry:
+  /// WritingAnOperator.md, "Hot-path idioms"); made here, where the subject's types are known, and shared by its
+  /// subscriptions.
+  @usableFromInline
+  let conduitEntry: SpecializedEntry<AnyObject>
+
   /// Makes the engine of a subject named `name`: one that keeps a current value if `current` is set, or replays
   /// its latest `replay` values to each new subscriber and queues values for subscribers without demand if
   /// `replay` is set, or else drops what a subscriber without demand misses; with `signalsFromFirstRequest`, a
@@ -34,6 +40,11 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     self.name = name
     self.signalsFromFirstRequest = signalsFromFirstRequest
     state = Locked(State(current: current, replay: replay))
+    conduitEntry = SpecializedEntry { owner, demand in
+      let conduit = unsafeDowncast(owner, to: SubjectConduit<Output, Failure>.self)
+      let core = conduit.core
+      if demand.rawValue != 0 { core.request(demand, for: conduit) } else { core.cancel(conduit) }
+    }
   }
 
   /// Attaches a subscriber, or completes it at once if the subject has ended; `subject`, if any, is kept alive
@@ -43,7 +54,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     subscriber: S,
     subject: AnyObject?
   ) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectConduit(core: self)
+    let conduit = SubjectConduit.make(core: self)
     // Made here, where the subscriber's type is known, so that delivery runs specialised code.
     let receiver = SubjectReceiver<Output, Failure> { conduit, signal in
       switch signal {

@@ -251,8 +251,9 @@ struct SubjectState<Output, Failure: Error> {
   mutating func end(at index: Int) -> Ended {
     entries[index].conduit?.recordEnd(demand: demands[index].demand)
     var ended = Ended()
-    ended.receiver = entries[index].receiver
-    entries[index] = Entry(receiver: nil, conduit: nil)
+    // Moved out, not copied: no reference count for the receiver.
+    ended.receiver = entries[index].receiver.take()
+    entries[index].conduit = nil
     demands[index] = SubjectDemand()
     if replay != nil {
       ended.backlog = backlogs[index]
