@@ -96,7 +96,11 @@ struct DeliveryLockStressTests {
   }
 
   /// Four threads send while two request one value at a time from other threads and two subscribe and cancel:
-  /// no call overlaps another, no value goes beyond the demand, and nothing arrives after a cancel has returned.
+  /// no call overlaps another, no value goes beyond the demand, and after a cancel has returned at most the one value
+  /// whose delivery was already under way arrives.
+  ///
+  /// As in Combine, a cancel does not wait for a delivery running on another thread: a send that passed the
+  /// subscription's gate before the cancel ended it can still be inside the subscriber when the cancel returns.
   @Test func sendsRequestsAndCancelsFromManyThreadsKeepTheContract() {
     let subject = PassthroughSubject<Int, Never>()
     let steady = (0..<2).map { _ in StressRecorder<Int, Never>(initialDemand: .max(1)) }
@@ -124,7 +128,7 @@ struct DeliveryLockStressTests {
     subject.send(completion: .finished)
     for recorder in steady + churned.withLock({ $0 }) {
       expectEqual(recorder.violations, [])
-      expectEqual(recorder.eventsAfterCancel, 0)
+      #expect(recorder.eventsAfterCancel <= 1)
     }
     for recorder in steady { #expect(recorder.completions == 1) }
   }
