@@ -244,6 +244,15 @@ class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     return storage
   }
 
+  /// Reads what the storage's owner keeps beside its lock, the state of a ``Gated`` header, in place.
+  ///
+  /// Never a copy of the whole header, whose gate other threads write atomically. Only for state written once, when
+  /// the storage was made, and never changed.
+  @inlinable
+  func readOwned<Owner, Result>(_ body: (Owner) -> Result) -> Result where State == Gated<Owner> {
+    withUnsafeMutablePointerToHeader { body($0.pointee.state) }
+  }
+
   @inlinable
   deinit {
     withUnsafeMutablePointerToElements { mutex in

@@ -21,11 +21,9 @@ final class SubjectConduit<Output, Failure: Error>: LockedStorage<Gated<SubjectC
   }
 
   /// The subject's engine.
-  ///
-  /// The links are read in place, never as part of the header, whose gate other threads write.
   @inlinable
   var core: SubjectCore<Output, Failure> {
-    withUnsafeMutablePointerToHeader { unsafeDowncast($0.pointee.state.core, to: SubjectCore<Output, Failure>.self) }
+    readOwned { unsafeDowncast($0.core, to: SubjectCore<Output, Failure>.self) }
   }
 
   /// Held around each call to the subscriber: a send from another thread waits until the subscriber returns, and
@@ -103,12 +101,12 @@ final class SubjectConduit<Output, Failure: Error>: LockedStorage<Gated<SubjectC
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "\(core.name): a subscriber requested \(demand); demand must be greater than zero")
-    withUnsafeMutablePointerToHeader { $0.pointee.state.specialized(self, demand) }
+    readOwned { $0.specialized }(self, demand)
   }
 
   @inlinable
   func cancel() {
-    withUnsafeMutablePointerToHeader { $0.pointee.state.specialized(self, Subscribers.Demand(rawValue: 0)) }
+    readOwned { $0.specialized }(self, Subscribers.Demand(rawValue: 0))
   }
 }
 
