@@ -240,6 +240,8 @@ public enum HandLoops {
     },
     "ReplaySubject(bufferSize: 1) send, 1 sink (RillExt)": { n in replayLoop(n, sinks: 1) },
     "ReplaySubject(bufferSize: 1) send, 10 sinks (RillExt)": { n in replayLoop(n, sinks: 10) },
+    // Not a workload's loop: Combine's model of a send, by hand (ModelFloor.swift).
+    "model floor: PassthroughSubject send, 1 sink": modelFloorSend,
   ]
 
   /// A subject that keeps its latest value and calls `sinks` receivers with each value.
