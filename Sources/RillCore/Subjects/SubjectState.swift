@@ -274,15 +274,15 @@ struct SubjectState<Output, Failure: Error> {
     var completed = ContiguousArray<Entry>()
     var backlogged: [Entry] = []
     for index in entries.indices {
-      guard let conduit = entries[index].conduit, let receiver = entries[index].receiver else { continue }
+      guard entries[index].conduit != nil, entries[index].receiver != nil else { continue }
       // A replay subscriber with values waiting gets those its demand covers first: it stays until then.
       if replay != nil, !backlogs[index].isEmpty {
         backlogged.append(entries[index])
         continue
       }
-      conduit.recordEnd(demand: demands[index].demand)
-      completed.append(Entry(receiver: receiver, conduit: conduit))
-      entries[index] = Entry(receiver: nil, conduit: nil)
+      entries[index].conduit?.recordEnd(demand: demands[index].demand)
+      // Moved out of the table, not copied: no reference counts, as in `end(at:)`.
+      completed.append(Entry(receiver: entries[index].receiver.take(), conduit: entries[index].conduit.take()))
       emptySlots += 1
     }
     compact()
