@@ -101,9 +101,7 @@ extension RunLoop: Scheduler {
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     let work = RillScheduledAction(action)
     perform { work.run() }
-    // `perform` queues the block without waking a run loop that sleeps; a timer that is due now wakes it, and the
-    // run loop then runs the queued blocks, in order.
-    add(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, forMode: .default)
+    wakeForQueuedBlocks()
   }
 
   /// Performs the action on the run loop at some time after the specified date.
@@ -134,4 +132,37 @@ extension RunLoop: Scheduler {
     add(timer, forMode: .default)
     return AnyCancellable { timer.invalidate() }
   }
+}
+
+extension RunLoop {
+  /// Makes sure the run loop runs the blocks queued with `perform`, which queues a block without waking a run loop
+  /// that sleeps.
+  ///
+  /// A timer that is due now wakes it, and the run loop runs the queued blocks, in order, right after the timer. One
+  /// such timer at a time is enough: a block queued while one is pending runs when that timer fires, as it was
+  /// queued before. So a burst of actions costs one timer, not one each.
+  func wakeForQueuedBlocks() {
+    let identity = ObjectIdentifier(self)
+    let needsTimer = pendingRunLoopWakes.withLock { pending in
+      // An entry of a run loop that has gone, whose address this one now has, does not count.
+      if pending[identity]?.runLoop === self { return false }
+      pending[identity] = PendingRunLoopWake(runLoop: self)
+      return true
+    }
+    guard needsTimer else { return }
+    let timer = Timer(fire: Date(), interval: 0, repeats: false) { _ in
+      // Before the run loop runs its queued blocks: a block queued from now on needs a timer of its own.
+      _ = pendingRunLoopWakes.withLock { $0.removeValue(forKey: identity) }
+    }
+    add(timer, forMode: .default)
+  }
+}
+
+/// The run loops that a timer, due now and not yet fired, will wake (`RunLoop.wakeForQueuedBlocks()`).
+private let pendingRunLoopWakes = Locked<[ObjectIdentifier: PendingRunLoopWake]>([:])
+
+/// A run loop that a timer will wake; held weakly, so that an entry outlives no run loop.
+// SAFETY: read and written only under `pendingRunLoopWakes`' lock, and only to compare identities.
+private struct PendingRunLoopWake: @unchecked Sendable {
+  weak var runLoop: RunLoop?
 }

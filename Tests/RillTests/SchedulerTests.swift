@@ -284,6 +284,72 @@ import Testing
     expectEqual(ran.wait(timeout: .now() + 5), .success)
   }
 
+  /// A burst of actions from another thread costs one wake, yet every action runs, in order; so does one scheduled
+  /// from inside an action, and one scheduled after the run loop has gone back to sleep.
+  @Test(.timeLimit(.minutes(1))) func everyActionOfABurstRunsAndLaterActionsStillWakeTheRunLoop() {
+    // SAFETY: `runLoop` is written before `ready` is signalled and read after it is waited for; `done` is only
+    // touched with `lock` held.
+    final class Box: @unchecked Sendable {
+      var runLoop: RunLoop?
+      let lock = NSLock()
+      var done = false
+      var isDone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return done
+      }
+    }
+    let box = Box()
+    let ready = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      box.runLoop = RunLoop.current
+      // A timer far in the future keeps the run loop running, asleep; each run waits up to 30 seconds, longer
+      // than the test waits, so only a wake delivers an action in time.
+      let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
+      RunLoop.current.add(keepAlive, forMode: .default)
+      ready.signal()
+      while !box.isDone { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(30)) }
+      keepAlive.invalidate()
+    }
+    thread.start()
+    ready.wait()
+    guard let runLoop = box.runLoop else { return #expect(Bool(false), "the thread has no run loop") }
+    let recorder = FoundationRecorder<Int>()
+    let ran = DispatchSemaphore(value: 0)
+
+    for value in 0..<100 {
+      runLoop.schedule {
+        recorder.append(value)
+        if value == 99 { ran.signal() }
+      }
+    }
+    expectEqual(ran.wait(timeout: .now() + 5), .success)
+    expectEqual(recorder.values, Array(0..<100))
+
+    runLoop.schedule {
+      recorder.append(100)
+      runLoop.schedule {
+        recorder.append(101)
+        ran.signal()
+      }
+    }
+    expectEqual(ran.wait(timeout: .now() + 5), .success)
+
+    // Asleep again by now; the next action still wakes it.
+    Thread.sleep(forTimeInterval: 0.05)
+    runLoop.schedule {
+      recorder.append(102)
+      ran.signal()
+    }
+    expectEqual(ran.wait(timeout: .now() + 5), .success)
+    expectEqual(recorder.values, Array(0...102))
+
+    // The thread ends when its current run does.
+    box.lock.lock()
+    box.done = true
+    box.lock.unlock()
+  }
+
   @Test func receiveOnRunLoop() {
     var received: [Int] = []
     var finished = false
