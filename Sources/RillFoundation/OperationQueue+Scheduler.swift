@@ -131,6 +131,15 @@ extension OperationQueue: Scheduler {
   }
 }
 
+extension OperationQueue: RepeatedActionScheduler {
+  /// Wraps the action for the operations once; each call adds a block operation that runs it, as
+  /// `schedule(options:_:)` does, without wrapping the action again.
+  package func prepareRepeatedAction(options: SchedulerOptions?, _ action: @escaping () -> Void) -> () -> Void {
+    let work = RillScheduledAction(action)
+    return { self.addOperation(BlockOperation { work.run() }) }
+  }
+}
+
 /// An operation that waits in its queue, not ready, until its date, then runs its action once, as the operations
 /// of Combine's operation queue scheduler do: the queue holds it from the moment it is scheduled.
 ///

@@ -134,6 +134,18 @@ extension RunLoop: Scheduler {
   }
 }
 
+extension RunLoop: RepeatedActionScheduler {
+  /// Wraps the action for the run loop once; each call queues it and wakes the run loop, as `schedule(options:_:)`
+  /// does, without wrapping the action again.
+  package func prepareRepeatedAction(options: SchedulerOptions?, _ action: @escaping () -> Void) -> () -> Void {
+    let work = RillScheduledAction(action)
+    return {
+      self.perform { work.run() }
+      self.wakeForQueuedBlocks()
+    }
+  }
+}
+
 extension RunLoop {
   /// Makes sure the run loop runs the blocks queued with `perform`, which queues a block without waking a run loop
   /// that sleeps.

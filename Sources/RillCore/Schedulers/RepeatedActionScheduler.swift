@@ -3,8 +3,8 @@
 ///
 /// Not part of Combine's API, so it is visible only inside this package. `DispatchQueue` adopts it: it turns the
 /// action into a heap block once, and scheduling it again only retains that block, where each call to
-/// `schedule(options:_:)` copies a new block to the heap. `receive(on:)`, which schedules one action per value,
-/// uses it when its scheduler adopts it.
+/// `schedule(options:_:)` copies a new block to the heap. `RunLoop` and `OperationQueue` adopt it to wrap the action
+/// once. `receive(on:)`, which schedules one action per value, uses it when its scheduler adopts it.
 package protocol RepeatedActionScheduler: Scheduler {
   /// Returns a function that schedules `action` with `options`, as `schedule(options:_:)` would, each time it
   /// is called.
