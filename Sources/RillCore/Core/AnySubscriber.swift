@@ -5,11 +5,12 @@
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
-  let box: AnySubscriberBox<Input, Failure>
+  @usableFromInline let box: AnySubscriberBox<Input, Failure>
 
   public let combineIdentifier: CombineIdentifier
 
   /// Creates a type-erasing subscriber to wrap an existing subscriber.
+  @inlinable
   public init<S: Subscriber>(_ s: S) where Input == S.Input, Failure == S.Failure {
     if let erased = s as? AnySubscriber<Input, Failure> {
       self = erased
@@ -51,6 +52,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     box.receive(subscription: subscription)
   }
 
+  @inlinable
   public func receive(_ value: Input) -> Subscribers.Demand {
     box.receive(value)
   }
@@ -63,13 +65,18 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 /// What an `AnySubscriber` holds: a subscriber made of closures, each optional.
 ///
 /// An `AnySubscriber` that wraps a subscriber holds the subclass ``SubscriberBox``, which calls the wrapped
-/// subscriber instead and leaves the closures `nil`; either way one object, allocated once.
+/// subscriber instead; either way one object, allocated once. A value reaches the wrapped subscriber through the
+/// `receiveValue` closure, which `SubscriberBox` makes where the subscriber's type is known (`AnySubscriber.init` is
+/// inlinable), so that no value lands in unspecialised generic code; subscriptions and completions, one each per
+/// subscription, go through overridden methods.
 // SAFETY: immutable after init.
+@usableFromInline
 class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
   private let receiveSubscription: ((any Subscription) -> Void)?
-  private let receiveValue: ((Input) -> Subscribers.Demand)?
+  @usableFromInline let receiveValue: ((Input) -> Subscribers.Demand)?
   private let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
+  @usableFromInline
   init(
     receiveSubscription: ((any Subscription) -> Void)?,
     receiveValue: ((Input) -> Subscribers.Demand)?,
@@ -80,53 +87,62 @@ class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
     self.receiveCompletion = receiveCompletion
   }
 
+  @usableFromInline
   func receive(subscription: any Subscription) {
     receiveSubscription?(subscription)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    receiveValue?(input) ?? .none
+  @inlinable
+  final func receive(_ input: Input) -> Subscribers.Demand {
+    receiveValue?(input) ?? Subscribers.Demand(rawValue: 0)
   }
 
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletion?(completion)
   }
 
+  @usableFromInline
   var description: String { "Anonymous AnySubscriber" }
 
+  @usableFromInline
   var customMirror: Mirror { Mirror(reflecting: description) }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 }
 
 /// What an `AnySubscriber` that wraps a subscriber holds: it forwards every call to the wrapped subscriber.
 // SAFETY: immutable after init.
+@usableFromInline
 final class SubscriberBox<Base: Subscriber>: AnySubscriberBox<Base.Input, Base.Failure>, @unchecked Sendable {
-  let base: Base
+  @usableFromInline let base: Base
 
+  @inlinable
   init(_ base: Base) {
     self.base = base
-    super.init(receiveSubscription: nil, receiveValue: nil, receiveCompletion: nil)
+    super.init(receiveSubscription: nil, receiveValue: { base.receive($0) }, receiveCompletion: nil)
   }
 
+  @usableFromInline
   override func receive(subscription: any Subscription) {
     base.receive(subscription: subscription)
   }
 
-  override func receive(_ input: Base.Input) -> Subscribers.Demand {
-    base.receive(input)
-  }
-
+  @usableFromInline
   override func receive(completion: Subscribers.Completion<Base.Failure>) {
     base.receive(completion: completion)
   }
 
+  @usableFromInline
   override var description: String {
     (base as? any CustomStringConvertible)?.description ?? "\(Base.self)"
   }
 
+  @usableFromInline
   override var customMirror: Mirror { Mirror(reflecting: base) }
 
+  @usableFromInline
   override var playgroundDescription: Any {
     (base as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
   }
