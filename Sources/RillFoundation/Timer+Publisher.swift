@@ -57,12 +57,17 @@ extension Timer {
     /// Scheduler options passed to the timer.
     public let options: RunLoop.SchedulerOptions?
 
-    private struct State {
-      var subscriptions: [ObjectIdentifier: any TimerPublisherFiring] = [:]
-      var timer: Timer?
+    @usableFromInline
+    struct State {
+      /// Each subscription's tick, which delivers a date to it.
+      @usableFromInline var subscriptions: [ObjectIdentifier: TimerPublisherTick] = [:]
+      @usableFromInline var timer: Timer?
+
+      @inlinable
+      init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Creates a publisher that repeatedly emits the current date on the given interval.
     public init(
@@ -79,13 +84,16 @@ extension Timer {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Failure == Never, S.Input == Date {
       let subscription = TimerPublisherSubscription(downstream: subscriber) { [weak self] id in
         // Released after unlocking.
         let removed = self?.state.withLock { $0.subscriptions.removeValue(forKey: id) }
         _ = removed
       }
-      state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = subscription }
+      // Made here, where the subscriber's type is known, so that each tick runs specialised code.
+      let tick = TimerPublisherTick { subscription.fire($0) }
+      state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = tick }
       subscriber.receive(subscription: subscription)
     }
 
@@ -121,9 +129,9 @@ extension Timer {
 
     fileprivate func fire() {
       let date = Date()
-      let subscriptions = state.withLock { Array($0.subscriptions.values) }
-      for subscription in subscriptions {
-        subscription.fire(date)
+      let ticks = state.withLock { Array($0.subscriptions.values) }
+      for tick in ticks {
+        tick.fire(date)
       }
     }
   }
@@ -160,29 +168,44 @@ private final class RillTimerTarget: @unchecked Sendable {
   }
 }
 
-private protocol TimerPublisherFiring: AnyObject {
-  func fire(_ date: Date)
+/// Delivers a tick's date to one subscription.
+@usableFromInline
+struct TimerPublisherTick {
+  @usableFromInline let fire: (Date) -> Void
+
+  @inlinable
+  init(_ fire: @escaping (Date) -> Void) {
+    self.fire = fire
+  }
 }
 
 // SAFETY: all mutable state is in `state`; the downstream is called outside the lock.
 //
 // As in Combine, the subscription has no description, mirror or playground description of its own.
-private final class TimerPublisherSubscription<Downstream: Subscriber>: Subscription, TimerPublisherFiring,
-  @unchecked Sendable
+@usableFromInline
+final class TimerPublisherSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {
-  private struct State {
-    var downstream: Downstream?
-    var demand = Subscribers.Demand.none
+  @usableFromInline
+  struct State {
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
   }
 
-  private let state: Locked<State>
-  private let onCancel: (ObjectIdentifier) -> Void
+  @usableFromInline let state: Locked<State>
+  @usableFromInline let onCancel: (ObjectIdentifier) -> Void
 
+  @inlinable
   init(downstream: Downstream, onCancel: @escaping (ObjectIdentifier) -> Void) {
     state = Locked(State(downstream: downstream))
     self.onCancel = onCancel
   }
 
+  @inlinable
   func fire(_ date: Date) {
     let downstream = state.withLock { state -> Downstream? in
       guard state.demand > 0 else { return nil }
@@ -196,6 +219,7 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "Timer: a subscriber requested \(demand); demand must be greater than zero")
     state.withLock { state in
@@ -203,6 +227,7 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     }
   }
 
+  @inlinable
   func cancel() {
     let downstream = state.withLock { state -> Downstream? in
       defer { state.downstream = nil }

@@ -43,6 +43,7 @@ public final class Future<Output, Failure: Error>: Publisher {
   ///
   /// - Parameter attemptToFulfill: A closure that the future calls at once with a promise, which the closure
   ///   calls, now or later, to deliver the result.
+  @inlinable
   public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
     attemptToFulfill { [self] result in
       fulfill(result)
