@@ -43,13 +43,17 @@ BUILT = os.path.join(HERE, ".build", "release", "rill-rows")
 PROBE = os.path.join(HERE, ".build", "release", "rill-rows-nodebug")
 ALLOWLIST = os.path.join(HERE, "metadata-allowlist.txt")
 
-# The runtime's entry points that find or make type metadata or a witness table at run time.
+# The runtime's entry points that find or make type metadata or a witness table at run time, and the helpers that
+# the compiler emits into the binary to call them: a generic type's metadata accessor calls
+# `__swift_instantiateGenericMetadata`, which searches the runtime's cache on every call (unlike
+# `__swift_instantiateConcreteTypeFromMangledName`, which caches its answer in the binary and is not counted).
 METADATA = re.compile(
-    r"^swift_(getGenericMetadata|getTupleTypeMetadata\d?|getFunctionTypeMetadata\w*|getExistentialTypeMetadata"
+    r"^(swift_(getGenericMetadata|getTupleTypeMetadata\d?|getFunctionTypeMetadata\w*|getExistentialTypeMetadata"
     r"|getExistentialMetatypeMetadata|getExtendedExistentialTypeMetadata\w*|getMetatypeMetadata"
     r"|getOpaqueType(Metadata|Conformance)\d?|getWitnessTable|getAssociatedTypeWitness"
     r"|getAssociatedConformanceWitness|getTypeByMangledName\w*|checkMetadataState|getCanonical\w*Metadata"
-    r"|getForeignTypeMetadata|getSingletonMetadata)$"
+    r"|getForeignTypeMetadata|getSingletonMetadata)"
+    r"|__swift_instantiate(Generic|CanonicalPrespecializedGeneric)Metadata)$"
 )
 # The runtime's dynamic casts and conformance look-ups.
 CASTS = re.compile(r"^swift_(dynamicCast\w*|conformsToProtocol\w*)$")
@@ -58,6 +62,8 @@ ALLOCATIONS = re.compile(r"^(malloc|calloc|realloc|posix_memalign|aligned_alloc|
 SWIFT_ALLOCATIONS = re.compile(r"^swift_(allocObject|allocBox|slowAlloc|allocEmptyBox|task_alloc)$")
 # Callers inside the runtime (its C++ and its C entry points): their calls belong to the call that got there.
 RUNTIME = re.compile(r"^(swift::|swift_|_swift_|__swift_|\(anonymous namespace\)|std::|void swift::)")
+# A type's metadata accessor, as the compiler names it.
+ACCESSOR = re.compile(r"^\$s\w*Ma$")
 # A threshold below one per element, for amortised growth (see the module's documentation).
 PER_ELEMENT = 0.01
 
@@ -77,6 +83,7 @@ def parse_dump(path, by_caller=None):
     """Instructions, look-ups, casts and mallocs in one callgrind dump; look-ups, casts and mallocs also by caller
     and callee into `by_caller`, when given."""
     totals = collections.Counter()
+    edges = collections.Counter()
     caller = callee = None
     with open(path, errors="replace") as lines:
         for line in lines:
@@ -85,25 +92,35 @@ def parse_dump(path, by_caller=None):
             elif line.startswith("cfn="):
                 callee = re.sub(r"'\d+$", "", line[4:].strip())
             elif line.startswith("calls="):
-                count = int(line[6:].split()[0])
-                kind = None
-                if ALLOCATIONS.match(callee):
-                    if not ALLOCATIONS.match(caller or ""):
-                        kind = "mallocs"
-                elif RUNTIME.match(caller or ""):
-                    continue
-                elif METADATA.match(callee):
-                    kind = "lookups"
-                elif CASTS.match(callee):
-                    kind = "casts"
-                elif by_caller is not None and SWIFT_ALLOCATIONS.match(callee):
-                    by_caller[("allocates", caller, callee)] += count
-                if kind:
-                    totals[kind] += count
-                    if by_caller is not None:
-                        by_caller[(kind, caller, callee)] += count
+                edges[(caller or "", callee)] += int(line[6:].split()[0])
             elif line.startswith("summary:") or line.startswith("totals:"):
                 totals["instructions"] = int(line.split()[1])
+    # A type's metadata accessor (a mangled name ending in `Ma`) that the runtime calls, in a cast for instance, looks
+    # up on the runtime's behalf: that share of its look-ups belongs to the call that got there (the cast).
+    incoming, from_runtime = collections.Counter(), collections.Counter()
+    for (caller, callee), count in edges.items():
+        incoming[callee] += count
+        if RUNTIME.match(caller):
+            from_runtime[callee] += count
+    for (caller, callee), count in edges.items():
+        kind = None
+        if ALLOCATIONS.match(callee):
+            if not ALLOCATIONS.match(caller):
+                kind = "mallocs"
+        elif RUNTIME.match(caller):
+            continue
+        elif METADATA.match(callee):
+            kind = "lookups"
+            if ACCESSOR.match(caller) and incoming[caller]:
+                count = round(count * (1 - from_runtime[caller] / incoming[caller]))
+        elif CASTS.match(callee):
+            kind = "casts"
+        elif by_caller is not None and SWIFT_ALLOCATIONS.match(callee):
+            by_caller[("allocates", caller, callee)] += count
+        if kind and count:
+            totals[kind] += count
+            if by_caller is not None:
+                by_caller[(kind, caller, callee)] += count
     return totals
 
 
