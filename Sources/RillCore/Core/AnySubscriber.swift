@@ -65,10 +65,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 /// What an `AnySubscriber` holds: a subscriber made of closures, each optional.
 ///
 /// An `AnySubscriber` that wraps a subscriber holds the subclass ``SubscriberBox``, which calls the wrapped
-/// subscriber instead; either way one object, allocated once. A value reaches the wrapped subscriber through the
-/// `receiveValue` closure, which `SubscriberBox` makes where the subscriber's type is known (`AnySubscriber.init` is
-/// inlinable), so that no value lands in unspecialised generic code; subscriptions and completions, one each per
-/// subscription, go through overridden methods.
+/// subscriber instead. A value reaches the wrapped subscriber through the `receiveValue` closure, which
+/// `SubscriberBox` makes where the subscriber's type is known (`AnySubscriber.init` is inlinable), so that no value
+/// lands in unspecialised generic code; subscriptions and completions, one each per subscription, go through
+/// overridden methods. Wrapping a subscriber that is a class allocates the box alone; one that is not a class also
+/// allocates the closure's context, once.
 // SAFETY: immutable after init.
 @usableFromInline
 class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
