@@ -99,9 +99,7 @@ extension RunLoop: Scheduler {
 
   /// Performs the action on the run loop at the next possible opportunity.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let work = RillScheduledAction(action)
-    perform { work.run() }
-    wakeForQueuedBlocks()
+    enqueue(RillScheduledAction(action))
   }
 
   /// Performs the action on the run loop at some time after the specified date.
@@ -139,21 +137,18 @@ extension RunLoop: RepeatedActionScheduler {
   /// does, without wrapping the action again.
   package func prepareRepeatedAction(options: SchedulerOptions?, _ action: @escaping () -> Void) -> () -> Void {
     let work = RillScheduledAction(action)
-    return {
-      self.perform { work.run() }
-      self.wakeForQueuedBlocks()
-    }
+    return { self.enqueue(work) }
   }
 }
 
 extension RunLoop {
-  /// Makes sure the run loop runs the blocks queued with `perform`, which queues a block without waking a run loop
-  /// that sleeps.
+  /// Queues `work` with `perform`, and wakes the run loop if it sleeps, which `perform` does not.
   ///
   /// A timer that is due now wakes it, and the run loop runs the queued blocks, in order, right after the timer. One
   /// such timer at a time is enough: a block queued while one is pending runs when that timer fires, as it was
   /// queued before. So a burst of actions costs one timer, not one each.
-  func wakeForQueuedBlocks() {
+  func enqueue(_ work: RillScheduledAction) {
+    perform { work.run() }
     let identity = ObjectIdentifier(self)
     let needsTimer = pendingRunLoopWakes.withLock { pending in
       // An entry of a run loop that has gone, whose address this one now has, does not count.
@@ -170,7 +165,7 @@ extension RunLoop {
   }
 }
 
-/// The run loops that a timer, due now and not yet fired, will wake (`RunLoop.wakeForQueuedBlocks()`).
+/// The run loops that a timer, due now and not yet fired, will wake (`RunLoop.enqueue(_:)`).
 private let pendingRunLoopWakes = Locked<[ObjectIdentifier: PendingRunLoopWake]>([:])
 
 /// A run loop that a timer will wake; held weakly, so that an entry outlives no run loop.
