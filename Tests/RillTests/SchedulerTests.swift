@@ -264,56 +264,19 @@ import Testing
   /// An action scheduled from another thread wakes a run loop that sleeps: it runs at the next opportunity, not when
   /// something else happens to wake the run loop.
   @Test(.timeLimit(.minutes(1))) func anActionScheduledFromAnotherThreadWakesASleepingRunLoop() {
-    // SAFETY: written before `ready` is signalled, read after it is waited for.
-    final class Box: @unchecked Sendable { var runLoop: RunLoop? }
-    let box = Box()
-    let ready = DispatchSemaphore(value: 0)
+    let thread = SleepingRunLoopThread()
+    defer { thread.stop() }
     let ran = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      box.runLoop = RunLoop.current
-      // A timer far in the future keeps the run loop running, asleep.
-      let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
-      RunLoop.current.add(keepAlive, forMode: .default)
-      ready.signal()
-      _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(10))
-      keepAlive.invalidate()
-    }
-    thread.start()
-    ready.wait()
-    box.runLoop?.schedule { ran.signal() }
+    thread.runLoop.schedule { ran.signal() }
     expectEqual(ran.wait(timeout: .now() + 5), .success)
   }
 
   /// A burst of actions from another thread costs one wake, yet every action runs, in order; so does one scheduled
   /// from inside an action, and one scheduled after the run loop has gone back to sleep.
   @Test(.timeLimit(.minutes(1))) func everyActionOfABurstRunsAndLaterActionsStillWakeTheRunLoop() {
-    // SAFETY: `runLoop` is written before `ready` is signalled and read after it is waited for; `done` is only
-    // touched with `lock` held.
-    final class Box: @unchecked Sendable {
-      var runLoop: RunLoop?
-      let lock = NSLock()
-      var done = false
-      var isDone: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return done
-      }
-    }
-    let box = Box()
-    let ready = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      box.runLoop = RunLoop.current
-      // A timer far in the future keeps the run loop running, asleep; each run waits up to 30 seconds, longer
-      // than the test waits, so only a wake delivers an action in time.
-      let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
-      RunLoop.current.add(keepAlive, forMode: .default)
-      ready.signal()
-      while !box.isDone { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(30)) }
-      keepAlive.invalidate()
-    }
-    thread.start()
-    ready.wait()
-    guard let runLoop = box.runLoop else { return #expect(Bool(false), "the thread has no run loop") }
+    let thread = SleepingRunLoopThread()
+    defer { thread.stop() }
+    let runLoop = thread.runLoop
     let recorder = FoundationRecorder<Int>()
     let ran = DispatchSemaphore(value: 0)
 
@@ -343,11 +306,6 @@ import Testing
     }
     expectEqual(ran.wait(timeout: .now() + 5), .success)
     expectEqual(recorder.values, Array(0...102))
-
-    // The thread ends when its current run does.
-    box.lock.lock()
-    box.done = true
-    box.lock.unlock()
   }
 
   @Test func receiveOnRunLoop() {
@@ -360,6 +318,45 @@ import Testing
     foundationSpinRunLoop { finished }
     expectEqual(received, [1, 2, 3])
     cancellable.cancel()
+  }
+}
+
+/// A thread whose run loop sleeps until something wakes it, and runs again after each wake until `stop()`.
+///
+/// Each run waits up to 30 seconds, longer than the tests wait, so only a wake delivers an action in time.
+// SAFETY: `runLoop` is written before the initialiser returns and read only after; `stopped` is only touched with
+// `lock` held.
+private final class SleepingRunLoopThread: @unchecked Sendable {
+  private(set) var runLoop = RunLoop.main
+  private let lock = NSLock()
+  private var stopped = false
+
+  init() {
+    let ready = DispatchSemaphore(value: 0)
+    Thread { [self] in
+      runLoop = RunLoop.current
+      // A timer far in the future keeps the run loop running, asleep.
+      let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
+      RunLoop.current.add(keepAlive, forMode: .default)
+      ready.signal()
+      while !isStopped { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(30)) }
+      keepAlive.invalidate()
+    }
+    .start()
+    ready.wait()
+  }
+
+  private var isStopped: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopped
+  }
+
+  /// Lets the thread end when its current run does.
+  func stop() {
+    lock.lock()
+    stopped = true
+    lock.unlock()
   }
 }
 
