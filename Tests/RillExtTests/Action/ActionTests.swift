@@ -363,7 +363,8 @@ struct ActionStressTests {
     }
     expectEqual(group.wait(timeout: .now() + 30), .success)
     let deadline = Date().addingTimeInterval(10)
-    while executing.values.last != false || executing.values.count < 2 * started.value + 1 {
+    // `isEnabled` follows `isExecuting`, so wait for both streams to reach their last value.
+    while executing.values.count < 2 * started.value + 1 || enabled.values.count < 2 * started.value + 1 {
       if Date() > deadline { break }
       Thread.sleep(forTimeInterval: 0.001)
     }
