@@ -99,8 +99,7 @@ extension OperationQueue: Scheduler {
 
   /// Adds the action to the queue as a block operation.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let work = RillScheduledAction(action)
-    addOperation(BlockOperation { work.run() })
+    enqueue(RillScheduledAction(action))
   }
 
   /// Adds the action to the queue at once, as an operation that becomes ready at the specified date.
@@ -136,7 +135,14 @@ extension OperationQueue: RepeatedActionScheduler {
   /// `schedule(options:_:)` does, without wrapping the action again.
   package func prepareRepeatedAction(options: SchedulerOptions?, _ action: @escaping () -> Void) -> () -> Void {
     let work = RillScheduledAction(action)
-    return { self.addOperation(BlockOperation { work.run() }) }
+    return { self.enqueue(work) }
+  }
+}
+
+extension OperationQueue {
+  /// Adds `work` to the queue as a block operation.
+  func enqueue(_ work: RillScheduledAction) {
+    addOperation(BlockOperation { work.run() })
   }
 }
 
