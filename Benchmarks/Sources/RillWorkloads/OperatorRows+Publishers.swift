@@ -115,6 +115,20 @@ extension OperatorRows {
       }
     ),
     Workload(
+      name: "subscribe(AnySubscriber(PassthroughSubject)) → sink",
+      run: { n in
+        let sum = Accumulator()
+        let subject = PassthroughSubject<Int, Never>()
+        let relay = PassthroughSubject<Int, Never>()
+        let cancellable = sink(relay, into: sum)
+        subject.subscribe(AnySubscriber(relay))
+        for i in 0..<n { subject.send(i) }
+        subject.send(completion: .finished)
+        cancellable.cancel()
+        return sum.value
+      }
+    ),
+    Workload(
       name: "subscribe(PassthroughSubject) → sink",
       run: { n in
         let sum = Accumulator()

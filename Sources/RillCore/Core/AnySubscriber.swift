@@ -24,6 +24,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   ///
   /// As in Combine, it is the subscriber `subscribe(_:)` attaches a subject with: it passes the first
   /// subscription on to the subject as itself, cancels any other, and does not keep the subject alive.
+  @inlinable
   public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
     self.init(SubjectSubscriber(s))
   }
