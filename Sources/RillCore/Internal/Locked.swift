@@ -94,11 +94,7 @@ package struct DeliveryLock<Owner>: @unchecked Sendable {
   /// returns `nil` without calling it if it is (the subscription ended while this call waited for the lock).
   @inlinable
   package func withLockIfOpen<Result>(_ body: () throws -> Result) rethrows -> Result? {
-    try storage.withUnsafeMutablePointerToElements { mutex in
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-      return gate.load(ordering: .acquiring) >= 0 ? try body() : nil
-    }
+    try withLock { gate.load(ordering: .acquiring) >= 0 ? try body() : nil }
   }
 }
 
