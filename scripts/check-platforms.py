@@ -174,6 +174,9 @@ REQUIRED_GATES = [
      "the switchToLatest() overloads for Never failures"),
     ("Sources/RillCore/Publishers/Merging/Publishers.FlatMap.swift", r"\bfunc flatMap<P: Publisher>\(", V11,
      "the flatMap(maxPublishers:_:) overloads for Never failures"),
+    ("Sources/RillCore/Core/Introspection.swift", r"^public protocol _Introspection\b", V11, "_Introspection"),
+    ("Sources/RillCore/Core/Introspection.swift", r"^extension _Introspection\b", V11,
+     "_Introspection's enable(), disable() and isEnabled"),
     ("Sources/RillCore/Concurrency/Publisher+Values.swift", r"\bpublic var values\b", V12, "Publisher.values"),
     ("Sources/RillCore/Concurrency/Future+Async.swift", r"\bpublic var value: Output\b", V12, "Future.value"),
 ]

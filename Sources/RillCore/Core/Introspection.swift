@@ -15,6 +15,7 @@ public import Atomics
 /// subscription that reports each request and cancellation. Calling `receive(subscriber:)` directly is not
 /// observed. While none is enabled, `subscribe(_:)` costs one atomic load more than `receive(subscriber:)`, and
 /// subscriptions made then are never observed.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public protocol _Introspection: AnyObject {
   /// Called before a publisher receives a subscriber.
   func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
@@ -65,6 +66,7 @@ public protocol _Introspection: AnyObject {
   func didCancel(subscription: any Subscription)
 }
 
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 extension _Introspection {
   public func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
   where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {}
@@ -125,6 +127,7 @@ let enabledIntrospectionCount = ManagedAtomic<Int>(0)
 /// The enabled introspections, in the order they were enabled.
 // SAFETY: all mutable state is in `state`; the introspections are called outside the lock, from any thread, which
 // is what enabling one asks for.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 final class IntrospectionRegistry: @unchecked Sendable {
   private struct Entry {
     let introspection: any _Introspection
@@ -168,6 +171,7 @@ final class IntrospectionRegistry: @unchecked Sendable {
   }
 }
 
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 extension Publisher {
   /// Subscribes `subscriber` as `subscribe(_:)` does while an introspection is enabled: reports the subscription
   /// to the enabled introspections, and gives the publisher a subscriber that reports its events.
@@ -193,6 +197,7 @@ extension Publisher {
 }
 
 /// Whether `subscriber` already reports its events: an observed subscriber, or an `AnyPublisher`'s wrapper of one.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 private func isObserved<S: Subscriber>(_ subscriber: S) -> Bool {
   if subscriber is IntrospectionSubscriber<S.Input, S.Failure> { return true }
   if let erased = subscriber as? AnyPublisherSubscriber<S.Input, S.Failure> {
@@ -205,6 +210,7 @@ private func isObserved<S: Subscriber>(_ subscriber: S) -> Bool {
 ///
 /// It forwards every event to the real subscriber unchanged and reports it, before and after, to the
 /// introspections enabled at the time. It shows the real subscriber's description and identity.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 final class IntrospectionSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
   private let downstream: AnySubscriber<Input, Failure>
   private let report: IntrospectionReport<Input, Failure>
@@ -244,6 +250,7 @@ final class IntrospectionSubscriber<Input, Failure: Error>: Subscriber, CustomSt
 }
 
 /// Calls an introspection's subscriber hooks with the real subscriber, whose type is known only where it was made.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 private struct IntrospectionReport<Input, Failure: Error> {
   let willReceive: (any _Introspection, any Subscription) -> Void
   let didReceive: (any _Introspection, any Subscription) -> Void
@@ -267,6 +274,7 @@ private struct IntrospectionReport<Input, Failure: Error> {
 ///
 /// It forwards every request and cancellation to the real subscription and reports it, before and after, to the
 /// introspections enabled at the time. It shows the real subscription's description and identity.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 final class IntrospectionSubscription: Subscription, CustomStringConvertible {
   private let upstream: any Subscription
 

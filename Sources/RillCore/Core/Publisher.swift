@@ -37,10 +37,12 @@ extension Publisher {
   // every value through it, in unspecialised generic code. Inlined, each step is the operator's own `receive`.
   @inlinable @inline(__always)
   public func subscribe<S: Subscriber>(_ subscriber: S) where Failure == S.Failure, Output == S.Input {
-    if enabledIntrospectionCount.load(ordering: .relaxed) == 0 {
-      receive(subscriber: subscriber)
-    } else {
+    if enabledIntrospectionCount.load(ordering: .relaxed) != 0,
+      #available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    {
       subscribeIntrospected(subscriber)
+    } else {
+      receive(subscriber: subscriber)
     }
   }
 }
