@@ -61,6 +61,20 @@ extension NotificationCenter {
 
 /// What the observer block posts to, without the subscriber's type: the block is `@Sendable`, and may not capture a
 /// generic metatype.
+extension NotificationCenter.Publisher: Equatable {
+  /// Returns a Boolean value that indicates whether two publishers are equivalent: they observe the same
+  /// notification center, for the same name, from the same object.
+  ///
+  /// - Parameters:
+  ///   - lhs: A notification center publisher to compare for equality.
+  ///   - rhs: Another notification center publisher to compare for equality.
+  /// - Returns: `true` if the two publishers' `center` and `object` properties are the same instances and their
+  ///   `name` properties are equal; otherwise `false`.
+  public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
+    lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+  }
+}
+
 @usableFromInline
 protocol NotificationPosting: AnyObject, Sendable {
   func post(_ notification: Notification)

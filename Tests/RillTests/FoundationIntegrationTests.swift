@@ -211,6 +211,17 @@ import FoundationNetworking
     subscriber.cancel()
   }
 
+  @Test func publishersAreEqualForTheSameCenterNameAndObject() {
+    let center = NotificationCenter()
+    let object = NSObject()
+    #expect(center.publisher(for: Self.name) == center.publisher(for: Self.name))
+    #expect(center.publisher(for: Self.name, object: object) == center.publisher(for: Self.name, object: object))
+    #expect(center.publisher(for: Self.name) != NotificationCenter().publisher(for: Self.name))
+    #expect(center.publisher(for: Self.name) != center.publisher(for: Notification.Name("other")))
+    #expect(center.publisher(for: Self.name, object: object) != center.publisher(for: Self.name, object: NSObject()))
+    #expect(center.publisher(for: Self.name, object: object) != center.publisher(for: Self.name))
+  }
+
   @Test func subscriptionIsFreedAfterCancel() {
     let center = NotificationCenter()
     weak var weakBox: NSObject?
