@@ -66,7 +66,7 @@ struct TimeOperatorStressTests {
         if round % 3 == 0 {
           kept.withLock { $0.append(recorder) }
         } else {
-          if cancelsOnceSubscribed { _ = recorder.wait(seconds: 5) { $0.isSubscribed } }
+          if cancelsOnceSubscribed { _ = recorder.wait { $0.isSubscribed } }
           recorder.cancel()
           cancelled.withLock { $0.append(recorder) }
         }

@@ -19,6 +19,8 @@ private struct ValuesFixture: Sendable {
   let finish: @Sendable () -> Void
   let sendSubscription: @Sendable (any Subscription) -> Void
   let cancel: @Sendable () -> Void
+  /// The subscription the iterator got at once, if any.
+  let initialSubscription: ValuesTestSubscription?
 
   /// Subscribes at once with `subscription`; with `nil`, the iterator waits until the test sends one.
   init(_ mode: ValuesMode, subscription: ValuesTestSubscription?) {
@@ -27,20 +29,22 @@ private struct ValuesFixture: Sendable {
       let upstream = SubscriberHolder<Int, Never>(subscription: subscription)
       let iterator = upstream.values.makeAsyncIterator()
       let shared = SharedValuesIterator(iterator)
-      self.init(upstream, iterator.inner) { try await shared.next() }
+      self.init(upstream, iterator.inner, subscription) { try await shared.next() }
     case .throwing:
       let upstream = SubscriberHolder<Int, ValuesTestFailure>(subscription: subscription)
       let iterator = upstream.values.makeAsyncIterator()
       let shared = SharedValuesIterator(iterator)
-      self.init(upstream, iterator.inner) { try await shared.next() }
+      self.init(upstream, iterator.inner, subscription) { try await shared.next() }
     }
   }
 
   private init<Failure>(
     _ upstream: SubscriberHolder<Int, Failure>,
     _ inner: AsyncPublisherInner<Int, Failure>,
+    _ initialSubscription: ValuesTestSubscription?,
     next: @escaping @Sendable () async throws -> Int?
   ) {
+    self.initialSubscription = initialSubscription
     subscriber = { upstream.rawSubscriber as? any Subscriber }
     waiterCount = { inner.waiterCount }
     self.next = next
@@ -50,13 +54,16 @@ private struct ValuesFixture: Sendable {
     cancel = { inner.cancel() }
   }
 
-  /// Starts `count` tasks calling `next()` and returns once all of them wait.
+  /// Starts `count` tasks calling `next()` and returns once all of them wait and, with a subscription, have
+  /// asked it for their element: `next()` registers its waiter under the lock and requests after unlocking.
   func startWaiting(_ count: Int) async -> [Task<Int?, any Error>] {
     var tasks: [Task<Int?, any Error>] = []
     for _ in 0..<count {
       let waiting = waiterCount() + 1
       tasks.append(Task { [next] in try await next() })
-      #expect(await valuesEventually { waiterCount() == waiting })
+      let requested = { initialSubscription.map { $0.history.count } ?? waiting }
+      let ready = await valuesEventually { waiterCount() == waiting && requested() == waiting }
+      #expect(ready)
     }
     return tasks
   }

@@ -40,7 +40,7 @@ final class ValuesTestFailure: Error, Sendable {}
 
 /// Waits, yielding, until `condition` holds; gives up after `seconds` so that a missing wake-up fails a test
 /// instead of hanging it.
-func valuesEventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func valuesEventually(seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
   while !condition() {
     if ContinuousClock.now > deadline { return false }

@@ -43,6 +43,7 @@ private struct SleepingSequence: AsyncSequence {
     let probe: PullProbe
 
     mutating func next() async throws -> Int? {
+      probe.pulls.add(1, ordering: .sequentiallyConsistent)
       do {
         try await Task.sleep(nanoseconds: 60_000_000_000)
       } catch {
@@ -98,9 +99,7 @@ private final class AwaitingSubscriber<Input: Sendable, Failure: Error>: Subscri
 }
 
 private func eventually(_ condition: () -> Bool) async {
-  for _ in 0..<2000 where !condition() {
-    try? await Task.sleep(nanoseconds: 1_000_000)
-  }
+  await eventually(within: asyncTestTimeout, condition)
 }
 
 @Suite struct AsyncSequencePublisherTests {
@@ -147,7 +146,8 @@ private func eventually(_ condition: () -> Bool) async {
     let probe = PullProbe()
     let subscriber = AwaitingSubscriber<Int, any Error>(initialDemand: .max(1))
     SleepingSequence(probe: probe).asPublisher().subscribe(subscriber)
-    try? await Task.sleep(nanoseconds: 20_000_000)
+    // Cancels once the task waits inside `next()`.
+    await eventually { probe.pullCount == 1 }
     subscriber.cancel()
     await eventually { probe.sawCancellation.load(ordering: .sequentiallyConsistent) }
     #expect(probe.cancelled)

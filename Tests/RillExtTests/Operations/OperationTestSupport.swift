@@ -5,7 +5,7 @@ import RillExt
 /// Waits for every operation of `queue` to finish, giving up after `timeout` seconds instead of hanging the run.
 ///
 /// Calls `waitUntilAllOperationsAreFinished()` on a thread of its own; returns whether it came back in time.
-func waitUntilAllOperationsAreFinished(_ queue: OperationQueue, timeout: TimeInterval = 5) -> Bool {
+func waitUntilAllOperationsAreFinished(_ queue: OperationQueue, timeout: TimeInterval = 30) -> Bool {
   let done = DispatchSemaphore(value: 0)
   let thread = Thread {
     queue.waitUntilAllOperationsAreFinished()
@@ -16,7 +16,7 @@ func waitUntilAllOperationsAreFinished(_ queue: OperationQueue, timeout: TimeInt
 }
 
 /// Polls `condition` until it holds, for at most `timeout` seconds; returns whether it held.
-func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+func eventually(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     if Date() > deadline { return false }
