@@ -410,7 +410,8 @@ private final class SleepingRunLoopThread: @unchecked Sendable {
   @Test func actionLaterIsOneOperationReadyAtItsDate() throws {
     let queue = OperationRecordingQueue()
     let runs = Atomic(0)
-    queue.schedule(after: queue.now.advanced(by: .milliseconds(100))) { runs.add(1, ordering: .relaxed) }
+    // A second, so that a test thread that stalls (under ThreadSanitizer, say) still sees it before its date.
+    queue.schedule(after: queue.now.advanced(by: .seconds(1))) { runs.add(1, ordering: .relaxed) }
     let operation = try #require(queue.added.first)
     expectEqual(queue.added.count, 1)
     #expect(!(operation is BlockOperation))

@@ -30,7 +30,7 @@ import Testing
 
   /// What the synchronous form sees of the same publisher: the subscription and the request, nothing more.
   @Test func theSynchronousCheckJudgesBeforeTheThreadDelivers() async {
-    let report = PublisherContract.check(ThreadPublisher(values: [1], startDelay: .seconds(1)), expectsCompletion: true)
+    let report = PublisherContract.check(ThreadPublisher(values: [1], startDelay: .seconds(5)), expectsCompletion: true)
     expectEqual(report.events.map(\.description), ["subscription", "request(unlimited)"])
     expectEqual(report.violations.map(\.kind), [.missingCompletion])
   }
