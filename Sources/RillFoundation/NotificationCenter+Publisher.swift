@@ -59,8 +59,6 @@ extension NotificationCenter {
   }
 }
 
-/// What the observer block posts to, without the subscriber's type: the block is `@Sendable`, and may not capture a
-/// generic metatype.
 extension NotificationCenter.Publisher: Equatable {
   /// Returns a Boolean value that indicates whether two publishers are equivalent: they observe the same
   /// notification center, for the same name, from the same object.
@@ -75,6 +73,8 @@ extension NotificationCenter.Publisher: Equatable {
   }
 }
 
+/// What the observer block posts to, without the subscriber's type: the block is `@Sendable`, and may not capture a
+/// generic metatype.
 @usableFromInline
 protocol NotificationPosting: AnyObject, Sendable {
   func post(_ notification: Notification)
