@@ -69,6 +69,26 @@ import Testing
     expectEqual(upstream.subscriberCount, 0)
   }
 
+  /// A cancel in the gap that the tests above can fall into, made on purpose.
+  ///
+  /// The operation is cancelled after its publisher has handed the sink a subscription, before `main()` has stored
+  /// it; the subscription is then cancelled once.
+  @Test func aCancelWhileMainSubscribesIsCarriedOutByMainOnce() {
+    let queue = OperationQueue()
+    let upstream = ExtUpstream()
+    let target = OperationTarget()
+    let operation = CancellingOnceSubscribed(upstream: upstream) { target.operation?.cancel() }.makeOperation()
+    target.operation = operation
+    queue.addOperation(operation)
+    #expect(waitUntilAllOperationsAreFinished(queue))
+    #expect(operation.isCancelled)
+    expectEqual(upstream.subscriberCount, 1)
+    #expect(eventually { upstream.cancelCount == 1 })
+    _ = upstream.send(1)
+    #expect(operation.result == nil)
+    expectEqual(upstream.cancelCount, 1)
+  }
+
   @Test func theOperationAndThePublisherAreFreedAfterCompletionAndAfterCancel() {
     weak var finished: AnyObject?
     weak var cancelled: AnyObject?
@@ -218,4 +238,23 @@ import Testing
     upstream.releaseSubscribers()
     #expect(eventually { completedSubscription == nil && cancelledSubscription == nil })
   }
+}
+
+/// A single publisher that calls `afterSubscribing` once its upstream has given the subscriber a subscription.
+private struct CancellingOnceSubscribed: SinglePublisher {
+  typealias Output = Int
+  typealias Failure = ExtTestError
+
+  let upstream: ExtUpstream
+  let afterSubscribing: () -> Void
+
+  func receive<S>(subscriber: S) where S: Subscriber, S.Input == Int, S.Failure == ExtTestError {
+    upstream.receive(subscriber: subscriber)
+    afterSubscribing()
+  }
+}
+
+/// The operation a publisher cancels, held weakly so that the publisher does not keep it alive.
+private final class OperationTarget: @unchecked Sendable {
+  weak var operation: Operation?
 }
