@@ -324,12 +324,10 @@ import Testing
 /// A thread whose run loop sleeps until something wakes it, and runs again after each wake until `stop()`.
 ///
 /// Each run waits up to 30 seconds, longer than the tests wait, so only a wake delivers an action in time.
-// SAFETY: `runLoop` is written before the initialiser returns and read only after; `stopped` is only touched with
-// `lock` held.
+// SAFETY: `runLoop` is written before the initialiser returns and read only after; `stopped` is atomic.
 private final class SleepingRunLoopThread: @unchecked Sendable {
   private(set) var runLoop = RunLoop.main
-  private let lock = NSLock()
-  private var stopped = false
+  private let stopped = Atomic(false)
 
   init() {
     let ready = DispatchSemaphore(value: 0)
@@ -339,24 +337,18 @@ private final class SleepingRunLoopThread: @unchecked Sendable {
       let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
       RunLoop.current.add(keepAlive, forMode: .default)
       ready.signal()
-      while !isStopped { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(30)) }
+      while !stopped.load(ordering: .acquiring) {
+        _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(30))
+      }
       keepAlive.invalidate()
     }
     .start()
     ready.wait()
   }
 
-  private var isStopped: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopped
-  }
-
   /// Lets the thread end when its current run does.
   func stop() {
-    lock.lock()
-    stopped = true
-    lock.unlock()
+    stopped.store(true, ordering: .releasing)
   }
 }
 
